@@ -1,0 +1,78 @@
+#include "cli/app.h"
+
+#include <CLI/CLI.hpp>
+#include <ostream>
+
+#include "cli/grid_command.h"
+#include "ir/error.h"
+#include "runtime/cuda_toolkit.h"
+
+#ifndef TILEGRID_VERSION
+#define TILEGRID_VERSION "unknown"
+#endif
+
+namespace tilegrid::cli {
+namespace {
+
+std::string versionText() {
+  std::string text = std::string("tilegrid ") + TILEGRID_VERSION;
+  if (auto toolkit = runtime::findCudaToolkit()) {
+    text += "\nCUDA toolkit " + toolkit->versionString() + " at " + toolkit->root;
+  } else {
+    text += "\nCUDA toolkit: not found (set CUDA_HOME)";
+  }
+  return text;
+}
+
+}  // namespace
+
+int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  CLI::App app("tilegrid: schedule dense GEMMs with an IterDomain IR and print the CUDA they need", "tilegrid");
+  app.require_subcommand(1);
+  bool version = false;
+  app.add_flag("--version", version, "Print the version and the CUDA toolkit found");
+
+  GridOptions grid_options;
+  CLI::App* grid = addGridCommand(app, grid_options);
+
+  try {
+    // --version alone must work without a subcommand.
+    if (argc == 2 && std::string(argv[1]) == "--version") {
+      out << versionText() << "\n";
+      return 0;
+    }
+    // CLI11 would only say "A subcommand is required" for a misspelt one: name it instead.
+    if (argc >= 2 && argv[1][0] != '-') {
+      std::string known;
+      bool found = false;
+      for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+        known += (known.empty() ? "" : ", ") + sub->get_name();
+        found = found || sub->get_name() == argv[1];
+      }
+      TG_USER_CHECK(found) << "unknown command '" << argv[1] << "': expected one of " << known;
+    }
+    app.parse(argc, argv);
+    if (grid->parsed()) runGridCommand(grid_options, out);
+    return 0;
+  } catch (const CLI::CallForHelp&) {
+    out << app.help();
+    return 0;
+  } catch (const CLI::CallForAllHelp&) {
+    out << app.help("", CLI::AppFormatMode::All);
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    err << "tilegrid: error: " << e.what() << "\nRun 'tilegrid --help' for the commands and options.\n";
+    return 2;
+  } catch (const UserError& e) {
+    err << "tilegrid: error: " << e.what() << "\n";
+    return 2;
+  } catch (const InternalError& e) {
+    err << "tilegrid: " << e.what() << "\n";
+    return 3;
+  } catch (const std::exception& e) {
+    err << "tilegrid: unexpected error: " << e.what() << "\n";
+    return 3;
+  }
+}
+
+}  // namespace tilegrid::cli

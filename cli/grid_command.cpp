@@ -1,0 +1,181 @@
+// `tilegrid grid`: which tile each CTA of a traversal computes, in launch order.
+#include "cli/grid_command.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "cli/parse.h"
+#include "codegen/cuda_printer.h"
+#include "ir/error.h"
+#include "scheduler/grid_traversal.h"
+
+namespace tilegrid::cli {
+namespace {
+
+// Large enough for any real GEMM's tile grid, small enough that csv output stays a file, not a flood.
+constexpr int64_t kMaxCtas = int64_t{1} << 24;
+
+struct Cta {
+  int64_t cta, tile_m, tile_n;
+  bool valid;
+};
+
+struct GridListing {
+  int64_t tiles_m = 0, tiles_n = 0;
+  scheduler::GridTraversal traversal;
+  scheduler::TileGridIndex index;
+  std::vector<Cta> ctas;
+  int64_t wasted() const { return static_cast<int64_t>(ctas.size()) - tiles_m * tiles_n; }
+};
+
+GridListing listGrid(const GridOptions& options) {
+  GridListing listing;
+  const std::vector<int64_t> tiles = parseIntList(options.tiles, "--tiles");
+  TG_USER_CHECK(tiles.size() == 2) << "--tiles: expected two tile counts M,N, got '" << options.tiles << "'";
+  listing.tiles_m = tiles[0];
+  listing.tiles_n = tiles[1];
+  TG_USER_CHECK(tiles[0] >= 1 && tiles[1] >= 1) << "--tiles: tile counts must be >= 1, got " << options.tiles;
+  TG_USER_CHECK(tiles[0] <= kMaxCtas && tiles[1] <= kMaxCtas && tiles[0] * tiles[1] <= kMaxCtas)
+      << "--tiles: " << options.tiles << " is more than " << kMaxCtas << " tiles; tilegrid grid lists every CTA";
+  listing.traversal.method = scheduler::parseGridMethod(options.method);
+  listing.traversal.group = scheduler::parseGridGroup(options.group);
+  listing.traversal.factors = parseIntList(options.factor, "--factor");
+  for (int64_t f : listing.traversal.factors) {
+    TG_USER_CHECK(f >= 1 && f <= kMaxCtas) << "--factor: factors must be between 1 and " << kMaxCtas << ", got " << f;
+  }
+  ir::TensorDomain grid = scheduler::buildTileGrid(ir::Val(tiles[0]), ir::Val(tiles[1]), listing.traversal);
+  listing.index = scheduler::indexTileGrid(grid);
+  const auto ctas = listing.index.ctas.constValue();
+  TG_INTERNAL_CHECK(ctas.has_value()) << "a grid of constant extents launched " << listing.index.ctas.toString();
+  TG_USER_CHECK(*ctas <= kMaxCtas) << "the " << listing.traversal.toString() << " traversal of " << options.tiles
+                                   << " tiles launches " << *ctas << " CTAs, more than " << kMaxCtas;
+  const std::vector<std::string> vars{listing.index.cta.name()};
+  ir::CompiledVal tile_m(listing.index.tile_m, vars), tile_n(listing.index.tile_n, vars),
+      valid(listing.index.valid, vars);
+  for (int64_t cta = 0; cta < *ctas; ++cta) {
+    const int64_t at[1] = {cta};
+    listing.ctas.push_back({cta, tile_m(at), tile_n(at), valid(at) != 0});
+  }
+  return listing;
+}
+
+std::vector<std::pair<std::string, std::string>> indexDeclarations(const GridListing& listing) {
+  std::vector<std::pair<std::string, std::string>> decls{
+      {"tile_m", codegen::declareIndex("tile_m", listing.index.tile_m)},
+      {"tile_n", codegen::declareIndex("tile_n", listing.index.tile_n)}};
+  if (!listing.index.valid.constValue()) decls.emplace_back("valid", codegen::declareIndex("valid", listing.index.valid));
+  return decls;
+}
+
+std::string summary(const GridListing& listing) {
+  return fmt::format("CTAs launched: {}, tiles: {}, wasted CTAs: {}", listing.ctas.size(),
+                     listing.tiles_m * listing.tiles_n, listing.wasted());
+}
+
+void printCsv(const GridListing& listing, bool show_index, std::ostream& out) {
+  if (show_index) {
+    for (const auto& [name, decl] : indexDeclarations(listing)) out << "# " << decl << "\n";
+  }
+  out << "cta,tile_m,tile_n,valid\n";
+  for (const Cta& c : listing.ctas) out << fmt::format("{},{},{},{}\n", c.cta, c.tile_m, c.tile_n, c.valid ? 1 : 0);
+}
+
+void printJson(const GridListing& listing, bool show_index, std::ostream& out) {
+  nlohmann::json j;
+  j["tiles"] = {{"m", listing.tiles_m}, {"n", listing.tiles_n}};
+  j["traversal"] = {{"method", scheduler::toString(listing.traversal.method)},
+                    {"factors", listing.traversal.factors},
+                    {"group", scheduler::toString(listing.traversal.group)}};
+  j["ctas_launched"] = listing.ctas.size();
+  j["tile_count"] = listing.tiles_m * listing.tiles_n;
+  j["wasted_ctas"] = listing.wasted();
+  if (show_index) {
+    nlohmann::json index;
+    index["tile_m"] = listing.index.tile_m.toString();
+    index["tile_n"] = listing.index.tile_n.toString();
+    index["valid"] = listing.index.valid.toString();
+    j["index"] = index;
+  }
+  nlohmann::json ctas = nlohmann::json::array();
+  for (const Cta& c : listing.ctas) {
+    ctas.push_back({{"cta", c.cta}, {"tile_m", c.tile_m}, {"tile_n", c.tile_n}, {"valid", c.valid}});
+  }
+  j["ctas"] = std::move(ctas);
+  out << j.dump(2) << "\n";
+}
+
+// The tile grid with each tile's launch order. Overhanging CTAs (split-merge) land outside the
+// M x N grid: they get their own rows or columns past a separator, marked with '*'.
+void printTable(const GridListing& listing, bool show_index, std::ostream& out) {
+  int64_t rows = listing.tiles_m, cols = listing.tiles_n;
+  for (const Cta& c : listing.ctas) {
+    rows = std::max(rows, c.tile_m + 1);
+    cols = std::max(cols, c.tile_n + 1);
+  }
+  TG_USER_CHECK(rows <= 512 && cols <= 128) << "a grid of " << rows << " x " << cols
+                                            << " tiles is too large to draw as a table (at most 512 x 128); "
+                                               "use --format csv or json";
+  std::vector<std::vector<int64_t>> order(static_cast<size_t>(rows), std::vector<int64_t>(static_cast<size_t>(cols), -1));
+  for (const Cta& c : listing.ctas) order[static_cast<size_t>(c.tile_m)][static_cast<size_t>(c.tile_n)] = c.cta;
+
+  const int width = static_cast<int>(std::to_string(listing.ctas.size()).size()) + 1;
+  const int label = static_cast<int>(std::to_string(rows).size()) + 3;
+  out << fmt::format("tile grid {} x {}, {}: launch order of each tile (blockIdx.x)\n", listing.tiles_m,
+                     listing.tiles_n, listing.traversal.toString());
+  std::string header(static_cast<size_t>(label), ' ');
+  for (int64_t n = 0; n < cols; ++n) {
+    if (n == listing.tiles_n) header += " |";
+    header += fmt::format(" {:>{}}", fmt::format("n{}", n), width);
+  }
+  out << header << "\n";
+  for (int64_t m = 0; m < rows; ++m) {
+    if (m == listing.tiles_m) out << std::string(header.size(), '-') << "\n";
+    std::string line = fmt::format("{:<{}}", fmt::format("m{}", m), label);
+    for (int64_t n = 0; n < cols; ++n) {
+      if (n == listing.tiles_n) line += " |";
+      const int64_t cta = order[static_cast<size_t>(m)][static_cast<size_t>(n)];
+      const bool overhang = m >= listing.tiles_m || n >= listing.tiles_n;
+      const std::string cell = cta < 0 ? "." : std::to_string(cta) + (overhang ? "*" : "");
+      line += fmt::format(" {:>{}}", cell, width);
+    }
+    out << line << "\n";
+  }
+  if (listing.wasted() > 0) out << "* overhanging CTA: launched, but its predicate is false\n";
+  if (show_index) {
+    out << "index expressions (from the Indexer):\n";
+    for (const auto& [name, decl] : indexDeclarations(listing)) out << "  " << decl << "\n";
+  }
+  out << summary(listing) << "\n";
+}
+
+}  // namespace
+
+CLI::App* addGridCommand(CLI::App& app, GridOptions& options) {
+  CLI::App* cmd = app.add_subcommand("grid", "Show which output tile each CTA of a grid traversal computes");
+  cmd->add_option("--tiles", options.tiles, "Tile-grid size M,N (tiles along m and n)")->capture_default_str();
+  cmd->add_option("--factor", options.factor, "Grouping factor, or a list for swizzle-merge (e.g. 8,2)")
+      ->capture_default_str();
+  cmd->add_option("--method", options.method, "none | split-merge | swizzle-merge")->capture_default_str();
+  cmd->add_option("--group", options.group, "Dimension cut into groups of <factor> tiles: m | n")->capture_default_str();
+  cmd->add_option("--format", options.format, "csv | table | json")->capture_default_str();
+  cmd->add_flag("--show-index", options.show_index, "Print the CUDA index expressions for tile_m and tile_n");
+  return cmd;
+}
+
+void runGridCommand(const GridOptions& options, std::ostream& out) {
+  TG_USER_CHECK(options.format == "csv" || options.format == "table" || options.format == "json")
+      << "--format: unknown format '" << options.format << "': expected csv, table or json";
+  const GridListing listing = listGrid(options);
+  if (options.format == "csv") {
+    printCsv(listing, options.show_index, out);
+  } else if (options.format == "json") {
+    printJson(listing, options.show_index, out);
+  } else {
+    printTable(listing, options.show_index, out);
+  }
+}
+
+}  // namespace tilegrid::cli

@@ -1,0 +1,34 @@
+#include "cli/parse.h"
+
+#include <charconv>
+
+#include "ir/error.h"
+
+namespace tilegrid::cli {
+
+int64_t parseInt(const std::string& text, const std::string& option) {
+  int64_t value = 0;
+  const char* begin = text.data();
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(begin, end, value);
+  TG_USER_CHECK(!text.empty() && ec != std::errc::invalid_argument && ptr == end)
+      << option << ": '" << text << "' is not an integer";
+  TG_USER_CHECK(ec != std::errc::result_out_of_range) << option << ": '" << text << "' is out of range";
+  return value;
+}
+
+std::vector<int64_t> parseIntList(const std::string& text, const std::string& option) {
+  std::vector<int64_t> values;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = text.find(',', start);
+    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    TG_USER_CHECK(!item.empty()) << option << ": '" << text << "' has an empty entry; expected integers separated by commas";
+    values.push_back(parseInt(item, option));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return values;
+}
+
+}  // namespace tilegrid::cli

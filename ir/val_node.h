@@ -1,0 +1,22 @@
+#pragma once
+// The node behind a Val. Internal to ir/: users go through Val's accessors.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ir/val.h"
+
+namespace tilegrid::ir {
+
+struct ValNode {
+  Op op = Op::Const;
+  int64_t value = 0;  // Const only
+  bool is_bool = false;
+  std::string name;  // Var only
+  VarKind var_kind = VarKind::Param;
+  std::vector<Val> args;
+  size_t hash = 0;
+};
+
+}  // namespace tilegrid::ir

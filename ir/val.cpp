@@ -34,43 +34,6 @@ bool isComparison(Op op) {
   return op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge || op == Op::Eq || op == Op::Ne;
 }
 
-int64_t foldBinary(Op op, int64_t a, int64_t b) {
-  switch (op) {
-    case Op::Add: return a + b;
-    case Op::Sub: return a - b;
-    case Op::Mul: return a * b;
-    case Op::Div:
-      TG_USER_CHECK(b != 0) << "division by zero in an index expression (" << a << " / 0)";
-      return a / b;
-    case Op::Mod:
-      TG_USER_CHECK(b != 0) << "division by zero in an index expression (" << a << " % 0)";
-      return a % b;
-    case Op::CeilDiv:
-      TG_USER_CHECK(b != 0) << "division by zero in an index expression (ceilDiv(" << a << ", 0))";
-      return (a + b - 1) / b;
-    case Op::Min: return a < b ? a : b;
-    case Op::Max: return a > b ? a : b;
-    case Op::BitXor: return a ^ b;
-    case Op::BitAnd: return a & b;
-    case Op::Shl:
-      TG_USER_CHECK(b >= 0 && b < 63) << "shift amount must be in [0, 63), got " << b;
-      return a << b;
-    case Op::Shr:
-      TG_USER_CHECK(b >= 0 && b < 63) << "shift amount must be in [0, 63), got " << b;
-      return a >> b;
-    case Op::Lt: return a < b;
-    case Op::Le: return a <= b;
-    case Op::Gt: return a > b;
-    case Op::Ge: return a >= b;
-    case Op::Eq: return a == b;
-    case Op::Ne: return a != b;
-    case Op::LogicalAnd: return (a != 0) && (b != 0);
-    default: break;
-  }
-  TG_INTERNAL_ERROR() << "foldBinary called with non-binary op " << opName(op);
-  return 0;
-}
-
 bool isConstValue(const Val& v, int64_t c) {
   auto value = v.constValue();
   return value && *value == c;
@@ -82,7 +45,7 @@ std::optional<Val> simplifyBinary(Op op, const Val& a, const Val& b) {
   const auto ca = a.constValue();
   const auto cb = b.constValue();
   if (ca && cb) {
-    const int64_t folded = foldBinary(op, *ca, *cb);
+    const int64_t folded = applyOp(op, *ca, *cb, 0);
     return (isComparison(op) || op == Op::LogicalAnd) ? Val::boolean(folded != 0) : Val(folded);
   }
   switch (op) {

@@ -7,9 +7,8 @@
 #include "ir/val_node.h"
 
 namespace tilegrid::ir {
-namespace {
 
-int64_t apply(Op op, int64_t a, int64_t b, int64_t c) {
+int64_t applyOp(Op op, int64_t a, int64_t b, int64_t c) {
   switch (op) {
     case Op::Add: return a + b;
     case Op::Sub: return a - b;
@@ -47,8 +46,6 @@ int64_t apply(Op op, int64_t a, int64_t b, int64_t c) {
   return 0;
 }
 
-}  // namespace
-
 std::optional<int64_t> Bindings::get(const std::string& name) const {
   auto it = values_.find(name);
   if (it == values_.end()) return std::nullopt;
@@ -72,7 +69,7 @@ int64_t evaluate(const Val& v, const Bindings& bindings) {
       return evaluate(node.args[0], bindings) != 0 ? evaluate(node.args[1], bindings)
                                                    : evaluate(node.args[2], bindings);
     default:
-      return apply(node.op, evaluate(node.args[0], bindings), evaluate(node.args[1], bindings), 0);
+      return applyOp(node.op, evaluate(node.args[0], bindings), evaluate(node.args[1], bindings), 0);
   }
 }
 
@@ -110,7 +107,7 @@ int64_t CompiledVal::operator()(std::span<const int64_t> var_values) const {
       case Op::Const: regs_[i] = in.value; break;
       case Op::Var: regs_[i] = var_values[static_cast<size_t>(in.value)]; break;
       default:
-        regs_[i] = apply(in.op, regs_[in.a], in.b >= 0 ? regs_[in.b] : 0, in.c >= 0 ? regs_[in.c] : 0);
+        regs_[i] = applyOp(in.op, regs_[in.a], in.b >= 0 ? regs_[in.b] : 0, in.c >= 0 ? regs_[in.c] : 0);
     }
   }
   return regs_.back();

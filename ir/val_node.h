@@ -19,4 +19,8 @@ struct ValNode {
   size_t hash = 0;
 };
 
+// The integer semantics of every non-leaf op, shared by constant folding and evaluation. Throws
+// UserError on a division by zero or a shift outside [0, 63).
+int64_t applyOp(Op op, int64_t a, int64_t b, int64_t c);
+
 }  // namespace tilegrid::ir

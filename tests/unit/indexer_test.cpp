@@ -4,16 +4,10 @@
 #include "ir/indexer.h"
 #include "ir/swizzle.h"
 #include "support/c_expr.h"
+#include "support/seed_formulas.h"
 
 namespace tilegrid::ir {
 namespace {
-
-std::pair<int64_t, int64_t> seedFormula(int64_t i, int64_t M, int64_t N, int64_t factor) {
-  const int64_t megarow = i / (N * factor);
-  const int64_t pos = i - megarow * (N * factor);
-  const int64_t height = (megarow == M / factor) ? (M - (M / factor) * factor) : factor;
-  return {factor * megarow + pos % height, pos / height};
-}
 
 TEST(Indexer, SwizzleMergeTileGridBoundToBlockIdxPrintsTheReferenceTile) {
   for (int64_t m : {1, 3, 10, 13}) {
@@ -29,7 +23,7 @@ TEST(Indexer, SwizzleMergeTileGridBoundToBlockIdxPrintsTheReferenceTile) {
         const std::string tile_m = index.indices[0].toString();
         const std::string tile_n = index.indices[1].toString();
         for (int64_t block = 0; block < m * n; ++block) {
-          const auto [p, q] = seedFormula(block, m, n, f);
+          const auto [p, q] = testing::swizzleMergeSeed(block, m, n, f);
           ASSERT_EQ(testing::evalCExpr(tile_m, {{"blockIdx.x", block}}), p) << tile_m;
           ASSERT_EQ(testing::evalCExpr(tile_n, {{"blockIdx.x", block}}), q) << tile_n;
         }
@@ -46,7 +40,7 @@ TEST(Indexer, SymbolicGridPrintsTheMegarowFormula) {
   for (int64_t m = 1; m <= 11; ++m) {
     for (int64_t n = 1; n <= 6; ++n) {
       for (int64_t block = 0; block < m * n; ++block) {
-        const auto [p, q] = seedFormula(block, m, n, 4);
+        const auto [p, q] = testing::swizzleMergeSeed(block, m, n, 4);
         const std::map<std::string, int64_t> vars{{"blockIdx.x", block}, {"M", m}, {"N", n}};
         ASSERT_EQ(testing::evalCExpr(index.indices[0].toString(), vars), p);
         ASSERT_EQ(testing::evalCExpr(index.indices[1].toString(), vars), q);

@@ -5,20 +5,13 @@
 
 #include "ir/error.h"
 #include "ir/swizzle_merge.h"
+#include "support/seed_formulas.h"
 #include "support/transform_maps.h"
 
 namespace tilegrid::ir {
 namespace {
 
 using testing::compileMaps;
-
-// nvFuser issue #3942's formula, transcribed directly.
-std::pair<int64_t, int64_t> seedFormula(int64_t i, int64_t M, int64_t N, int64_t factor) {
-  const int64_t megarow = i / (N * factor);
-  const int64_t megarow_pos = i - megarow * (N * factor);
-  const int64_t megarow_height = (megarow == M / factor) ? (M - (M / factor) * factor) : factor;
-  return {factor * megarow + megarow_pos % megarow_height, megarow_pos / megarow_height};
-}
 
 TEST(SwizzleMerge, OneFactorEqualsSeedFormulaAndVisitsEveryTileOnce) {
   const Val M = Val::param("M"), N = Val::param("N");
@@ -31,7 +24,7 @@ TEST(SwizzleMerge, OneFactorEqualsSeedFormulaAndVisitsEveryTileOnce) {
         std::vector<char> seen(static_cast<size_t>(m * n), 0);
         for (int64_t i = 0; i < m * n; ++i) {
           const auto pq = maps.backward({i, m, n});
-          const auto [p, q] = seedFormula(i, m, n, f);
+          const auto [p, q] = testing::swizzleMergeSeed(i, m, n, f);
           ASSERT_EQ(pq[0], p) << "M=" << m << " N=" << n << " f=" << f << " i=" << i;
           ASSERT_EQ(pq[1], q) << "M=" << m << " N=" << n << " f=" << f << " i=" << i;
           ASSERT_TRUE(p >= 0 && p < m && q >= 0 && q < n);
@@ -60,7 +53,7 @@ TEST(SwizzleMerge, ConstantExtentsFoldToTheSameMap) {
       for (int64_t f = 1; f <= 5; ++f) {
         const auto maps = compileMaps(SwizzleMerge(Val(m), Val(n), {f}));
         for (int64_t i = 0; i < m * n; ++i) {
-          const auto [p, q] = seedFormula(i, m, n, f);
+          const auto [p, q] = testing::swizzleMergeSeed(i, m, n, f);
           ASSERT_EQ(maps.backward({i}), (std::vector<int64_t>{p, q}));
         }
       }

@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "cli/grid_command.h"
+#include "cli/plan_command.h"
 #include "ir/error.h"
 #include "runtime/cuda_toolkit.h"
 
@@ -34,6 +35,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
 
   GridOptions grid_options;
   CLI::App* grid = addGridCommand(app, grid_options);
+  PlanCommandOptions plan_options;
+  CLI::App* plan = addPlanCommand(app, plan_options);
 
   try {
     // --version alone must work without a subcommand.
@@ -53,6 +56,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     }
     app.parse(argc, argv);
     if (grid->parsed()) runGridCommand(grid_options, out);
+    if (plan->parsed()) runPlanCommand(plan_options, out);
     return 0;
   } catch (const CLI::CallForHelp&) {
     out << app.help();

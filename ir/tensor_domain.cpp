@@ -176,7 +176,8 @@ std::string TensorDomain::toString() const {
   os << "  transforms:";
   if (graph_.numTransforms() == 0) os << " none";
   os << "\n";
-  for (size_t t : graph_.topologicalOrder()) {
+  // Creation order is a topological order too, and the one the user wrote.
+  for (size_t t = 0; t < graph_.numTransforms(); ++t) {
     const Transform& transform = graph_.transform(t);
     os << "    " << joined(*this, transform.outputs()) << " = " << transform.kind() << "("
        << joined(*this, transform.inputs());

@@ -1,0 +1,49 @@
+#include "cli/plan_options.h"
+
+#include "cli/parse.h"
+#include "ir/error.h"
+
+namespace tilegrid::cli {
+
+void addPlanOptions(CLI::App& cmd, PlanOptions& o) {
+  cmd.add_option("--m", o.m, "Rows of A and C")->required();
+  cmd.add_option("--n", o.n, "Columns of B and C")->required();
+  cmd.add_option("--k", o.k, "Reduction extent")->required();
+  cmd.add_option("--batch", o.batch, "Batch count")->capture_default_str();
+  cmd.add_option("--dtype", o.dtype, "A and B dtype: bf16 | fp16")->capture_default_str();
+  cmd.add_option("--out-dtype", o.out_dtype, "C dtype: bf16 | fp16 | fp32")->capture_default_str();
+  cmd.add_option("--layout", o.layout, "TN | NT | NN | TT (A then B; T = K-major A, N = K-major B)")
+      ->capture_default_str();
+  cmd.add_option("--arch", o.arch, "sm_80 | sm_90 (device presets)")->capture_default_str();
+  cmd.add_option("--factor", o.factor, "Grid swizzle factor or list (default: the L2 model's choice)");
+  cmd.add_option("--method", o.method, "Grid traversal: none | split-merge | swizzle-merge");
+  cmd.add_option("--group", o.group, "Grouped grid dimension: m | n");
+  cmd.add_option("--cta-tile", o.cta_tile, "CTA tile M,N,K");
+  cmd.add_option("--stages", o.stages, "Pipeline stages");
+}
+
+PlanRequest parsePlanOptions(const PlanOptions& o) {
+  PlanRequest r;
+  r.problem.m = parseInt(o.m, "--m");
+  r.problem.n = parseInt(o.n, "--n");
+  r.problem.k = parseInt(o.k, "--k");
+  r.problem.batch = parseInt(o.batch, "--batch");
+  r.problem.a_dtype = r.problem.b_dtype = scheduler::parseDType(o.dtype);
+  TG_USER_CHECK(r.problem.a_dtype != scheduler::DType::FP32) << "--dtype: A and B must be bf16 or fp16, got fp32";
+  r.problem.out_dtype = scheduler::parseDType(o.out_dtype);
+  r.problem.layout = scheduler::parseLayout(o.layout);
+  r.problem.validate();
+  r.device = scheduler::DeviceSpec::preset(o.arch);
+  if (!o.factor.empty()) r.overrides.factors = parseIntList(o.factor, "--factor");
+  if (!o.method.empty()) r.overrides.method = scheduler::parseGridMethod(o.method);
+  if (!o.group.empty()) r.overrides.group = scheduler::parseGridGroup(o.group);
+  if (!o.cta_tile.empty()) {
+    const auto t = parseIntList(o.cta_tile, "--cta-tile");
+    TG_USER_CHECK(t.size() == 3) << "--cta-tile: expected M,N,K, got '" << o.cta_tile << "'";
+    r.overrides.cta_tile = scheduler::TileShape{t[0], t[1], t[2]};
+  }
+  if (!o.stages.empty()) r.overrides.stages = parseInt(o.stages, "--stages");
+  return r;
+}
+
+}  // namespace tilegrid::cli

@@ -1,0 +1,32 @@
+#pragma once
+// The options that describe a GEMM and how to schedule it, shared by plan (and later emit,
+// compile, run).
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "scheduler/heuristics.h"
+#include "scheduler/problem.h"
+
+namespace tilegrid::cli {
+
+struct PlanOptions {
+  std::string m, n, k, batch = "1";
+  std::string dtype = "bf16";
+  std::string out_dtype = "bf16";
+  std::string layout = "TN";
+  std::string arch = "sm_90";
+  std::string factor, method, group, cta_tile, stages;
+};
+
+void addPlanOptions(CLI::App& cmd, PlanOptions& options);
+
+struct PlanRequest {
+  scheduler::MatmulProblem problem;
+  scheduler::DeviceSpec device;
+  scheduler::ScheduleOverrides overrides;
+};
+
+// Parses and validates the options. Throws UserError naming the option on bad input.
+PlanRequest parsePlanOptions(const PlanOptions& options);
+
+}  // namespace tilegrid::cli

@@ -1,0 +1,128 @@
+#include "scheduler/heuristics.h"
+
+#include <algorithm>
+
+#include "ir/error.h"
+#include "scheduler/grid_model.h"
+
+namespace tilegrid::scheduler {
+namespace {
+
+constexpr int64_t kMaxStagesSm80 = 4;
+constexpr int64_t kMaxStagesSm90 = 8;
+
+// sm_80: 128x128x64 CTAs of four 64x64 warps (CUTLASS's usual bf16 choice); 64x64x64 with four
+// 32x32 warps when either output dimension is small, so that small problems still fill the GPU.
+void chooseTilesSm80(const MatmulProblem& problem, MatmulParams& p) {
+  const bool small = problem.m <= 64 || problem.n <= 64;
+  p.cta_tile = small ? TileShape{64, 64, 64} : TileShape{128, 128, 64};
+  p.warp_tile = small ? TileShape{32, 32, 64} : TileShape{64, 64, 64};
+  p.instruction_tile = TileShape{16, 8, 16};
+}
+
+// sm_90: 128x256x64 with two consumer warpgroups of 64x256 (wgmma m64n256k16); 128x128 when N is
+// small; one consumer warpgroup of 64xN when M is small.
+void chooseTilesSm90(const MatmulProblem& problem, MatmulParams& p) {
+  const int64_t cta_n = problem.n <= 128 ? 128 : 256;
+  const int64_t cta_m = problem.m <= 64 ? 64 : 128;
+  p.cta_tile = TileShape{cta_m, cta_n, 64};
+  p.warp_tile = TileShape{64, cta_n, 64};
+  p.instruction_tile = TileShape{64, cta_n, 16};
+}
+
+// The warp (sm_80) or warpgroup (sm_90) tile that fits a user's CTA tile: the heuristic's when it
+// divides, else the largest legal one.
+void fitWarpTile(MatmulParams& p) {
+  const TileShape& c = p.cta_tile;
+  if (p.arch == Arch::Sm80) {
+    for (int64_t wm : {64, 32, 16}) {
+      for (int64_t wn : {64, 32, 16}) {
+        if (c.m % wm == 0 && c.n % wn == 0 && (c.m / wm) * (c.n / wn) <= 16) {
+          p.warp_tile = TileShape{wm, wn, c.k};
+          return;
+        }
+      }
+    }
+    p.warp_tile = TileShape{c.m, c.n, c.k};  // rejected with a clear message by validate()
+    return;
+  }
+  const int64_t groups = c.m >= 128 && c.m % 128 == 0 ? 2 : 1;
+  p.warp_tile = TileShape{c.m / groups, c.n, c.k};
+  int64_t n = std::min<int64_t>(c.n, 256);
+  while (n > 8 && c.n % n != 0) n -= 8;
+  p.instruction_tile = TileShape{64, n, 16};
+}
+
+void chooseEpilogue(const MatmulProblem& problem, MatmulParams& p) {
+  if (p.arch == Arch::Sm80) {
+    // The whole CTA tile goes through shared memory, reusing the drained operand buffers.
+    p.epilogue_tile = TileShape{p.cta_tile.m, p.cta_tile.n, 1};
+  } else {
+    // 128-byte wide column slabs, the widest a TMA store box with 128B swizzle takes.
+    const int64_t span = std::min(p.cta_tile.n, 128 / bytes(problem.out_dtype));
+    p.epilogue_tile = TileShape{p.cta_tile.m, span, 1};
+  }
+  p.smem_epilogue = chooseSmemAtom(Major::K, problem.out_dtype, p.epilogue_tile.n);
+}
+
+}  // namespace
+
+int64_t waveCtas(const MatmulParams& params, const MatmulProblem& problem, const DeviceSpec& device) {
+  if (params.persistent) return device.sm_count;
+  const int64_t per_sm = std::max<int64_t>(1, device.smem_per_block / std::max<int64_t>(1, params.smemBytes(problem)));
+  return device.sm_count * per_sm;
+}
+
+MatmulParams chooseParams(const MatmulProblem& problem, const DeviceSpec& device, const ScheduleOverrides& overrides) {
+  device.validate();
+  MatmulParams p;
+  p.arch = device.arch();
+  if (p.arch == Arch::Sm80) {
+    chooseTilesSm80(problem, p);
+  } else {
+    chooseTilesSm90(problem, p);
+  }
+  if (overrides.cta_tile) {
+    p.cta_tile = *overrides.cta_tile;
+    TG_USER_CHECK(p.cta_tile.m >= 8 && p.cta_tile.n >= 8 && p.cta_tile.k >= 16 && p.cta_tile.m % 8 == 0 &&
+                  p.cta_tile.n % 8 == 0 && p.cta_tile.k % 16 == 0)
+        << "cta tile " << p.cta_tile.toString()
+        << ": m and n must be multiples of 8 and k a multiple of 16 (16-byte smem rows, k16 instructions)";
+    fitWarpTile(p);
+  }
+  p.smem_a = chooseSmemAtom(majorOfA(problem.layout), problem.a_dtype,
+                            majorOfA(problem.layout) == Major::K ? p.cta_tile.k : p.cta_tile.m);
+  p.smem_b = chooseSmemAtom(majorOfB(problem.layout), problem.b_dtype,
+                            majorOfB(problem.layout) == Major::K ? p.cta_tile.k : p.cta_tile.n);
+  chooseEpilogue(problem, p);
+  p.persistent = overrides.persistent.value_or(p.arch == Arch::Sm90);
+
+  // As many stages as fit, up to the arch's cap.
+  if (overrides.stages) {
+    p.stages = *overrides.stages;
+  } else {
+    const int64_t cap = p.arch == Arch::Sm80 ? kMaxStagesSm80 : kMaxStagesSm90;
+    p.stages = 1;
+    while (p.stages < cap) {
+      MatmulParams more = p;
+      more.stages = p.stages + 1;
+      if (more.smemBytes(problem) > device.smem_per_block) break;
+      p.stages = more.stages;
+    }
+  }
+
+  const TrafficEstimate best =
+      chooseGridTraversal(problem, p.cta_tile.m, p.cta_tile.n, waveCtas(p, problem, device), device.l2_bytes);
+  p.grid = GridTraversal{GridMethod::SwizzleMerge, {best.factor}, best.group};
+  if (overrides.method) p.grid.method = *overrides.method;
+  if (overrides.group) p.grid.group = *overrides.group;
+  if (overrides.factors) {
+    p.grid.factors = *overrides.factors;
+  } else if (p.grid.method == GridMethod::None) {
+    p.grid.factors = {1};
+  }
+  p.validate(problem, device);
+  return p;
+}
+
+}  // namespace tilegrid::scheduler

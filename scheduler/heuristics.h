@@ -1,0 +1,28 @@
+#pragma once
+// The starting heuristics for tiles, stages and grid traversal, per arch. All tunable choices live
+// here so that GPU tuning (issues #5-#7) changes one file.
+#include <optional>
+#include <vector>
+
+#include "scheduler/params.h"
+
+namespace tilegrid::scheduler {
+
+// User overrides of the heuristics. Anything set here replaces the heuristic's choice and is
+// validated like it.
+struct ScheduleOverrides {
+  std::optional<TileShape> cta_tile;
+  std::optional<int64_t> stages;
+  std::optional<GridMethod> method;
+  std::optional<std::vector<int64_t>> factors;
+  std::optional<GridGroup> group;
+  std::optional<bool> persistent;
+};
+
+// Concurrently resident CTAs the grid model plans a wave for.
+int64_t waveCtas(const MatmulParams& params, const MatmulProblem& problem, const DeviceSpec& device);
+
+// Heuristic params for `problem` on `device` with `overrides` applied. Validated.
+MatmulParams chooseParams(const MatmulProblem& problem, const DeviceSpec& device, const ScheduleOverrides& overrides = {});
+
+}  // namespace tilegrid::scheduler

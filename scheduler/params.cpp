@@ -1,0 +1,187 @@
+#include "scheduler/params.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "ir/error.h"
+
+namespace tilegrid::scheduler {
+
+std::string TileShape::toString() const { return fmt::format("{}x{}x{}", m, n, k); }
+
+int64_t MatmulParams::mathGroups() const {
+  if (warp_tile.m <= 0 || warp_tile.n <= 0) return 0;
+  return (cta_tile.m / warp_tile.m) * (cta_tile.n / warp_tile.n);
+}
+
+int64_t MatmulParams::threadsPerCta() const {
+  // sm_90 adds one producer warpgroup that issues the TMA loads.
+  return arch == Arch::Sm80 ? 32 * mathGroups() : 128 * (mathGroups() + 1);
+}
+
+int64_t MatmulParams::smemBytes(const MatmulProblem& problem) const {
+  const int64_t a = cta_tile.m * cta_tile.k * bytes(problem.a_dtype);
+  const int64_t b = cta_tile.n * cta_tile.k * bytes(problem.b_dtype);
+  const int64_t epilogue = epilogue_tile.m * epilogue_tile.n * bytes(problem.out_dtype);
+  // sm_90: a full and an empty mbarrier (8 bytes each) per stage. Both families keep 1024 bytes to
+  // align the dynamic buffer by hand, which 128B swizzled tiles need.
+  // sm_80 stages the epilogue in the drained operand buffers; sm_90 overlaps it with the next
+  // tile's loads, so it needs its own.
+  const int64_t barriers = arch == Arch::Sm90 ? 16 * stages : 0;
+  const int64_t operands = stages * (a + b);
+  return (arch == Arch::Sm80 ? std::max(operands, epilogue) : operands + epilogue) + barriers + 1024;
+}
+
+namespace {
+
+bool isPow2(int64_t v) { return v >= 1 && (v & (v - 1)) == 0; }
+
+void validateTiles(const MatmulParams& p) {
+  const TileShape& c = p.cta_tile;
+  const TileShape& w = p.warp_tile;
+  const TileShape& i = p.instruction_tile;
+  TG_USER_CHECK(c.m >= 1 && c.n >= 1 && c.k >= 1) << "cta_tile " << c.toString() << ": every extent must be >= 1";
+  TG_USER_CHECK(w.m >= 1 && w.n >= 1 && w.k >= 1) << "warp_tile " << w.toString() << ": every extent must be >= 1";
+  TG_USER_CHECK(c.m % w.m == 0 && c.n % w.n == 0 && w.k == c.k)
+      << "warp_tile " << w.toString() << " must divide cta_tile " << c.toString() << " in m and n and match it in k";
+  if (p.arch == Arch::Sm80) {
+    TG_USER_CHECK(i == (TileShape{16, 8, 16})) << "sm_80 uses mma.sync m16n8k16: instruction_tile must be 16x8x16, got "
+                                               << i.toString();
+    TG_USER_CHECK(w.m % 16 == 0 && w.n % 16 == 0)
+        << "sm_80 warp_tile " << w.toString() << ": m and n must be multiples of 16 (ldmatrix x4 loads 16x16)";
+    TG_USER_CHECK(c.k % 16 == 0) << "sm_80 cta_tile k is " << c.k << ": it must be a multiple of 16 (mma k)";
+    TG_USER_CHECK(p.mathGroups() >= 1 && p.mathGroups() <= 16)
+        << "sm_80: cta_tile / warp_tile gives " << p.mathGroups() << " warps; allowed 1 to 16";
+  } else {
+    TG_USER_CHECK(i.m == 64 && i.k == 16) << "sm_90 uses wgmma m64nNk16: instruction_tile must be 64xNx16, got "
+                                          << i.toString();
+    TG_USER_CHECK(i.n >= 8 && i.n <= 256 && i.n % 8 == 0)
+        << "sm_90 wgmma N is " << i.n << ": it must be a multiple of 8 from 8 to 256";
+    TG_USER_CHECK(w.m % 64 == 0 && w.n % i.n == 0)
+        << "sm_90 warpgroup tile " << w.toString() << " must be a multiple of the wgmma shape " << i.toString();
+    TG_USER_CHECK(c.k % 16 == 0) << "sm_90 cta_tile k is " << c.k << ": it must be a multiple of 16 (wgmma k)";
+    TG_USER_CHECK(p.mathGroups() >= 1 && p.mathGroups() <= 2)
+        << "sm_90: cta_tile / warp_tile gives " << p.mathGroups() << " consumer warpgroups; allowed 1 or 2";
+  }
+}
+
+}  // namespace
+
+void MatmulParams::validate(const MatmulProblem& problem, const DeviceSpec& device) const {
+  TG_USER_CHECK(arch == device.arch()) << "params target " << scheduler::toString(arch) << " but the device is "
+                                       << device.toString();
+  validateTiles(*this);
+  TG_USER_CHECK(stages >= 1 && stages <= 32) << "stages is " << stages << ": allowed 1 to 32";
+  TG_USER_CHECK(split_k == 1) << "split_k is " << split_k << ": only 1 is supported so far";
+  TG_USER_CHECK(cluster.m >= 1 && cluster.n >= 1 && isPow2(cluster.m) && isPow2(cluster.n) && cluster.m * cluster.n <= 8)
+      << "cluster " << cluster.m << "x" << cluster.n << ": extents must be powers of two with at most 8 CTAs";
+  TG_USER_CHECK(arch == Arch::Sm90 || (cluster.m == 1 && cluster.n == 1))
+      << "clusters need sm_90; sm_80 takes cluster 1x1";
+  grid.validate();
+  // The operand atoms must tile the operand tiles.
+  const auto checkAtom = [](const SmemAtom& atom, const char* what, int64_t mn, int64_t k) {
+    const int64_t major_extent = atom.major == Major::K ? k : mn;
+    const int64_t row_extent = atom.major == Major::K ? mn : k;
+    TG_USER_CHECK(major_extent % atom.contiguousElems() == 0 && row_extent % SmemAtom::kRows == 0)
+        << what << " atom " << atom.toString() << " does not tile a " << mn << "x" << k << " tile";
+  };
+  checkAtom(smem_a, "A", cta_tile.m, cta_tile.k);
+  checkAtom(smem_b, "B", cta_tile.n, cta_tile.k);
+  TG_USER_CHECK(smem_a.major == majorOfA(problem.layout) && smem_b.major == majorOfB(problem.layout))
+      << "the smem atoms' majors (" << scheduler::toString(smem_a.major) << ", " << scheduler::toString(smem_b.major)
+      << ") do not match layout " << scheduler::toString(problem.layout);
+  const int64_t smem = smemBytes(problem);
+  TG_USER_CHECK(smem <= device.smem_per_block)
+      << "cta_tile " << cta_tile.toString() << " with " << stages << " stages needs " << smem
+      << " bytes of shared memory; the device allows " << device.smem_per_block << " per block";
+  TG_USER_CHECK(threadsPerCta() <= 1024) << "the schedule needs " << threadsPerCta() << " threads per CTA; at most 1024";
+}
+
+std::string MatmulParams::toString() const {
+  std::string text = fmt::format("{} cta {} warp {} inst {} stages {}", scheduler::toString(arch), cta_tile.toString(),
+                                 warp_tile.toString(), instruction_tile.toString(), stages);
+  text += fmt::format(" smem A {} / B {} / epilogue {} {}", scheduler::toString(smem_a.kind),
+                      scheduler::toString(smem_b.kind), epilogue_tile.toString(), scheduler::toString(smem_epilogue.kind));
+  text += fmt::format(" grid {}{} cluster {}x{} split_k {}", grid.toString(), persistent ? " persistent" : "",
+                      cluster.m, cluster.n, split_k);
+  return text;
+}
+
+size_t MatmulParams::hash() const {
+  // The JSON text names every field, so hashing it keeps the hash in step with the fields.
+  nlohmann::json j = *this;
+  return std::hash<std::string>()(j.dump());
+}
+
+namespace {
+
+nlohmann::json tileJson(const TileShape& t) { return nlohmann::json::array({t.m, t.n, t.k}); }
+
+TileShape tileFrom(const nlohmann::json& j, const char* field) {
+  TG_USER_CHECK(j.is_array() && j.size() == 3) << "params." << field << " must be [m, n, k]";
+  return TileShape{j[0].get<int64_t>(), j[1].get<int64_t>(), j[2].get<int64_t>()};
+}
+
+nlohmann::json atomJson(const SmemAtom& a) {
+  const auto s = a.byteSwizzle();
+  return {{"atom", toString(a.kind)}, {"major", toString(a.major)}, {"dtype", toString(a.dtype)},
+          {"swizzle", {s[0], s[1], s[2]}}};
+}
+
+SmemAtom atomFrom(const nlohmann::json& j, const char* field) {
+  TG_USER_CHECK(j.is_object()) << "params." << field << " must be an object with atom, major and dtype";
+  const std::string major = j.at("major").get<std::string>();
+  TG_USER_CHECK(major == "K" || major == "MN") << "params." << field << ".major is '" << major << "': expected K or MN";
+  return SmemAtom{parseAtomKind(j.at("atom").get<std::string>()), major == "K" ? Major::K : Major::MN,
+                  parseDType(j.at("dtype").get<std::string>())};
+}
+
+}  // namespace
+
+void to_json(nlohmann::json& j, const MatmulParams& p) {
+  j = nlohmann::json{{"arch", toString(p.arch)},
+                     {"cta_tile", tileJson(p.cta_tile)},
+                     {"warp_tile", tileJson(p.warp_tile)},
+                     {"instruction_tile", tileJson(p.instruction_tile)},
+                     {"stages", p.stages},
+                     {"smem_a", atomJson(p.smem_a)},
+                     {"smem_b", atomJson(p.smem_b)},
+                     {"epilogue_tile", tileJson(p.epilogue_tile)},
+                     {"smem_epilogue", atomJson(p.smem_epilogue)},
+                     {"grid",
+                      {{"method", toString(p.grid.method)},
+                       {"factors", p.grid.factors},
+                       {"group", toString(p.grid.group)}}},
+                     {"persistent", p.persistent},
+                     {"cluster", {p.cluster.m, p.cluster.n}},
+                     {"split_k", p.split_k}};
+}
+
+void from_json(const nlohmann::json& j, MatmulParams& p) {
+  try {
+    p.arch = parseArch(j.at("arch").get<std::string>());
+    p.cta_tile = tileFrom(j.at("cta_tile"), "cta_tile");
+    p.warp_tile = tileFrom(j.at("warp_tile"), "warp_tile");
+    p.instruction_tile = tileFrom(j.at("instruction_tile"), "instruction_tile");
+    p.stages = j.at("stages").get<int64_t>();
+    p.smem_a = atomFrom(j.at("smem_a"), "smem_a");
+    p.smem_b = atomFrom(j.at("smem_b"), "smem_b");
+    p.epilogue_tile = tileFrom(j.at("epilogue_tile"), "epilogue_tile");
+    p.smem_epilogue = atomFrom(j.at("smem_epilogue"), "smem_epilogue");
+    const auto& g = j.at("grid");
+    p.grid.method = parseGridMethod(g.at("method").get<std::string>());
+    p.grid.factors = g.at("factors").get<std::vector<int64_t>>();
+    p.grid.group = parseGridGroup(g.at("group").get<std::string>());
+    p.persistent = j.at("persistent").get<bool>();
+    const auto& c = j.at("cluster");
+    TG_USER_CHECK(c.is_array() && c.size() == 2) << "params.cluster must be [m, n]";
+    p.cluster = ClusterShape{c[0].get<int64_t>(), c[1].get<int64_t>()};
+    p.split_k = j.at("split_k").get<int64_t>();
+  } catch (const nlohmann::json::exception& e) {
+    TG_USER_ERROR() << "malformed MatmulParams JSON: " << e.what();
+  }
+}
+
+}  // namespace tilegrid::scheduler

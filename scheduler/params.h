@@ -1,0 +1,66 @@
+#pragma once
+// MatmulParams: every scheduling decision for one GEMM kernel, as plain data. It prints, hashes,
+// compares and round-trips through JSON, and it is the cache key for generated kernels.
+#include <cstdint>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+
+#include "scheduler/grid_traversal.h"
+#include "scheduler/problem.h"
+#include "scheduler/smem_atom.h"
+
+namespace tilegrid::scheduler {
+
+struct TileShape {
+  int64_t m = 0, n = 0, k = 0;
+  std::string toString() const;
+  bool operator==(const TileShape&) const = default;
+};
+
+struct ClusterShape {
+  int64_t m = 1, n = 1;
+  bool operator==(const ClusterShape&) const = default;
+};
+
+struct MatmulParams {
+  Arch arch = Arch::Sm90;
+  TileShape cta_tile;
+  // sm_80: one warp's tile. sm_90: one consumer warpgroup's tile.
+  TileShape warp_tile;
+  // sm_80: mma.sync m16n8k16. sm_90: wgmma m64nNk16.
+  TileShape instruction_tile;
+  int64_t stages = 0;
+  SmemAtom smem_a, smem_b;
+  // The epilogue stages output tiles of epilogue_tile through shared memory with this atom.
+  TileShape epilogue_tile;
+  SmemAtom smem_epilogue;
+  GridTraversal grid;
+  bool persistent = false;
+  ClusterShape cluster;
+  int64_t split_k = 1;
+
+  // Warps (sm_80) or warpgroups (sm_90) doing math.
+  int64_t mathGroups() const;
+  int64_t threadsPerCta() const;
+  // Bytes of dynamic shared memory: operand stages, epilogue staging, barriers.
+  int64_t smemBytes(const MatmulProblem& problem) const;
+
+  // Checks the params against the problem and device: instruction-shape rules, divisibility,
+  // shared memory, thread counts. Throws UserError naming the field, its value and what is allowed.
+  void validate(const MatmulProblem& problem, const DeviceSpec& device) const;
+
+  std::string toString() const;
+  size_t hash() const;
+  bool operator==(const MatmulParams&) const = default;
+};
+
+void to_json(nlohmann::json& j, const MatmulParams& params);
+// Throws UserError for missing or mistyped fields.
+void from_json(const nlohmann::json& j, MatmulParams& params);
+
+}  // namespace tilegrid::scheduler
+
+template <>
+struct std::hash<tilegrid::scheduler::MatmulParams> {
+  size_t operator()(const tilegrid::scheduler::MatmulParams& p) const { return p.hash(); }
+};

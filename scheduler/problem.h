@@ -1,0 +1,74 @@
+#pragma once
+// What a GEMM computes (MatmulProblem) and what it runs on (DeviceSpec): the scheduler's inputs.
+#include <cstdint>
+#include <string>
+
+namespace tilegrid::scheduler {
+
+enum class DType { BF16, FP16, FP32 };
+
+int64_t bytes(DType type);
+const char* toString(DType type);
+DType parseDType(const std::string& text);
+
+// Which dimension of an operand is contiguous in memory: K-major (A row-major M x K, B stored N x K)
+// or MN-major (A column-major, B row-major K x N).
+enum class Major { K, MN };
+const char* toString(Major major);
+
+// BLAS naming, as nvFuser and cuBLAS use it: the first letter is A, the second B. For A, T means
+// K-major and N means M-major; for B, N means K-major and T means N-major. TN is both K-major.
+enum class Layout { TN, NT, NN, TT };
+const char* toString(Layout layout);
+Layout parseLayout(const std::string& text);
+Major majorOfA(Layout layout);
+Major majorOfB(Layout layout);
+
+// C[M, N] = A[M, K] * B[K, N] (batch times), fp32 accumulation, C row-major.
+struct MatmulProblem {
+  int64_t m = 0, n = 0, k = 0;
+  int64_t batch = 1;
+  DType a_dtype = DType::BF16;
+  DType b_dtype = DType::BF16;
+  DType out_dtype = DType::BF16;
+  Layout layout = Layout::TN;
+  // Elements by which the pointers and leading dimensions of A, B and C are known to be aligned
+  // (a power of two). 0 means "derive from the leading dimensions", which assumes aligned pointers.
+  int64_t align_a = 0, align_b = 0, align_c = 0;
+
+  // Checks every field and fills the derived alignments. Throws UserError saying what is wrong.
+  MatmulProblem& validate();
+
+  int64_t leadingDimA() const { return majorOfA(layout) == Major::K ? k : m; }
+  int64_t leadingDimB() const { return majorOfB(layout) == Major::K ? k : n; }
+  int64_t leadingDimC() const { return n; }
+  double flops() const { return 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) * static_cast<double>(batch); }
+  std::string toString() const;
+  bool operator==(const MatmulProblem&) const = default;
+};
+
+// The largest power of two (at most `cap`) dividing `value`.
+int64_t largestPow2Divisor(int64_t value, int64_t cap);
+
+enum class Arch { Sm80, Sm90 };
+const char* toString(Arch arch);
+Arch parseArch(const std::string& text);
+
+struct DeviceSpec {
+  std::string name;
+  int cc_major = 0, cc_minor = 0;
+  int sm_count = 0;
+  int64_t smem_per_block = 0;  // bytes, the opt-in maximum for dynamic shared memory
+  int64_t l2_bytes = 0;
+
+  // The kernel family this device runs: sm_90 (wgmma, TMA) for compute capability 9.x, else sm_80.
+  Arch arch() const;
+  // Rejects devices tilegrid cannot target (older than sm_80) or nonsensical figures.
+  void validate() const;
+  std::string toString() const;
+
+  // Named presets for planning without a GPU: sm_80 (A100 SXM) and sm_90 (H100 SXM).
+  static DeviceSpec preset(const std::string& name);
+};
+
+}  // namespace tilegrid::scheduler

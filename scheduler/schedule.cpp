@@ -1,0 +1,104 @@
+#include "scheduler/schedule.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "ir/error.h"
+#include "scheduler/grid_traversal.h"
+
+namespace tilegrid::scheduler {
+namespace {
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+ir::TensorDomain epilogueTile(const MatmulParams& p) {
+  return buildSmemTile("smem_epilogue", {"m", ir::Val(p.epilogue_tile.m)}, {"n", ir::Val(p.epilogue_tile.n)}, 1,
+                       p.smem_epilogue);
+}
+
+}  // namespace
+
+MatmulSchedule scheduleWith(MatmulProblem problem, const DeviceSpec& device, const MatmulParams& params) {
+  problem.validate();
+  device.validate();
+  params.validate(problem, device);
+  const int64_t tiles_m = ceilDiv(problem.m, params.cta_tile.m);
+  const int64_t tiles_n = ceilDiv(problem.n, params.cta_tile.n);
+  ir::TensorDomain smem_a =
+      buildSmemTile("smem_a", {"m", ir::Val(params.cta_tile.m)}, {"k", ir::Val(params.cta_tile.k)}, params.stages,
+                    params.smem_a);
+  ir::TensorDomain smem_b =
+      buildSmemTile("smem_b", {"n", ir::Val(params.cta_tile.n)}, {"k", ir::Val(params.cta_tile.k)}, params.stages,
+                    params.smem_b);
+  const OperandBankCheck banks_a = checkOperandTile(smem_a, params.smem_a);
+  const OperandBankCheck banks_b = checkOperandTile(smem_b, params.smem_b);
+  return MatmulSchedule{problem,
+                        device,
+                        params,
+                        buildTileGrid(ir::Val(tiles_m), ir::Val(tiles_n), params.grid),
+                        std::move(smem_a),
+                        std::move(smem_b),
+                        epilogueTile(params),
+                        banks_a,
+                        banks_b};
+}
+
+MatmulSchedule schedule(MatmulProblem problem, const DeviceSpec& device, const ScheduleOverrides& overrides) {
+  problem.validate();
+  return scheduleWith(problem, device, chooseParams(problem, device, overrides));
+}
+
+int64_t MatmulSchedule::tilesM() const { return ceilDiv(problem.m, params.cta_tile.m); }
+int64_t MatmulSchedule::tilesN() const { return ceilDiv(problem.n, params.cta_tile.n); }
+
+int64_t MatmulSchedule::workUnits() const {
+  const auto extent = tile_grid.axis(0).extent.constValue();
+  TG_INTERNAL_CHECK(extent.has_value()) << "tile grid of constant extents has extent " << tile_grid.axis(0).extent.toString();
+  return *extent * problem.batch;
+}
+
+int64_t MatmulSchedule::ctas() const {
+  return params.persistent ? std::min<int64_t>(workUnits(), device.sm_count) : workUnits();
+}
+
+std::string MatmulSchedule::toString() const {
+  const MatmulParams& p = params;
+  std::string out;
+  out += fmt::format("problem:  {}\n", problem.toString());
+  out += fmt::format("device:   {}\n", device.toString());
+  out += fmt::format("params:   {}\n", p.toString());
+  out += fmt::format("  cta tile {}, {} {} of {}, instruction {}, {} threads\n", p.cta_tile.toString(), p.mathGroups(),
+                     p.arch == Arch::Sm80 ? "warps" : "consumer warpgroups", p.warp_tile.toString(),
+                     p.instruction_tile.toString(), p.threadsPerCta());
+  out += fmt::format("  {} stages, {} bytes of shared memory (device allows {})\n", p.stages, p.smemBytes(problem),
+                     device.smem_per_block);
+  out += fmt::format("smem atoms:\n  A: {}\n  B: {}\n  epilogue: {}\n", p.smem_a.toString(), p.smem_b.toString(),
+                     p.smem_epilogue.toString());
+  if (p.arch == Arch::Sm90) {
+    out += fmt::format("  TMA swizzle A/B: {}/{}, wgmma layout type A/B: {}/{}\n", p.smem_a.tmaSwizzle(),
+                       p.smem_b.tmaSwizzle(), p.smem_a.wgmmaLayoutType(), p.smem_b.wgmmaLayoutType());
+  }
+  const auto banks = [](const OperandBankCheck& c) {
+    return fmt::format("ldmatrix worst phase {} wavefront(s), cp.async worst warp {} wavefronts{}",
+                       c.ldmatrix_worst_phase, c.cp_async_worst_warp, c.conflictFree() ? " (conflict-free)" : "");
+  };
+  out += fmt::format("bank check:\n  A: {}\n  B: {}\n", banks(banks_a), banks(banks_b));
+  out += "scheduled domains:\n";
+  for (const ir::TensorDomain* d : {&tile_grid, &smem_a, &smem_b, &smem_epilogue}) {
+    std::string text = d->toString();
+    std::string indented;
+    for (size_t start = 0; start < text.size();) {
+      const size_t end = text.find('\n', start);
+      indented += "  " + text.substr(start, end - start) + "\n";
+      start = end == std::string::npos ? text.size() : end + 1;
+    }
+    out += indented;
+  }
+  out += fmt::format("tile grid: {} x {} tiles{} = {}, {} work units, {} CTAs launched{}\n", tilesM(), tilesN(),
+                     problem.batch > 1 ? fmt::format(" x batch {}", problem.batch) : "", tiles(), workUnits(), ctas(),
+                     p.persistent ? " (persistent)" : "");
+  return out;
+}
+
+}  // namespace tilegrid::scheduler

@@ -1,0 +1,41 @@
+#pragma once
+// MatmulSchedule: the scheduler's output. Plain params plus the scheduled TensorDomains codegen
+// prints indices from: the CTA tile grid, the staged A and B shared-memory tiles and the epilogue
+// tile.
+#include <string>
+
+#include "ir/tensor_domain.h"
+#include "scheduler/heuristics.h"
+#include "scheduler/operand_banks.h"
+#include "scheduler/params.h"
+
+namespace tilegrid::scheduler {
+
+struct MatmulSchedule {
+  MatmulProblem problem;
+  DeviceSpec device;
+  MatmulParams params;
+  ir::TensorDomain tile_grid;      // [tile_m, tile_n] -> one axis bound to blockIdx.x
+  ir::TensorDomain smem_a;         // [m, k, stage] with the atom-tiled, swizzled allocation
+  ir::TensorDomain smem_b;         // [n, k, stage]
+  ir::TensorDomain smem_epilogue;  // [m, n, 1]
+  OperandBankCheck banks_a, banks_b;
+
+  int64_t tilesM() const;
+  int64_t tilesN() const;
+  int64_t tiles() const { return tilesM() * tilesN() * problem.batch; }
+  // Work units the traversal launches (tiles plus any split-merge overhang).
+  int64_t workUnits() const;
+  // CTAs launched: the work units, or for a persistent kernel at most one CTA per SM.
+  int64_t ctas() const;
+
+  // Params, atoms, bank checks, the IR of each scheduled domain and the tile-grid summary.
+  std::string toString() const;
+};
+
+// Heuristic params with `overrides` applied, then the scheduled domains.
+MatmulSchedule schedule(MatmulProblem problem, const DeviceSpec& device, const ScheduleOverrides& overrides = {});
+// Exactly these params (validated).
+MatmulSchedule scheduleWith(MatmulProblem problem, const DeviceSpec& device, const MatmulParams& params);
+
+}  // namespace tilegrid::scheduler

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <ostream>
 
+#include "cli/banks_command.h"
 #include "cli/grid_command.h"
 #include "cli/plan_command.h"
 #include "ir/error.h"
@@ -37,6 +38,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   CLI::App* grid = addGridCommand(app, grid_options);
   PlanCommandOptions plan_options;
   CLI::App* plan = addPlanCommand(app, plan_options);
+  BanksOptions banks_options;
+  CLI::App* banks = addBanksCommand(app, banks_options);
 
   try {
     // --version alone must work without a subcommand.
@@ -57,6 +60,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     app.parse(argc, argv);
     if (grid->parsed()) runGridCommand(grid_options, out);
     if (plan->parsed()) runPlanCommand(plan_options, out);
+    if (banks->parsed()) runBanksCommand(banks_options, out);
     return 0;
   } catch (const CLI::CallForHelp&) {
     out << app.help();

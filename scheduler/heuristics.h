@@ -11,12 +11,12 @@ namespace tilegrid::scheduler {
 // User overrides of the heuristics. Anything set here replaces the heuristic's choice and is
 // validated like it.
 struct ScheduleOverrides {
-  std::optional<TileShape> cta_tile;
-  std::optional<int64_t> stages;
-  std::optional<GridMethod> method;
-  std::optional<std::vector<int64_t>> factors;
-  std::optional<GridGroup> group;
-  std::optional<bool> persistent;
+  std::optional<TileShape> cta_tile = std::nullopt;
+  std::optional<int64_t> stages = std::nullopt;
+  std::optional<GridMethod> method = std::nullopt;
+  std::optional<std::vector<int64_t>> factors = std::nullopt;
+  std::optional<GridGroup> group = std::nullopt;
+  std::optional<bool> persistent = std::nullopt;
 };
 
 // Concurrently resident CTAs the grid model plans a wave for.

@@ -1,0 +1,105 @@
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli/app.h"
+
+namespace tilegrid::cli {
+namespace {
+
+struct Result {
+  int status;
+  std::string out, err;
+};
+
+Result runCli(std::vector<std::string> args) {
+  args.insert(args.begin(), "tilegrid");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  const int status = run(static_cast<int>(argv.size()), argv.data(), out, err);
+  return {status, out.str(), err.str()};
+}
+
+TEST(CliPlan, JsonHasTheDocumentedShape) {
+  const Result r = runCli({"plan", "--m", "4000", "--n", "3000", "--k", "1000", "--arch", "sm_90", "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["problem"]["m"], 4000);
+  EXPECT_EQ(j["params"]["cta_tile"].size(), 3u);
+  EXPECT_TRUE(j["params"]["stages"].is_number_integer());
+  EXPECT_TRUE(j["params"]["persistent"].is_boolean());
+  for (const char* operand : {"a", "b"}) {
+    EXPECT_EQ(j["smem"][operand]["major"], "K");
+    EXPECT_EQ(j["smem"][operand]["atom"], "SW128");
+    EXPECT_EQ(j["smem"][operand]["swizzle"], nlohmann::json::array({3, 4, 3}));
+  }
+  EXPECT_EQ(j["grid"]["method"], "swizzle-merge");
+  const int64_t cta_m = j["params"]["cta_tile"][0], cta_n = j["params"]["cta_tile"][1];
+  EXPECT_EQ(j["grid"]["tiles"], ((4000 + cta_m - 1) / cta_m) * ((3000 + cta_n - 1) / cta_n));
+  EXPECT_EQ(j["grid"]["ctas"], 132);
+  EXPECT_TRUE(j["grid"]["factors"].is_array());
+  EXPECT_TRUE(j["grid"]["group"] == "m" || j["grid"]["group"] == "n");
+}
+
+TEST(CliPlan, OverridesApplyAndTextShowsTheIR) {
+  const Result r = runCli({"plan", "--m", "4096", "--n", "4096", "--k", "4096", "--arch", "sm_80", "--layout", "NT",
+                           "--cta-tile", "128,128,32", "--stages", "3", "--method", "split-merge", "--factor", "4",
+                           "--group", "n"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("cta 128x128x32"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("stages 3"), std::string::npos);
+  EXPECT_NE(r.out.find("A: SW128 MN-major"), std::string::npos);
+  EXPECT_NE(r.out.find("Split(tile_n1{32}, factor=4, inner)"), std::string::npos) << r.out;
+}
+
+TEST(CliPlan, BadInputExitsTwoWithAMessage) {
+  const std::vector<std::string> base{"plan", "--m", "64", "--n", "64", "--k", "64"};
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--stages", "0"}, "stages is 0"},
+      {{"--cta-tile", "128,100,64"}, "multiples of 8"},
+      {{"--cta-tile", "128,128"}, "expected M,N,K"},
+      {{"--arch", "sm_70"}, "expected sm_80 or sm_90"},
+      {{"--dtype", "fp32"}, "bf16 or fp16"},
+      {{"--dtype", "int4"}, "unknown dtype"},
+      {{"--layout", "XX"}, "expected TN, NT, NN or TT"},
+      {{"--factor", "0"}, "factor"},
+      {{"--method", "zigzag"}, "expected none, split-merge or swizzle-merge"},
+      {{"--format", "yaml"}, "expected text or json"},
+      {{"--arch", "sm_80", "--cta-tile", "256,256,256"}, "shared memory"},
+  };
+  for (const auto& [extra, needle] : cases) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Result r = runCli(args);
+    EXPECT_EQ(r.status, 2) << extra[0] << " " << r.err;
+    EXPECT_NE(r.err.find(needle), std::string::npos) << "stderr: " << r.err;
+  }
+  EXPECT_EQ(runCli({"plan", "--m", "0", "--n", "64", "--k", "64"}).status, 2);
+  EXPECT_EQ(runCli({"plan", "--m", "x", "--n", "64", "--k", "64"}).status, 2);
+  EXPECT_EQ(runCli({"plan", "--n", "64", "--k", "64"}).status, 2);
+}
+
+TEST(CliBanks, DrawsMapAndCountsWavefronts) {
+  const Result r = runCli({"banks", "--layout", "(32,40):(40,1)", "--threads", "8", "--vec", "4", "--swizzle", "2,2,3"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("wavefronts: 2\nideal: 1\n"), std::string::npos) << r.out;
+  const Result j = runCli({"banks", "--layout", "(32,64):(64,1)", "--format", "json"});
+  ASSERT_EQ(j.status, 0) << j.err;
+  EXPECT_EQ(nlohmann::json::parse(j.out)["wavefronts"], 32);
+  for (const auto& bad : std::vector<std::vector<std::string>>{
+           {"banks", "--layout", "(32,64)"},
+           {"banks", "--layout", "(32,64):(64,1)", "--swizzle", "3,2"},
+           {"banks", "--layout", "(32,64):(64,1)", "--swizzle", "3,2,1"},
+           {"banks", "--layout", "(32,64):(64,1)", "--threads", "64"},
+           {"banks", "--layout", "(32,64):(64,1)", "--vec", "3"},
+           {"banks"}}) {
+    const Result b = runCli(bad);
+    EXPECT_EQ(b.status, 2) << b.err;
+    EXPECT_FALSE(b.err.empty());
+  }
+}
+
+}  // namespace
+}  // namespace tilegrid::cli

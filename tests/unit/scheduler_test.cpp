@@ -1,0 +1,178 @@
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <unordered_set>
+
+#include "ir/error.h"
+#include "scheduler/grid_model.h"
+#include "scheduler/schedule.h"
+
+namespace tilegrid::scheduler {
+namespace {
+
+MatmulProblem problem(int64_t m, int64_t n, int64_t k, Layout layout = Layout::TN) {
+  MatmulProblem p;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.layout = layout;
+  return p.validate();
+}
+
+TEST(MatmulProblem, ValidatesAndDerivesAlignment) {
+  EXPECT_EQ(problem(4096, 4096, 4096).align_a, 8);
+  const MatmulProblem odd = problem(4097, 4097, 4097);
+  EXPECT_EQ(odd.align_a, 1);
+  EXPECT_EQ(problem(4096, 4096, 4098).align_a, 2);
+  EXPECT_EQ(problem(100, 200, 300, Layout::NT).leadingDimA(), 100);
+  EXPECT_THROW(problem(0, 1, 1), UserError);
+  EXPECT_THROW(problem(1, -5, 1), UserError);
+  EXPECT_THROW(problem(int64_t{1} << 40, int64_t{1} << 40, 8), UserError);  // C bytes overflow
+  MatmulProblem p;
+  p.m = p.n = p.k = 64;
+  p.a_dtype = p.b_dtype = DType::FP32;
+  EXPECT_THROW(p.validate(), UserError);
+  p.a_dtype = p.b_dtype = DType::BF16;
+  p.align_a = 16;  // wider than 16 bytes of bf16
+  EXPECT_THROW(p.validate(), UserError);
+  p.align_a = 4;
+  EXPECT_NO_THROW(p.validate());
+  EXPECT_EQ(parseLayout("NN"), Layout::NN);
+  EXPECT_THROW(parseLayout("XN"), UserError);
+  EXPECT_THROW(parseDType("int8"), UserError);
+  EXPECT_EQ(majorOfA(Layout::TN), Major::K);
+  EXPECT_EQ(majorOfB(Layout::TN), Major::K);
+  EXPECT_EQ(majorOfA(Layout::NT), Major::MN);
+  EXPECT_EQ(majorOfB(Layout::NT), Major::MN);
+}
+
+TEST(DeviceSpec, PresetsAndValidation) {
+  const DeviceSpec a100 = DeviceSpec::preset("sm_80");
+  EXPECT_EQ(a100.sm_count, 108);
+  EXPECT_EQ(a100.smem_per_block, 163 * 1024);
+  EXPECT_EQ(a100.arch(), Arch::Sm80);
+  const DeviceSpec h100 = DeviceSpec::preset("sm_90");
+  EXPECT_EQ(h100.sm_count, 132);
+  EXPECT_EQ(h100.l2_bytes, 50LL * 1024 * 1024);
+  EXPECT_EQ(h100.arch(), Arch::Sm90);
+  EXPECT_THROW(DeviceSpec::preset("sm_70"), UserError);
+  DeviceSpec volta{"V100", 7, 0, 80, 96 * 1024, 6 * 1024 * 1024};
+  EXPECT_THROW(volta.validate(), UserError);
+}
+
+TEST(MatmulParams, JsonRoundTripHashAndEquality) {
+  const DeviceSpec h100 = DeviceSpec::preset("sm_90");
+  const MatmulParams p = chooseParams(problem(4096, 4096, 4096), h100);
+  const nlohmann::json j = p;
+  const MatmulParams back = j.get<MatmulParams>();
+  EXPECT_EQ(back, p);
+  EXPECT_EQ(back.hash(), p.hash());
+  EXPECT_EQ(back.toString(), p.toString());
+  MatmulParams other = p;
+  other.stages = p.stages - 1;
+  EXPECT_NE(other, p);
+  EXPECT_NE(other.hash(), p.hash());
+  std::unordered_set<MatmulParams> set{p, back, other};
+  EXPECT_EQ(set.size(), 2u);
+  nlohmann::json broken = j;
+  broken.erase("stages");
+  EXPECT_THROW(broken.get<MatmulParams>(), UserError);
+  broken = j;
+  broken["smem_a"]["atom"] = "SW256";
+  EXPECT_THROW(broken.get<MatmulParams>(), UserError);
+}
+
+TEST(MatmulParams, RejectsImpossibleValues) {
+  const DeviceSpec h100 = DeviceSpec::preset("sm_90");
+  const DeviceSpec a100 = DeviceSpec::preset("sm_80");
+  const MatmulProblem prob = problem(4096, 4096, 4096);
+  const MatmulParams good = chooseParams(prob, h100);
+  EXPECT_NO_THROW(good.validate(prob, h100));
+  auto expectRejected = [&](MatmulParams p, const DeviceSpec& d, const std::string& needle) {
+    try {
+      p.validate(prob, d);
+      ADD_FAILURE() << "accepted: " << p.toString();
+    } catch (const UserError& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  };
+  MatmulParams p = good;
+  p.stages = 0;
+  expectRejected(p, h100, "stages is 0");
+  p = good;
+  p.instruction_tile.n = 100;
+  expectRejected(p, h100, "multiple of 8");
+  p = good;
+  p.stages = 6;  // 6 x 48 KiB does not fit in 227 KiB
+  expectRejected(p, h100, "shared memory");
+  p = good;
+  expectRejected(p, a100, "params target sm_90");
+  p = chooseParams(prob, a100);
+  p.instruction_tile = TileShape{16, 8, 8};
+  expectRejected(p, a100, "m16n8k16");
+  p = chooseParams(prob, a100);
+  p.cluster = ClusterShape{2, 1};
+  expectRejected(p, a100, "clusters need sm_90");
+  EXPECT_THROW(chooseParams(prob, h100, {.cta_tile = TileShape{128, 100, 64}}), UserError);
+  EXPECT_THROW(chooseParams(prob, a100, {.cta_tile = TileShape{256, 256, 256}}), UserError);
+  EXPECT_THROW(chooseParams(prob, h100, {.stages = 0}), UserError);
+  EXPECT_THROW(chooseParams(prob, h100, {.factors = std::vector<int64_t>{0}}), UserError);
+  const MatmulParams custom = chooseParams(prob, a100, {.cta_tile = TileShape{128, 64, 32}, .stages = 3});
+  EXPECT_EQ(custom.cta_tile, (TileShape{128, 64, 32}));
+  EXPECT_EQ(custom.stages, 3);
+  EXPECT_EQ(custom.smem_a.kind, AtomKind::SW64);
+}
+
+TEST(GridModel, GroupsLargeProblemsAndIgnoresOrderWhenEverythingFitsInL2) {
+  const DeviceSpec h100 = DeviceSpec::preset("sm_90");
+  const MatmulProblem big = problem(8192, 8192, 8192);
+  const auto estimates = estimateTraffic(big, 128, 256, 132, h100.l2_bytes);
+  const TrafficEstimate best = chooseGridTraversal(big, 128, 256, 132, h100.l2_bytes);
+  EXPECT_GT(best.factor, 1);
+  double row_major = 0;
+  for (const auto& e : estimates) {
+    EXPECT_GE(e.dram_bytes, best.dram_bytes);
+    if (e.group == GridGroup::M && e.factor == 1) row_major = e.dram_bytes;
+  }
+  EXPECT_LT(best.dram_bytes, 0.7 * row_major);  // grouping saves at least 30% of the reads
+  // 1024^3 bf16: A and B are 4 MiB, far below half the L2: every order costs the same.
+  const auto small = estimateTraffic(problem(1024, 1024, 1024), 128, 256, 132, h100.l2_bytes);
+  for (const auto& e : small) EXPECT_EQ(e.dram_bytes, small.front().dram_bytes);
+}
+
+TEST(Schedule, PlansTheNamedProblemsOnBothArchs) {
+  for (const char* arch : {"sm_80", "sm_90"}) {
+    const DeviceSpec device = DeviceSpec::preset(arch);
+    for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{4096, 4096, 4096}, {4000, 3000, 1000}}) {
+      const MatmulSchedule s = schedule(problem(m, n, k), device);
+      EXPECT_EQ(s.tiles(), ((m + s.params.cta_tile.m - 1) / s.params.cta_tile.m) *
+                               ((n + s.params.cta_tile.n - 1) / s.params.cta_tile.n));
+      EXPECT_EQ(s.workUnits(), s.tiles());  // swizzle-merge: no overhang
+      EXPECT_EQ(s.ctas(), device.arch() == Arch::Sm90 ? std::min<int64_t>(132, s.tiles()) : s.tiles());
+      EXPECT_TRUE(s.banks_a.conflictFree());
+      EXPECT_TRUE(s.banks_b.conflictFree());
+      EXPECT_LE(s.params.smemBytes(s.problem), device.smem_per_block);
+      EXPECT_NE(s.toString().find("TensorDomain smem_a"), std::string::npos);
+    }
+  }
+  // Split-merge launches the overhang: 4000 / 128 -> 32 tile rows, factor 3 pads to 33.
+  ScheduleOverrides legacy{.method = GridMethod::SplitMerge, .factors = std::vector<int64_t>{3}, .group = GridGroup::M,
+                           .persistent = false};
+  const MatmulSchedule s = schedule(problem(4000, 3000, 1000), DeviceSpec::preset("sm_80"), legacy);
+  EXPECT_EQ(s.workUnits(), 33 * s.tilesN());
+  EXPECT_EQ(s.ctas(), s.workUnits());
+}
+
+TEST(Schedule, EveryLayoutGetsMatchingAtoms) {
+  for (Layout layout : {Layout::TN, Layout::NT, Layout::NN, Layout::TT}) {
+    for (const char* arch : {"sm_80", "sm_90"}) {
+      const MatmulSchedule s = schedule(problem(1024, 1024, 1024, layout), DeviceSpec::preset(arch));
+      EXPECT_EQ(s.params.smem_a.major, majorOfA(layout));
+      EXPECT_EQ(s.params.smem_b.major, majorOfB(layout));
+      EXPECT_TRUE(s.banks_a.conflictFree() && s.banks_b.conflictFree()) << toString(layout) << " " << arch;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tilegrid::scheduler

@@ -9,10 +9,4 @@ std::string declareIndex(const std::string& name, const ir::Val& value) {
   return std::string(value.isBool() ? "const bool " : "const int ") + name + " = " + value.toString() + ";";
 }
 
-const char* indexHelpersSource() {
-  return R"(template <typename T>
-__host__ __device__ constexpr T ceilDiv(T a, T b) { return (a + b - 1) / b; }
-)";
-}
-
 }  // namespace tilegrid::codegen

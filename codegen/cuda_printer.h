@@ -10,7 +10,4 @@ namespace tilegrid::codegen {
 // `const int tile_m = blockIdx.x / 7;`: the declaration of one index computed from `value`.
 std::string declareIndex(const std::string& name, const ir::Val& value);
 
-// The device helpers printed expressions rely on (ceilDiv), as CUDA source.
-const char* indexHelpersSource();
-
 }  // namespace tilegrid::codegen

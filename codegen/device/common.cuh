@@ -1,0 +1,16 @@
+// tilegrid device helpers: common. Embedded into generated sources by the build; NVRTC needs no
+// other include to compile them.
+#pragma once
+
+typedef unsigned int tg_u32;
+typedef unsigned long long tg_u64;
+
+template <typename T>
+__host__ __device__ constexpr T ceilDiv(T a, T b) {
+  return (a + b - 1) / b;
+}
+
+// The 32-bit shared-state-space address PTX instructions take.
+__device__ __forceinline__ tg_u32 tg_smem_addr(const void* p) {
+  return static_cast<tg_u32>(__cvta_generic_to_shared(p));
+}

@@ -1,0 +1,28 @@
+#include "codegen/device_helpers.h"
+
+#include <algorithm>
+
+#include "ir/error.h"
+
+namespace tilegrid::codegen {
+
+std::string deviceHelperSource(const std::vector<std::string>& names) {
+  std::vector<std::string> order{"common"};
+  for (const std::string& n : names) {
+    if (std::find(order.begin(), order.end(), n) == order.end()) order.push_back(n);
+  }
+  std::string source;
+  for (const std::string& n : order) {
+    const auto& helpers = embeddedDeviceHelpers();
+    auto it = std::find_if(helpers.begin(), helpers.end(), [&](const DeviceHelper& h) { return n == h.name; });
+    if (it == helpers.end()) {
+      std::string known;
+      for (const DeviceHelper& h : helpers) known += (known.empty() ? "" : ", ") + std::string(h.name);
+      TG_USER_ERROR() << "unknown device helper '" << n << "': known helpers are " << known;
+    }
+    source += "// ---- tilegrid device helper: " + n + ".cuh ----\n" + it->source + "\n";
+  }
+  return source;
+}
+
+}  // namespace tilegrid::codegen

@@ -1,0 +1,20 @@
+#pragma once
+// The device helper sources (codegen/device/*.cuh), embedded at build time. Generated kernels paste
+// the helpers they use at their top, so the source compiles with NVRTC alone.
+#include <string>
+#include <vector>
+
+namespace tilegrid::codegen {
+
+struct DeviceHelper {
+  const char* name;  // the file name without .cuh: common, mbarrier, tma, wgmma
+  const char* source;
+};
+
+const std::vector<DeviceHelper>& embeddedDeviceHelpers();
+
+// The named helpers' sources, concatenated in the order given ("common" is always first and
+// included once). Throws UserError for an unknown name, listing the known ones.
+std::string deviceHelperSource(const std::vector<std::string>& names);
+
+}  // namespace tilegrid::codegen

@@ -1,0 +1,39 @@
+#pragma once
+// KernelSource: one generated kernel, ready for the runtime to compile and launch.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tilegrid::codegen {
+
+struct LaunchConfig {
+  std::array<uint32_t, 3> grid{1, 1, 1};
+  std::array<uint32_t, 3> block{1, 1, 1};
+  uint32_t dynamic_smem_bytes = 0;
+  std::array<uint32_t, 3> cluster{1, 1, 1};
+
+  std::string toString() const;
+};
+
+// What each kernel parameter is, in order, so the launcher can check what it is given.
+enum class ArgKind { Pointer, Int32, Int64, TensorMap };
+
+struct KernelArg {
+  std::string name;
+  ArgKind kind = ArgKind::Pointer;
+};
+
+struct KernelSource {
+  std::string kernel_name;  // an extern "C" __global__ function in `cuda`, e.g. tilegrid_sm80_bf16_tn_...
+  std::string cuda;         // self-contained CUDA C++: compiles with NVRTC alone
+  LaunchConfig launch;
+  std::vector<KernelArg> args;
+
+  // The file name compile errors and dumps refer to: <kernel_name>.cu
+  std::string fileName() const { return kernel_name + ".cu"; }
+};
+
+const char* toString(ArgKind kind);
+
+}  // namespace tilegrid::codegen

@@ -1,0 +1,243 @@
+#include "runtime/kernel_cache.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "ir/error.h"
+#include "runtime/dump.h"
+
+namespace tilegrid::runtime {
+namespace {
+
+constexpr char kMagic[8] = {'T', 'G', 'K', 'E', 'R', 'N', '0', '1'};
+
+uint64_t fnv1a(const std::string& data, uint64_t seed) {
+  uint64_t h = seed;
+  for (unsigned char c : data) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+void putU64(std::string& out, uint64_t v) {
+  for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+
+std::optional<uint64_t> getU64(const std::string& in, size_t& pos) {
+  if (pos + 8 > in.size()) return std::nullopt;
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v |= static_cast<uint64_t>(static_cast<unsigned char>(in[pos + i])) << (8 * i);
+  pos += 8;
+  return v;
+}
+
+void putString(std::string& out, const std::string& s) {
+  putU64(out, s.size());
+  out += s;
+}
+
+std::optional<std::string> getString(const std::string& in, size_t& pos) {
+  auto n = getU64(in, pos);
+  if (!n || *n > in.size() - pos) return std::nullopt;
+  std::string s = in.substr(pos, *n);
+  pos += *n;
+  return s;
+}
+
+void dumpArtefacts(const CompiledKernel& kernel, const codegen::KernelSource& source) {
+  const DumpConfig& dump = DumpConfig::fromEnvironment();
+  if (!dump.any()) return;
+  dump.write(DumpKind::Cuda, kernel.kernel_name, source.cuda);
+  dump.write(DumpKind::Ptx, kernel.kernel_name, kernel.ptx);
+  if (dump.enabled(DumpKind::Sass)) {
+    std::string sass;
+    try {
+      sass = disassemble(kernel.cubin);
+    } catch (const UserError& e) {
+      sass = std::string("no SASS: ") + e.what() + "\n";
+    }
+    dump.write(DumpKind::Sass, kernel.kernel_name, sass);
+  }
+}
+
+}  // namespace
+
+std::string serialize(const CompiledKernel& k) {
+  nlohmann::json stats = nlohmann::json::array();
+  for (const KernelStats& s : k.stats) {
+    stats.push_back({s.name, s.registers, s.barriers, s.smem_bytes, s.stack_bytes, s.spill_stores, s.spill_loads});
+  }
+  std::string payload;
+  putString(payload, k.kernel_name);
+  putString(payload, scheduler::toString(k.arch));
+  putString(payload, k.ptx);
+  putString(payload, k.cubin);
+  putString(payload, k.log);
+  putString(payload, stats.dump());
+  putString(payload, nlohmann::json(k.warnings).dump());
+  std::string out(kMagic, sizeof(kMagic));
+  putU64(out, payload.size());
+  putU64(out, fnv1a(payload, 0xcbf29ce484222325ULL));
+  return out + payload;
+}
+
+std::optional<CompiledKernel> deserialize(const std::string& bytes) {
+  if (bytes.size() < sizeof(kMagic) + 16 || bytes.compare(0, sizeof(kMagic), kMagic, sizeof(kMagic)) != 0) {
+    return std::nullopt;
+  }
+  size_t pos = sizeof(kMagic);
+  const auto size = getU64(bytes, pos);
+  const auto checksum = getU64(bytes, pos);
+  if (!size || !checksum || *size != bytes.size() - pos) return std::nullopt;
+  const std::string payload = bytes.substr(pos);
+  if (fnv1a(payload, 0xcbf29ce484222325ULL) != *checksum) return std::nullopt;
+  pos = 0;
+  CompiledKernel k;
+  auto name = getString(payload, pos);
+  auto arch = getString(payload, pos);
+  auto ptx = getString(payload, pos);
+  auto cubin = getString(payload, pos);
+  auto log = getString(payload, pos);
+  auto stats = getString(payload, pos);
+  auto warnings = getString(payload, pos);
+  if (!name || !arch || !ptx || !cubin || !log || !stats || !warnings || pos != payload.size()) return std::nullopt;
+  try {
+    k.kernel_name = *name;
+    k.arch = scheduler::parseArch(*arch);
+    k.ptx = *ptx;
+    k.cubin = *cubin;
+    k.log = *log;
+    for (const auto& s : nlohmann::json::parse(*stats)) {
+      k.stats.push_back(KernelStats{s[0], s[1], s[2], s[3], s[4], s[5], s[6]});
+    }
+    k.warnings = nlohmann::json::parse(*warnings).get<std::vector<std::string>>();
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  return k;
+}
+
+KernelCache::KernelCache(std::optional<std::filesystem::path> disk_dir) : disk_dir_(std::move(disk_dir)) {
+  if (disk_dir_) {
+    std::error_code ec;
+    std::filesystem::create_directories(*disk_dir_, ec);
+    TG_USER_CHECK(!ec) << "kernel cache folder " << disk_dir_->string() << " cannot be created: " << ec.message();
+  }
+}
+
+KernelCache& KernelCache::global() {
+  static KernelCache cache([]() -> std::optional<std::filesystem::path> {
+    const char* dir = std::getenv("TILEGRID_CACHE_DIR");
+    if (dir == nullptr || *dir == '\0') return std::nullopt;
+    return std::filesystem::path(dir);
+  }());
+  return cache;
+}
+
+std::string KernelCache::key(const codegen::KernelSource& source, scheduler::Arch arch, const CompileOptions& options) {
+  std::string material = source.kernel_name + '\0' + source.cuda + '\0' + nvrtcTarget(arch) + '\0' + nvrtcVersion();
+  for (const std::string& o : nvrtcOptions(arch, options)) material += '\0' + o;
+  char hex[33];
+  snprintf(hex, sizeof(hex), "%016llx%016llx", static_cast<unsigned long long>(fnv1a(material, 0xcbf29ce484222325ULL)),
+           static_cast<unsigned long long>(fnv1a(material, 0x84222325cbf29ce4ULL)));
+  return hex;
+}
+
+std::optional<std::filesystem::path> KernelCache::diskPath(const std::string& key) const {
+  if (!disk_dir_) return std::nullopt;
+  return *disk_dir_ / (key + ".tgk");
+}
+
+KernelCache::Stats KernelCache::stats() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return stats_;
+}
+
+std::shared_ptr<const CompiledKernel> KernelCache::load(const std::string& key) {
+  const auto path = diskPath(key);
+  if (!path || !std::filesystem::exists(*path)) return nullptr;
+  std::ifstream in(*path, std::ios::binary);
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  if (auto kernel = deserialize(bytes.str())) return std::make_shared<const CompiledKernel>(std::move(*kernel));
+  // Never trust a damaged entry: drop it and let the caller recompile.
+  std::error_code ec;
+  std::filesystem::remove(*path, ec);
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++stats_.corrupt_entries;
+  return nullptr;
+}
+
+void KernelCache::store(const std::string& key, const CompiledKernel& kernel) {
+  const auto path = diskPath(key);
+  if (!path) return;
+  const std::filesystem::path temp =
+      path->string() + ".tmp." + std::to_string(getpid()) + "." +
+      std::to_string(std::hash<std::thread::id>()(std::this_thread::get_id()));
+  {
+    std::ofstream out(temp, std::ios::binary);
+    const std::string bytes = serialize(kernel);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    if (!out.good()) {
+      std::error_code ec;
+      std::filesystem::remove(temp, ec);
+      return;  // a cache that cannot write is still a working in-memory cache
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(temp, *path, ec);
+  if (ec) std::filesystem::remove(temp, ec);
+}
+
+std::shared_ptr<const CompiledKernel> KernelCache::get(const codegen::KernelSource& source, scheduler::Arch arch,
+                                                       const CompileOptions& options) {
+  const std::string k = key(source, arch, options);
+  std::promise<std::shared_ptr<const CompiledKernel>> promise;
+  std::shared_future<std::shared_ptr<const CompiledKernel>> future;
+  bool owner = false;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = entries_.find(k);
+    if (it != entries_.end()) {
+      future = it->second;
+      ++stats_.memory_hits;
+    } else {
+      future = promise.get_future().share();
+      entries_.emplace(k, future);
+      owner = true;
+    }
+  }
+  if (owner) {
+    try {
+      std::shared_ptr<const CompiledKernel> kernel = load(k);
+      if (kernel) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        ++stats_.disk_hits;
+      } else {
+        kernel = std::make_shared<const CompiledKernel>(compile(source, arch, options));
+        {
+          std::lock_guard<std::mutex> lock(mutex_);
+          ++stats_.compiles;
+        }
+        store(k, *kernel);
+      }
+      promise.set_value(kernel);
+    } catch (...) {
+      // Waiters see the failure; a later request may try again.
+      promise.set_exception(std::current_exception());
+      std::lock_guard<std::mutex> lock(mutex_);
+      entries_.erase(k);
+    }
+  }
+  std::shared_ptr<const CompiledKernel> kernel = future.get();
+  dumpArtefacts(*kernel, source);
+  return kernel;
+}
+
+}  // namespace tilegrid::runtime

@@ -7,6 +7,7 @@
 #include "cli/grid_command.h"
 #include "cli/plan_command.h"
 #include "ir/error.h"
+#include "runtime/compiler.h"
 #include "runtime/cuda_toolkit.h"
 
 #ifndef TILEGRID_VERSION
@@ -20,6 +21,7 @@ std::string versionText() {
   std::string text = std::string("tilegrid ") + TILEGRID_VERSION;
   if (auto toolkit = runtime::findCudaToolkit()) {
     text += "\nCUDA toolkit " + toolkit->versionString() + " at " + toolkit->root;
+    text += "\nNVRTC " + runtime::nvrtcVersion();
   } else {
     text += "\nCUDA toolkit: not found (set CUDA_HOME)";
   }

@@ -73,6 +73,27 @@ TEST(Gpu, LaunchesAKernelAndChecksItsOutput) {
   }
 }
 
+TEST(Gpu, EventTimerStreamAndL2Flush) {
+  REQUIRE_DEVICE();
+  const scheduler::DeviceSpec spec = currentDeviceSpec();
+  Stream stream;
+  L2Flusher flusher(spec.l2_bytes);
+  DeviceBuffer big(size_t{256} << 20);
+  EventTimer timer;
+  timer.start(stream.get());
+  flusher.flush(stream.get());
+  big.fill(7, stream.get());
+  timer.stop(stream.get());
+  const float ms = timer.elapsedMs();
+  stream.synchronize();
+  // 256 MiB plus twice the L2 written at no more than ~10 TB/s takes at least a few microseconds.
+  EXPECT_GT(ms, 0.005f);
+  EXPECT_LT(ms, 1000.0f);
+  const auto bytes = big.toHost<uint8_t>();
+  EXPECT_EQ(bytes.front(), 7);
+  EXPECT_EQ(bytes.back(), 7);
+}
+
 TEST(Gpu, DynamicSharedMemoryAbove48KiB) {
   REQUIRE_DEVICE();
   const codegen::KernelSource source{

@@ -63,10 +63,13 @@ GridListing listGrid(const GridOptions& options) {
 }
 
 std::vector<std::pair<std::string, std::string>> indexDeclarations(const GridListing& listing) {
+  const codegen::VarRanges ranges{{listing.index.cta.name(), static_cast<int64_t>(listing.ctas.size()) - 1}};
   std::vector<std::pair<std::string, std::string>> decls{
-      {"tile_m", codegen::declareIndex("tile_m", listing.index.tile_m)},
-      {"tile_n", codegen::declareIndex("tile_n", listing.index.tile_n)}};
-  if (!listing.index.valid.constValue()) decls.emplace_back("valid", codegen::declareIndex("valid", listing.index.valid));
+      {"tile_m", codegen::declareIndex("tile_m", listing.index.tile_m, ranges)},
+      {"tile_n", codegen::declareIndex("tile_n", listing.index.tile_n, ranges)}};
+  if (!listing.index.valid.constValue()) {
+    decls.emplace_back("valid", codegen::declareIndex("valid", listing.index.valid, ranges));
+  }
   return decls;
 }
 

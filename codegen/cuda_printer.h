@@ -1,13 +1,43 @@
 #pragma once
-// Printing index math as CUDA statements. Every schedule-dependent index in generated code goes
-// through here, from Vals the Indexer produced; nothing index-related is written by hand.
+// Printing index math as CUDA. Every schedule-dependent index in generated code goes through here,
+// from Vals the Indexer produced; nothing index-related is written by hand.
+#include <cstdint>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "ir/val.h"
 
 namespace tilegrid::codegen {
 
+// The range of a variable an index expression is printed for: [0, max].
+using VarRanges = std::map<std::string, int64_t>;
+
+// The C++ type an index value needs: bool for predicates, int while every intermediate value stays
+// below 2^31 over `ranges`, else long long.
+std::string indexType(const ir::Val& value, const VarRanges& ranges);
+
+// The expression as CUDA. Where 32 bits could overflow, every variable is widened to long long
+// first, so the whole computation happens in 64 bits.
+std::string printIndex(const ir::Val& value, const VarRanges& ranges);
+
 // `const int tile_m = blockIdx.x / 7;`: the declaration of one index computed from `value`.
-std::string declareIndex(const std::string& name, const ir::Val& value);
+std::string declareIndex(const std::string& name, const ir::Val& value, const VarRanges& ranges = {});
+
+struct IndexFunctionParam {
+  std::string name;
+  int64_t max;  // the parameter ranges over [0, max]
+};
+
+struct IndexFunctionResult {
+  std::string name;
+  ir::Val value;
+};
+
+// A __device__ function computing `results` from `params`: one result is returned, several are
+// written through references. `comment` says what it indexes.
+std::string emitIndexFunction(const std::string& name, const std::string& comment,
+                              const std::vector<IndexFunctionParam>& params,
+                              const std::vector<IndexFunctionResult>& results);
 
 }  // namespace tilegrid::codegen

@@ -162,3 +162,14 @@ Val allOf(const std::vector<Val>& terms);
 const char* opName(Op op);
 
 }  // namespace tilegrid::ir
+
+namespace tilegrid::ir {
+
+// `v` with every variable named in `replacements` replaced by its Val (rebuilt, so it simplifies).
+Val substitute(const Val& v, const std::map<std::string, Val>& replacements);
+
+// The largest value `v` can take when each variable ranges over [0, max_of[name]] (conservative
+// interval arithmetic). Nothing if a variable has no range or a bound overflows int64.
+std::optional<int64_t> maxValue(const Val& v, const std::map<std::string, int64_t>& max_of);
+
+}  // namespace tilegrid::ir

@@ -95,6 +95,9 @@ MatmulParams chooseParams(const MatmulProblem& problem, const DeviceSpec& device
   p.smem_b = chooseSmemAtom(majorOfB(problem.layout), problem.b_dtype,
                             majorOfB(problem.layout) == Major::K ? p.cta_tile.k : p.cta_tile.n);
   chooseEpilogue(problem, p);
+  // 16-byte copies where the operand's alignment allows.
+  p.vec_a = std::min<int64_t>(16 / bytes(problem.a_dtype), problem.align_a);
+  p.vec_b = std::min<int64_t>(16 / bytes(problem.b_dtype), problem.align_b);
   p.persistent = overrides.persistent.value_or(p.arch == Arch::Sm90);
 
   // As many stages as fit, up to the arch's cap.

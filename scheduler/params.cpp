@@ -92,6 +92,13 @@ void MatmulParams::validate(const MatmulProblem& problem, const DeviceSpec& devi
   TG_USER_CHECK(smem_a.major == majorOfA(problem.layout) && smem_b.major == majorOfB(problem.layout))
       << "the smem atoms' majors (" << scheduler::toString(smem_a.major) << ", " << scheduler::toString(smem_b.major)
       << ") do not match layout " << scheduler::toString(problem.layout);
+  const auto checkVec = [](int64_t vec, int64_t align, DType type, const char* what) {
+    TG_USER_CHECK(isPow2(vec) && vec * bytes(type) <= 16 && vec <= align)
+        << "vec_" << what << " is " << vec << ": it must be a power of two, at most 16 bytes of "
+        << scheduler::toString(type) << " and at most the operand's alignment (" << align << " elements)";
+  };
+  checkVec(vec_a, problem.align_a, problem.a_dtype, "a");
+  checkVec(vec_b, problem.align_b, problem.b_dtype, "b");
   const int64_t smem = smemBytes(problem);
   TG_USER_CHECK(smem <= device.smem_per_block)
       << "cta_tile " << cta_tile.toString() << " with " << stages << " stages needs " << smem
@@ -100,8 +107,9 @@ void MatmulParams::validate(const MatmulProblem& problem, const DeviceSpec& devi
 }
 
 std::string MatmulParams::toString() const {
-  std::string text = fmt::format("{} cta {} warp {} inst {} stages {}", scheduler::toString(arch), cta_tile.toString(),
-                                 warp_tile.toString(), instruction_tile.toString(), stages);
+  std::string text = fmt::format("{} cta {} warp {} inst {} stages {} vec {}/{}", scheduler::toString(arch),
+                                 cta_tile.toString(), warp_tile.toString(), instruction_tile.toString(), stages, vec_a,
+                                 vec_b);
   text += fmt::format(" smem A {} / B {} / epilogue {} {}", scheduler::toString(smem_a.kind),
                       scheduler::toString(smem_b.kind), epilogue_tile.toString(), scheduler::toString(smem_epilogue.kind));
   text += fmt::format(" grid {}{} cluster {}x{} split_k {}", grid.toString(), persistent ? " persistent" : "",
@@ -146,6 +154,7 @@ void to_json(nlohmann::json& j, const MatmulParams& p) {
                      {"warp_tile", tileJson(p.warp_tile)},
                      {"instruction_tile", tileJson(p.instruction_tile)},
                      {"stages", p.stages},
+                     {"vec", {p.vec_a, p.vec_b}},
                      {"smem_a", atomJson(p.smem_a)},
                      {"smem_b", atomJson(p.smem_b)},
                      {"epilogue_tile", tileJson(p.epilogue_tile)},
@@ -166,6 +175,10 @@ void from_json(const nlohmann::json& j, MatmulParams& p) {
     p.warp_tile = tileFrom(j.at("warp_tile"), "warp_tile");
     p.instruction_tile = tileFrom(j.at("instruction_tile"), "instruction_tile");
     p.stages = j.at("stages").get<int64_t>();
+    const auto& vec = j.at("vec");
+    TG_USER_CHECK(vec.is_array() && vec.size() == 2) << "params.vec must be [a, b]";
+    p.vec_a = vec[0].get<int64_t>();
+    p.vec_b = vec[1].get<int64_t>();
     p.smem_a = atomFrom(j.at("smem_a"), "smem_a");
     p.smem_b = atomFrom(j.at("smem_b"), "smem_b");
     p.epilogue_tile = tileFrom(j.at("epilogue_tile"), "epilogue_tile");

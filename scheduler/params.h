@@ -30,6 +30,9 @@ struct MatmulParams {
   // sm_80: mma.sync m16n8k16. sm_90: wgmma m64nNk16.
   TileShape instruction_tile;
   int64_t stages = 0;
+  // Elements per global->shared copy of A and B (a power of two; 16 bytes when the problem's
+  // alignment allows, narrower for misaligned leading dimensions).
+  int64_t vec_a = 8, vec_b = 8;
   SmemAtom smem_a, smem_b;
   // The epilogue stages output tiles of epilogue_tile through shared memory with this atom.
   TileShape epilogue_tile;

@@ -33,6 +33,14 @@ MatmulSchedule scheduleWith(MatmulProblem problem, const DeviceSpec& device, con
                     params.smem_b);
   const OperandBankCheck banks_a = checkOperandTile(smem_a, params.smem_a);
   const OperandBankCheck banks_b = checkOperandTile(smem_b, params.smem_b);
+  const Major major_a = majorOfA(problem.layout);
+  const Major major_b = majorOfB(problem.layout);
+  const TileShape& cta = params.cta_tile;
+  // A copy tile's rows run along the non-contiguous mode, its columns along the contiguous one.
+  const auto copyTile = [&](const char* name, int64_t mn, Major major, int64_t vec) {
+    return major == Major::K ? buildTileCopy(name, mn, cta.k, vec, params.threadsPerCta())
+                             : buildTileCopy(name, cta.k, mn, vec, params.threadsPerCta());
+  };
   return MatmulSchedule{problem,
                         device,
                         params,
@@ -40,6 +48,12 @@ MatmulSchedule scheduleWith(MatmulProblem problem, const DeviceSpec& device, con
                         std::move(smem_a),
                         std::move(smem_b),
                         epilogueTile(params),
+                        buildGlobalMatrix("gmem_a", {"m", ir::Val(problem.m)}, {"k", ir::Val(problem.k)}, major_a),
+                        buildGlobalMatrix("gmem_b", {"n", ir::Val(problem.n)}, {"k", ir::Val(problem.k)}, major_b),
+                        buildGlobalMatrix("gmem_c", {"m", ir::Val(problem.m)}, {"n", ir::Val(problem.n)}, Major::K),
+                        copyTile("copy_a", cta.m, major_a, params.vec_a),
+                        copyTile("copy_b", cta.n, major_b, params.vec_b),
+                        buildWarpGrid(cta.m / params.warp_tile.m, cta.n / params.warp_tile.n),
                         banks_a,
                         banks_b};
 }
@@ -85,7 +99,8 @@ std::string MatmulSchedule::toString() const {
   };
   out += fmt::format("bank check:\n  A: {}\n  B: {}\n", banks(banks_a), banks(banks_b));
   out += "scheduled domains:\n";
-  for (const ir::TensorDomain* d : {&tile_grid, &smem_a, &smem_b, &smem_epilogue}) {
+  for (const ir::TensorDomain* d :
+       {&tile_grid, &smem_a, &smem_b, &smem_epilogue, &gmem_a, &gmem_b, &gmem_c, &copy_a, &copy_b, &warp_grid}) {
     std::string text = d->toString();
     std::string indented;
     for (size_t start = 0; start < text.size();) {

@@ -6,6 +6,7 @@
 
 #include "ir/tensor_domain.h"
 #include "scheduler/heuristics.h"
+#include "scheduler/kernel_domains.h"
 #include "scheduler/operand_banks.h"
 #include "scheduler/params.h"
 
@@ -19,6 +20,12 @@ struct MatmulSchedule {
   ir::TensorDomain smem_a;         // [m, k, stage] with the atom-tiled, swizzled allocation
   ir::TensorDomain smem_b;         // [n, k, stage]
   ir::TensorDomain smem_epilogue;  // [m, n, 1]
+  ir::TensorDomain gmem_a;         // [m, k] in A's storage order
+  ir::TensorDomain gmem_b;         // [n, k] in B's storage order
+  ir::TensorDomain gmem_c;         // [m, n] row-major
+  ir::TensorDomain copy_a;         // [row, col] of A's smem tile -> [iteration, thread, vec]
+  ir::TensorDomain copy_b;
+  ir::TensorDomain warp_grid;      // [warp_m, warp_n] -> warp index
   OperandBankCheck banks_a, banks_b;
 
   int64_t tilesM() const;

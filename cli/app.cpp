@@ -5,6 +5,7 @@
 
 #include "cli/banks_command.h"
 #include "cli/grid_command.h"
+#include "cli/kernel_commands.h"
 #include "cli/plan_command.h"
 #include "ir/error.h"
 #include "runtime/compiler.h"
@@ -42,6 +43,10 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   CLI::App* plan = addPlanCommand(app, plan_options);
   BanksOptions banks_options;
   CLI::App* banks = addBanksCommand(app, banks_options);
+  EmitOptions emit_options;
+  CLI::App* emit = addEmitCommand(app, emit_options);
+  CompileCommandOptions compile_options;
+  CLI::App* compile = addCompileCommand(app, compile_options);
 
   try {
     // --version alone must work without a subcommand.
@@ -63,6 +68,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     if (grid->parsed()) runGridCommand(grid_options, out);
     if (plan->parsed()) runPlanCommand(plan_options, out);
     if (banks->parsed()) runBanksCommand(banks_options, out);
+    if (emit->parsed()) runEmitCommand(emit_options, out);
+    if (compile->parsed()) runCompileCommand(compile_options, out);
     return 0;
   } catch (const CLI::CallForHelp&) {
     out << app.help();
@@ -73,6 +80,9 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   } catch (const CLI::ParseError& e) {
     err << "tilegrid: error: " << e.what() << "\nRun 'tilegrid --help' for the commands and options.\n";
     return 2;
+  } catch (const runtime::CompileError& e) {
+    err << "tilegrid: " << e.what() << "\n";
+    return 3;
   } catch (const UserError& e) {
     err << "tilegrid: error: " << e.what() << "\n";
     return 2;

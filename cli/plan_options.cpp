@@ -14,7 +14,7 @@ void addPlanOptions(CLI::App& cmd, PlanOptions& o) {
   cmd.add_option("--out-dtype", o.out_dtype, "C dtype: bf16 | fp16 | fp32")->capture_default_str();
   cmd.add_option("--layout", o.layout, "TN | NT | NN | TT (A then B; T = K-major A, N = K-major B)")
       ->capture_default_str();
-  cmd.add_option("--arch", o.arch, "sm_80 | sm_90 (device presets)")->capture_default_str();
+  cmd.add_option("--arch", o.arch, "Kernel family sm_80 | sm_90 (default: the GPU's, else sm_90)");
   cmd.add_option("--factor", o.factor, "Grid swizzle factor or list (default: the L2 model's choice)");
   cmd.add_option("--method", o.method, "Grid traversal: none | split-merge | swizzle-merge");
   cmd.add_option("--group", o.group, "Grouped grid dimension: m | n");
@@ -22,7 +22,7 @@ void addPlanOptions(CLI::App& cmd, PlanOptions& o) {
   cmd.add_option("--stages", o.stages, "Pipeline stages");
 }
 
-PlanRequest parsePlanOptions(const PlanOptions& o) {
+PlanRequest parsePlanOptions(const PlanOptions& o, const std::optional<scheduler::DeviceSpec>& device) {
   PlanRequest r;
   r.problem.m = parseInt(o.m, "--m");
   r.problem.n = parseInt(o.n, "--n");
@@ -33,7 +33,12 @@ PlanRequest parsePlanOptions(const PlanOptions& o) {
   r.problem.out_dtype = scheduler::parseDType(o.out_dtype);
   r.problem.layout = scheduler::parseLayout(o.layout);
   r.problem.validate();
-  r.device = scheduler::DeviceSpec::preset(o.arch);
+  if (device) {
+    r.device = *device;
+    if (!o.arch.empty()) r.overrides.arch = scheduler::parseArch(o.arch);
+  } else {
+    r.device = scheduler::DeviceSpec::preset(o.arch.empty() ? "sm_90" : o.arch);
+  }
   if (!o.factor.empty()) r.overrides.factors = parseIntList(o.factor, "--factor");
   if (!o.method.empty()) r.overrides.method = scheduler::parseGridMethod(o.method);
   if (!o.group.empty()) r.overrides.group = scheduler::parseGridGroup(o.group);

@@ -2,6 +2,7 @@
 // The options that describe a GEMM and how to schedule it, shared by plan (and later emit,
 // compile, run).
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 
 #include "scheduler/heuristics.h"
@@ -14,7 +15,7 @@ struct PlanOptions {
   std::string dtype = "bf16";
   std::string out_dtype = "bf16";
   std::string layout = "TN";
-  std::string arch = "sm_90";
+  std::string arch;  // empty: the device's arch, or sm_90 without a device
   std::string factor, method, group, cta_tile, stages;
 };
 
@@ -26,7 +27,9 @@ struct PlanRequest {
   scheduler::ScheduleOverrides overrides;
 };
 
-// Parses and validates the options. Throws UserError naming the option on bad input.
-PlanRequest parsePlanOptions(const PlanOptions& options);
+// Parses and validates the options. The device is `device` when given (a real GPU), else the
+// preset for --arch. Throws UserError naming the option on bad input.
+PlanRequest parsePlanOptions(const PlanOptions& options,
+                             const std::optional<scheduler::DeviceSpec>& device = std::nullopt);
 
 }  // namespace tilegrid::cli

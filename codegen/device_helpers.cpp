@@ -25,4 +25,12 @@ std::string deviceHelperSource(const std::vector<std::string>& names) {
   return source;
 }
 
+const char* kernelTemplate(const std::string& name) {
+  for (const DeviceHelper& t : embeddedKernelTemplates()) {
+    if (name == t.name) return t.source;
+  }
+  TG_INTERNAL_ERROR() << "kernel template '" << name << "' is not embedded";
+  return "";
+}
+
 }  // namespace tilegrid::codegen

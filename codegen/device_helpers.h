@@ -12,6 +12,10 @@ struct DeviceHelper {
 };
 
 const std::vector<DeviceHelper>& embeddedDeviceHelpers();
+// Kernel templates (codegen/templates/*.cu) in the same form, named without .cu.
+const std::vector<DeviceHelper>& embeddedKernelTemplates();
+// The template named `name`; throws InternalError if it is not embedded.
+const char* kernelTemplate(const std::string& name);
 
 // The named helpers' sources, concatenated in the order given ("common" is always first and
 // included once). Throws UserError for an unknown name, listing the known ones.

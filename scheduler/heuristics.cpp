@@ -76,7 +76,7 @@ int64_t waveCtas(const MatmulParams& params, const MatmulProblem& problem, const
 MatmulParams chooseParams(const MatmulProblem& problem, const DeviceSpec& device, const ScheduleOverrides& overrides) {
   device.validate();
   MatmulParams p;
-  p.arch = device.arch();
+  p.arch = overrides.arch.value_or(device.arch());
   if (p.arch == Arch::Sm80) {
     chooseTilesSm80(problem, p);
   } else {
@@ -105,7 +105,7 @@ MatmulParams chooseParams(const MatmulProblem& problem, const DeviceSpec& device
     p.stages = *overrides.stages;
   } else {
     const int64_t cap = p.arch == Arch::Sm80 ? kMaxStagesSm80 : kMaxStagesSm90;
-    p.stages = 1;
+    p.stages = 2;
     while (p.stages < cap) {
       MatmulParams more = p;
       more.stages = p.stages + 1;

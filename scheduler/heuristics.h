@@ -11,6 +11,8 @@ namespace tilegrid::scheduler {
 // User overrides of the heuristics. Anything set here replaces the heuristic's choice and is
 // validated like it.
 struct ScheduleOverrides {
+  // The kernel family. sm_80 code runs on any device from sm_80 on; sm_90 needs an sm_90 device.
+  std::optional<Arch> arch = std::nullopt;
   std::optional<TileShape> cta_tile = std::nullopt;
   std::optional<int64_t> stages = std::nullopt;
   std::optional<GridMethod> method = std::nullopt;

@@ -70,10 +70,12 @@ void validateTiles(const MatmulParams& p) {
 }  // namespace
 
 void MatmulParams::validate(const MatmulProblem& problem, const DeviceSpec& device) const {
-  TG_USER_CHECK(arch == device.arch()) << "params target " << scheduler::toString(arch) << " but the device is "
-                                       << device.toString();
+  TG_USER_CHECK(arch == Arch::Sm80 || device.arch() == Arch::Sm90)
+      << "params target " << scheduler::toString(arch) << " but the device is " << device.toString()
+      << "; sm_90 kernels need an sm_90 device (sm_80 kernels run on both)";
   validateTiles(*this);
-  TG_USER_CHECK(stages >= 1 && stages <= 32) << "stages is " << stages << ": allowed 1 to 32";
+  TG_USER_CHECK(stages >= 2 && stages <= 32) << "stages is " << stages
+                                              << ": allowed 2 to 32 (one stage loads while another computes)";
   TG_USER_CHECK(split_k == 1) << "split_k is " << split_k << ": only 1 is supported so far";
   TG_USER_CHECK(cluster.m >= 1 && cluster.n >= 1 && isPow2(cluster.m) && isPow2(cluster.n) && cluster.m * cluster.n <= 8)
       << "cluster " << cluster.m << "x" << cluster.n << ": extents must be powers of two with at most 8 CTAs";

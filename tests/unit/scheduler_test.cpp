@@ -106,7 +106,7 @@ TEST(MatmulParams, RejectsImpossibleValues) {
   p.stages = 6;  // 6 x 48 KiB does not fit in 227 KiB
   expectRejected(p, h100, "shared memory");
   p = good;
-  expectRejected(p, a100, "params target sm_90");
+  expectRejected(p, a100, "sm_90 kernels need an sm_90 device");
   p = chooseParams(prob, a100);
   p.instruction_tile = TileShape{16, 8, 8};
   expectRejected(p, a100, "m16n8k16");

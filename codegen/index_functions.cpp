@@ -1,0 +1,79 @@
+#include "codegen/index_functions.h"
+
+#include "codegen/cuda_printer.h"
+#include "ir/error.h"
+#include "ir/indexer.h"
+
+namespace tilegrid::codegen {
+namespace {
+
+using ir::Val;
+
+int64_t extentOf(const ir::TensorDomain& d, ir::IterDomainId id) {
+  const auto e = d.iterDomain(id).extent.constValue();
+  TG_INTERNAL_CHECK(e.has_value()) << "kernel domains have constant extents; " << d.name() << " does not";
+  return *e;
+}
+
+// Parameters named after the logical axes, each ranging over its extent.
+std::vector<IndexFunctionParam> logicalParams(const ir::TensorDomain& d, const std::vector<std::string>& names) {
+  std::vector<IndexFunctionParam> params;
+  for (size_t i = 0; i < names.size(); ++i) params.push_back({names[i], extentOf(d, d.logical()[i]) - 1});
+  return params;
+}
+
+std::vector<Val> vars(const std::vector<std::string>& names) {
+  std::vector<Val> v;
+  for (const auto& n : names) v.push_back(Val::loopIndex(n));
+  return v;
+}
+
+// Element offset of a logical coordinate in `d`'s allocation, linearised row-major.
+std::string offsetFunction(const std::string& name, const std::string& comment, const ir::TensorDomain& d,
+                           const std::vector<std::string>& axis_names) {
+  TG_INTERNAL_CHECK(d.loop() == d.logical()) << d.name() << " must be indexed from its logical domain";
+  ir::Indexer indexer(d);
+  const ir::IndexResult alloc = indexer.allocationIndex(vars(axis_names));
+  TG_INTERNAL_CHECK(alloc.predicates.empty()) << d.name() << "'s allocation is not exact";
+  const Val offset = indexer.linearize(d.allocation(), alloc.indices);
+  return emitIndexFunction(name, comment, logicalParams(d, axis_names), {{"offset", offset}});
+}
+
+}  // namespace
+
+std::string emitMatmulIndexFunctions(const scheduler::MatmulSchedule& s) {
+  std::string out;
+  {
+    const scheduler::TileGridIndex grid = scheduler::indexTileGrid(s.tile_grid, Val::loopIndex("cta"));
+    out += emitIndexFunction("tg_tile_of", "CTA -> output tile: " + s.params.grid.toString() + " (tile_grid)",
+                             {{"cta", *grid.ctas.constValue() - 1}},
+                             {{"tile_m", grid.tile_m}, {"tile_n", grid.tile_n}, {"valid", grid.valid}});
+  }
+  out += offsetFunction("tg_smem_a", "A tile in shared memory: " + s.params.smem_a.toString() + " (smem_a)", s.smem_a,
+                        {"m", "k", "stage"});
+  out += offsetFunction("tg_smem_b", "B tile in shared memory: " + s.params.smem_b.toString() + " (smem_b)", s.smem_b,
+                        {"n", "k", "stage"});
+  out += offsetFunction("tg_gmem_a", "A in global memory (gmem_a)", s.gmem_a, {"m", "k"});
+  out += offsetFunction("tg_gmem_b", "B in global memory (gmem_b)", s.gmem_b, {"n", "k"});
+  out += offsetFunction("tg_gmem_c", "C in global memory (gmem_c)", s.gmem_c, {"m", "n"});
+  for (const ir::TensorDomain* copy : {&s.copy_a, &s.copy_b}) {
+    ir::Indexer indexer(*copy);
+    const ir::IndexResult index = indexer.logicalIndex({Val::loopIndex("it"), Val::loopIndex("tid"), Val(0)});
+    const int64_t iterations = extentOf(*copy, copy->loop()[0]);
+    const int64_t threads = extentOf(*copy, copy->loop()[1]);
+    out += emitIndexFunction(copy == &s.copy_a ? "tg_copy_a" : "tg_copy_b",
+                             "the piece of the tile thread `tid` copies in iteration `it` (" + copy->name() + ")",
+                             {{"it", iterations - 1}, {"tid", threads - 1}},
+                             {{"row", index.indices[0]}, {"col", index.indices[1]}, {"valid", index.predicate()}});
+  }
+  {
+    ir::Indexer indexer(s.warp_grid);
+    const ir::IndexResult index = indexer.logicalIndex({Val::loopIndex("warp")});
+    out += emitIndexFunction("tg_warp_of", "warp -> its tile of the CTA tile (warp_grid)",
+                             {{"warp", extentOf(s.warp_grid, s.warp_grid.loop()[0]) - 1}},
+                             {{"warp_m", index.indices[0]}, {"warp_n", index.indices[1]}});
+  }
+  return out;
+}
+
+}  // namespace tilegrid::codegen

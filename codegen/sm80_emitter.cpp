@@ -1,0 +1,167 @@
+#include "codegen/sm80_emitter.h"
+
+#include <fmt/format.h>
+
+#include "codegen/device_helpers.h"
+#include "codegen/index_functions.h"
+#include "codegen/template.h"
+#include "ir/error.h"
+
+namespace tilegrid::codegen {
+namespace {
+
+using scheduler::DType;
+using scheduler::Major;
+
+const char* cudaType(DType t) {
+  switch (t) {
+    case DType::BF16: return "__nv_bfloat16";
+    case DType::FP16: return "__half";
+    case DType::FP32: return "float";
+  }
+  return "?";
+}
+
+std::string gridTag(const scheduler::GridTraversal& g) {
+  std::string factors;
+  for (size_t i = 0; i < g.factors.size(); ++i) factors += (i ? "x" : "") + std::to_string(g.factors[i]);
+  switch (g.method) {
+    case scheduler::GridMethod::None: return std::string("raster") + scheduler::toString(g.group);
+    case scheduler::GridMethod::SplitMerge: return "split" + factors + scheduler::toString(g.group);
+    case scheduler::GridMethod::SwizzleMerge: return "smerge" + factors + scheduler::toString(g.group);
+  }
+  return "?";
+}
+
+// Copy code for one operand. `mn` is the operand's M or N name; rows of its smem tile run along K
+// for an MN-major operand and along MN for a K-major one.
+struct CopyCode {
+  std::string coords, avail, move;
+};
+
+CopyCode copyCode(Major major, const std::string& mn, const std::string& MN, const std::string& origin,
+                  const std::string& vec) {
+  CopyCode code;
+  if (major == Major::K) {
+    code.coords = fmt::format("const int {} = row, k = col;", mn);
+    code.avail = fmt::format("const int avail = ({0} + {1} < {2}) ? min(max(K - (k0 + k), 0), {3}) : 0;", origin, mn,
+                             MN, vec);
+  } else {
+    code.coords = fmt::format("const int {} = col, k = row;", mn);
+    code.avail = fmt::format("const int avail = (k0 + k < K) ? min(max({2} - ({0} + {1}), 0), {3}) : 0;", origin, mn,
+                             MN, vec);
+  }
+  return code;
+}
+
+std::string moveCode(int64_t vec, const std::string& vec_name) {
+  if (vec >= 2) return fmt::format("tg_cp_async<{} * 2>(dst, src, avail * 2);", vec_name);
+  // 2-byte pieces: cp.async copies at least 4 bytes, so misaligned operands are copied by hand.
+  return "*reinterpret_cast<unsigned short*>(dst) =\n"
+         "            avail > 0 ? *reinterpret_cast<const unsigned short*>(src) : static_cast<unsigned short>(0);";
+}
+
+std::string storeCode(DType out, bool pairs) {
+  const std::string scalar =
+      "if (n < N) C[tg_gmem_c(m, n)] = tg_convert(v0);\n"
+      "        if (n + 1 < N) C[tg_gmem_c(m, n + 1)] = tg_convert(v1);";
+  if (!pairs) return scalar;
+  std::string pair;
+  switch (out) {
+    case DType::BF16: pair = "*reinterpret_cast<__nv_bfloat162*>(C + tg_gmem_c(m, n)) = __floats2bfloat162_rn(v0, v1);"; break;
+    case DType::FP16: pair = "*reinterpret_cast<__half2*>(C + tg_gmem_c(m, n)) = __floats2half2_rn(v0, v1);"; break;
+    case DType::FP32: pair = "*reinterpret_cast<float2*>(C + tg_gmem_c(m, n)) = make_float2(v0, v1);"; break;
+  }
+  // Pairs need n even and N even (align_c >= 2) so the two elements are one aligned store.
+  return "if (n + 1 < N) {\n          " + pair + "\n        } else {\n          " + scalar + "\n        }";
+}
+
+}  // namespace
+
+std::string kernelName(const scheduler::MatmulSchedule& s) {
+  const auto& p = s.problem;
+  const auto& t = s.params.cta_tile;
+  std::string types = scheduler::toString(p.a_dtype);
+  if (p.out_dtype != p.a_dtype) types += std::string("to") + scheduler::toString(p.out_dtype);
+  std::string layout = scheduler::toString(p.layout);
+  for (char& c : layout) c = static_cast<char>(std::tolower(c));
+  std::string name = fmt::format("tilegrid_{}_{}_{}_{}x{}x{}_s{}_{}_{}x{}x{}",
+                                 s.params.arch == scheduler::Arch::Sm80 ? "sm80" : "sm90", types, layout, t.m, t.n, t.k,
+                                 s.params.stages, gridTag(s.params.grid), p.m, p.n, p.k);
+  if (p.batch != 1) name += fmt::format("_b{}", p.batch);
+  if (s.params.vec_a != 8 || s.params.vec_b != 8) name += fmt::format("_v{}{}", s.params.vec_a, s.params.vec_b);
+  return name;
+}
+
+KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
+  const auto& p = s.params;
+  const auto& prob = s.problem;
+  TG_USER_CHECK(p.arch == scheduler::Arch::Sm80) << "the sm_80 emitter needs an sm_80 schedule, got " << p.toString();
+  TG_USER_CHECK(p.stages >= 2) << "sm_80 kernels pipeline with at least 2 stages, got " << p.stages;
+  TG_USER_CHECK(p.warp_tile.n % 16 == 0 && p.warp_tile.m % 16 == 0)
+      << "sm_80 warp tiles must be multiples of 16, got " << p.warp_tile.toString();
+  const Major major_a = scheduler::majorOfA(prob.layout);
+  const Major major_b = scheduler::majorOfB(prob.layout);
+  const CopyCode copy_a = copyCode(major_a, "m", "M", "m0", "VEC_A");
+  const CopyCode copy_b = copyCode(major_b, "n", "N", "n0", "VEC_B");
+  const std::string ldmatrix_a =
+      major_a == Major::K
+          ? "const int m = wm0 + mi * 16 + quad_row + (quad % 2) * 8, k = kk + (quad / 2) * 8;\n"
+            "        tg_ldmatrix_x4(a[mi], smem_a + tg_smem_a(m, k, stage));"
+          : "const int m = wm0 + mi * 16 + (quad % 2) * 8, k = kk + quad_row + (quad / 2) * 8;\n"
+            "        tg_ldmatrix_x4_trans(a[mi], smem_a + tg_smem_a(m, k, stage));";
+  const std::string ldmatrix_b =
+      major_b == Major::K
+          ? "const int n = wn0 + nj * 16 + quad_row + (quad / 2) * 8, k = kk + (quad % 2) * 8;\n"
+            "        tg_ldmatrix_x4(r, smem_b + tg_smem_b(n, k, stage));"
+          : "const int n = wn0 + nj * 16 + (quad / 2) * 8, k = kk + quad_row + (quad % 2) * 8;\n"
+            "        tg_ldmatrix_x4_trans(r, smem_b + tg_smem_b(n, k, stage));";
+  const char* convert = prob.out_dtype == DType::BF16   ? "__float2bfloat16_rn(v)"
+                        : prob.out_dtype == DType::FP16 ? "__float2half_rn(v)"
+                                                        : "v";
+  const int64_t copy_a_iters = *s.copy_a.axis(0).extent.constValue();
+  const int64_t copy_b_iters = *s.copy_b.axis(0).extent.constValue();
+  KernelSource source;
+  source.kernel_name = kernelName(s);
+  source.cuda = fillTemplate(
+      kernelTemplate("sm80_gemm"),
+      {{"HEADER", source.kernel_name + ": " + prob.toString() + "; " + p.toString()},
+       {"IN_TYPE", cudaType(prob.a_dtype)},
+       {"OUT_TYPE", cudaType(prob.out_dtype)},
+       {"HELPERS", deviceHelperSource({"sm80"})},
+       {"INDEX_FUNCTIONS", emitMatmulIndexFunctions(s)},
+       {"CONVERT", convert},
+       {"THREADS", std::to_string(p.threadsPerCta())},
+       {"KERNEL_NAME", source.kernel_name},
+       {"M", std::to_string(prob.m)},
+       {"N", std::to_string(prob.n)},
+       {"K", std::to_string(prob.k)},
+       {"BM", std::to_string(p.cta_tile.m)},
+       {"BN", std::to_string(p.cta_tile.n)},
+       {"BK", std::to_string(p.cta_tile.k)},
+       {"STAGES", std::to_string(p.stages)},
+       {"TM", std::to_string(p.warp_tile.m)},
+       {"TN", std::to_string(p.warp_tile.n)},
+       {"COPY_A_ITERS", std::to_string(copy_a_iters)},
+       {"COPY_B_ITERS", std::to_string(copy_b_iters)},
+       {"VEC_A", std::to_string(p.vec_a)},
+       {"VEC_B", std::to_string(p.vec_b)},
+       {"COPY_A_COORDS", copy_a.coords},
+       {"COPY_A_AVAIL", copy_a.avail},
+       {"COPY_A_MOVE", moveCode(p.vec_a, "VEC_A")},
+       {"COPY_B_COORDS", copy_b.coords},
+       {"COPY_B_AVAIL", copy_b.avail},
+       {"COPY_B_MOVE", moveCode(p.vec_b, "VEC_B")},
+       {"LDMATRIX_A", ldmatrix_a},
+       {"LDMATRIX_B", ldmatrix_b},
+       {"IS_BF16", prob.a_dtype == DType::BF16 ? "true" : "false"},
+       {"STORE", storeCode(prob.out_dtype, prob.align_c >= 2)}});
+  source.launch.grid = {static_cast<uint32_t>(s.workUnits() / prob.batch), static_cast<uint32_t>(prob.batch), 1};
+  source.launch.block = {static_cast<uint32_t>(p.threadsPerCta()), 1, 1};
+  source.launch.dynamic_smem_bytes = static_cast<uint32_t>(
+      p.stages * (p.cta_tile.m + p.cta_tile.n) * p.cta_tile.k * scheduler::bytes(prob.a_dtype) + 128);
+  source.args = {{"A", ArgKind::Pointer}, {"B", ArgKind::Pointer}, {"C", ArgKind::Pointer}};
+  return source;
+}
+
+}  // namespace tilegrid::codegen

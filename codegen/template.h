@@ -1,0 +1,14 @@
+#pragma once
+// Filling @NAME@ placeholders in kernel templates. The non-index skeleton of a kernel (loops,
+// instructions) is template text; every schedule-dependent index comes in through a placeholder
+// or one of the index functions (codegen/index_functions.h).
+#include <map>
+#include <string>
+
+namespace tilegrid::codegen {
+
+// Replaces every @NAME@ with values[NAME]. Throws InternalError for a placeholder without a value
+// or a value without a placeholder, so templates and emitters cannot drift apart.
+std::string fillTemplate(const std::string& text, const std::map<std::string, std::string>& values);
+
+}  // namespace tilegrid::codegen

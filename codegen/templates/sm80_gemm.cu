@@ -1,0 +1,141 @@
+// @HEADER@
+//
+// tilegrid sm_80 GEMM: C[M, N] = A[M, K] * B[K, N] in @IN_TYPE@ with fp32 accumulation, @OUT_TYPE@ out.
+// mma.sync m16n8k16, ldmatrix, @STAGES@-stage cp.async pipeline. Self-contained: compiles with NVRTC
+// alone, or with `nvcc -arch=sm_80 -cubin`. Every schedule-dependent index is one of the tg_*
+// functions below, printed by tilegrid from its IterDomain IR.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+@HELPERS@
+// ---- index functions, printed from the Indexer ----
+@INDEX_FUNCTIONS@
+// ---- kernel ----
+typedef @IN_TYPE@ tg_in_t;
+typedef @OUT_TYPE@ tg_out_t;
+
+__device__ __forceinline__ tg_out_t tg_convert(float v) { return @CONVERT@; }
+
+extern "C" __global__ void __launch_bounds__(@THREADS@) @KERNEL_NAME@(const tg_in_t* __restrict__ A,
+                                                                     const tg_in_t* __restrict__ B,
+                                                                     tg_out_t* __restrict__ C) {
+  constexpr int M = @M@, N = @N@, K = @K@;
+  constexpr int BM = @BM@, BN = @BN@, BK = @BK@, STAGES = @STAGES@;
+  constexpr int TM = @TM@, TN = @TN@, MI = TM / 16, NI = TN / 8;
+  constexpr int K_TILES = (K + BK - 1) / BK;
+  constexpr int COPY_A_ITERS = @COPY_A_ITERS@, COPY_B_ITERS = @COPY_B_ITERS@;
+  constexpr int VEC_A = @VEC_A@, VEC_B = @VEC_B@;
+
+  extern __shared__ __align__(128) unsigned char tg_smem_raw[];
+  // Bank behaviour of the swizzle assumes 128-byte aligned tiles; dynamic smem promises 16 bytes.
+  tg_in_t* smem_a = reinterpret_cast<tg_in_t*>(tg_smem_raw + ((128 - (tg_smem_addr(tg_smem_raw) & 127)) & 127));
+  tg_in_t* smem_b = smem_a + STAGES * BM * BK;
+
+  int tile_m, tile_n;
+  bool tile_valid;
+  tg_tile_of(blockIdx.x, tile_m, tile_n, tile_valid);
+  if (!tile_valid) return;
+  A += static_cast<long long>(blockIdx.y) * M * K;
+  B += static_cast<long long>(blockIdx.y) * N * K;
+  C += static_cast<long long>(blockIdx.y) * M * N;
+  const int m0 = tile_m * BM, n0 = tile_n * BN;
+
+  // One K tile of A and B into `stage`: 16-byte (or narrower) copies, zero-filled past M, N and K.
+  auto load_tile = [&](int kt, int stage) {
+    const int k0 = kt * BK;
+#pragma unroll
+    for (int it = 0; it < COPY_A_ITERS; ++it) {
+      int row, col;
+      bool ok;
+      tg_copy_a(it, threadIdx.x, row, col, ok);
+      if (ok) {
+        @COPY_A_COORDS@
+        tg_in_t* dst = smem_a + tg_smem_a(m, k, stage);
+        @COPY_A_AVAIL@
+        const tg_in_t* src = A + (avail > 0 ? tg_gmem_a(m0 + m, k0 + k) : 0);
+        @COPY_A_MOVE@
+      }
+    }
+#pragma unroll
+    for (int it = 0; it < COPY_B_ITERS; ++it) {
+      int row, col;
+      bool ok;
+      tg_copy_b(it, threadIdx.x, row, col, ok);
+      if (ok) {
+        @COPY_B_COORDS@
+        tg_in_t* dst = smem_b + tg_smem_b(n, k, stage);
+        @COPY_B_AVAIL@
+        const tg_in_t* src = B + (avail > 0 ? tg_gmem_b(n0 + n, k0 + k) : 0);
+        @COPY_B_MOVE@
+      }
+    }
+  };
+
+  const int lane = threadIdx.x % 32;
+  int warp_m, warp_n;
+  tg_warp_of(threadIdx.x / 32, warp_m, warp_n);
+  const int wm0 = warp_m * TM, wn0 = warp_n * TN;
+  const int quad = lane / 8, quad_row = lane % 8;
+
+  float acc[MI][NI][4];
+#pragma unroll
+  for (int mi = 0; mi < MI; ++mi)
+#pragma unroll
+    for (int ni = 0; ni < NI; ++ni)
+#pragma unroll
+      for (int c = 0; c < 4; ++c) acc[mi][ni][c] = 0.0f;
+
+#pragma unroll
+  for (int s = 0; s < STAGES - 1; ++s) {
+    if (s < K_TILES) load_tile(s, s);
+    tg_cp_async_commit();
+  }
+
+  for (int kt = 0; kt < K_TILES; ++kt) {
+    tg_cp_async_wait<STAGES - 2>();
+    __syncthreads();
+    // Refill the stage every warp finished reading in the previous iteration.
+    if (kt + STAGES - 1 < K_TILES) load_tile(kt + STAGES - 1, (kt + STAGES - 1) % STAGES);
+    tg_cp_async_commit();
+    const int stage = kt % STAGES;
+#pragma unroll
+    for (int kk = 0; kk < BK; kk += 16) {
+      tg_u32 a[MI][4];
+      tg_u32 b[NI][2];
+#pragma unroll
+      for (int mi = 0; mi < MI; ++mi) {
+        // ldmatrix x4 quads: (rows 0-7, k 0-7), (rows 8-15, k 0-7), (rows 0-7, k 8-15), (rows 8-15, k 8-15)
+        @LDMATRIX_A@
+      }
+#pragma unroll
+      for (int nj = 0; nj < NI / 2; ++nj) {
+        // quads: (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15)
+        tg_u32 r[4];
+        @LDMATRIX_B@
+        b[2 * nj][0] = r[0];
+        b[2 * nj][1] = r[1];
+        b[2 * nj + 1][0] = r[2];
+        b[2 * nj + 1][1] = r[3];
+      }
+#pragma unroll
+      for (int mi = 0; mi < MI; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < NI; ++ni) tg_mma_m16n8k16<@IS_BF16@>(acc[mi][ni], a[mi], b[ni][0], b[ni][1]);
+    }
+  }
+  tg_cp_async_wait<0>();
+
+  // Epilogue: each thread owns rows lane/4 and lane/4 + 8, columns 2*(lane%4) and +1 of every 16x8 tile.
+#pragma unroll
+  for (int mi = 0; mi < MI; ++mi)
+#pragma unroll
+    for (int ni = 0; ni < NI; ++ni)
+#pragma unroll
+      for (int half = 0; half < 2; ++half) {
+        const int m = m0 + wm0 + mi * 16 + lane / 4 + half * 8;
+        const int n = n0 + wn0 + ni * 8 + (lane % 4) * 2;
+        if (m >= M) continue;
+        const float v0 = acc[mi][ni][2 * half], v1 = acc[mi][ni][2 * half + 1];
+        @STORE@
+      }
+}

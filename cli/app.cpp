@@ -7,9 +7,11 @@
 #include "cli/grid_command.h"
 #include "cli/kernel_commands.h"
 #include "cli/plan_command.h"
+#include "cli/run_command.h"
 #include "ir/error.h"
 #include "runtime/compiler.h"
 #include "runtime/cuda_toolkit.h"
+#include "runtime/driver.h"
 
 #ifndef TILEGRID_VERSION
 #define TILEGRID_VERSION "unknown"
@@ -47,6 +49,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   CLI::App* emit = addEmitCommand(app, emit_options);
   CompileCommandOptions compile_options;
   CLI::App* compile = addCompileCommand(app, compile_options);
+  RunCommandOptions run_options;
+  CLI::App* run_cmd = addRunCommand(app, run_options);
 
   try {
     // --version alone must work without a subcommand.
@@ -70,6 +74,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     if (banks->parsed()) runBanksCommand(banks_options, out);
     if (emit->parsed()) runEmitCommand(emit_options, out);
     if (compile->parsed()) runCompileCommand(compile_options, out);
+    if (run_cmd->parsed()) return runRunCommand(run_options, out);
     return 0;
   } catch (const CLI::CallForHelp&) {
     out << app.help();
@@ -86,6 +91,9 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   } catch (const UserError& e) {
     err << "tilegrid: error: " << e.what() << "\n";
     return 2;
+  } catch (const runtime::CudaError& e) {
+    err << "tilegrid: CUDA error: " << e.what() << "\n";
+    return 3;
   } catch (const InternalError& e) {
     err << "tilegrid: " << e.what() << "\n";
     return 3;

@@ -39,26 +39,38 @@ struct CopyCode {
   std::string coords, avail, move;
 };
 
-CopyCode copyCode(Major major, const std::string& mn, const std::string& MN, const std::string& origin,
-                  const std::string& vec) {
+CopyCode copyCode(Major major, const std::string& mn, const std::string& MN, const std::string& origin) {
   CopyCode code;
   if (major == Major::K) {
     code.coords = fmt::format("const int {} = row, k = col;", mn);
-    code.avail = fmt::format("const int avail = ({0} + {1} < {2}) ? min(max(K - (k0 + k), 0), {3}) : 0;", origin, mn,
-                             MN, vec);
+    code.avail = fmt::format("const int avail = ({0} + {1} < {2}) ? min(max(K - (k0 + k), 0), 8) : 0;", origin, mn, MN);
   } else {
     code.coords = fmt::format("const int {} = col, k = row;", mn);
-    code.avail = fmt::format("const int avail = (k0 + k < K) ? min(max({2} - ({0} + {1}), 0), {3}) : 0;", origin, mn,
-                             MN, vec);
+    code.avail = fmt::format("const int avail = (k0 + k < K) ? min(max({2} - ({0} + {1}), 0), 8) : 0;", origin, mn, MN);
   }
   return code;
 }
 
-std::string moveCode(int64_t vec, const std::string& vec_name) {
-  if (vec >= 2) return fmt::format("tg_cp_async<{} * 2>(dst, src, avail * 2);", vec_name);
-  // 2-byte pieces: cp.async copies at least 4 bytes, so misaligned operands are copied by hand.
-  return "*reinterpret_cast<unsigned short*>(dst) =\n"
-         "            avail > 0 ? *reinterpret_cast<const unsigned short*>(src) : static_cast<unsigned short>(0);";
+// Moves one 16-byte piece (8 elements, `avail` of them inside the matrix) from src to dst.
+std::string moveCode(int64_t vec) {
+  if (vec == 8) return "tg_cp_async<16>(dst, src, avail * 2);";
+  if (vec >= 2) {
+    // Narrower asynchronous copies where the leading dimension is only vec-aligned.
+    return fmt::format(
+        "#pragma unroll\n"
+        "        for (int part = 0; part < 8; part += {0}) {{\n"
+        "          const int part_avail = min(max(avail - part, 0), {0});\n"
+        "          tg_cp_async<{1}>(dst + part, part_avail > 0 ? src + part : src, part_avail * 2);\n"
+        "        }}",
+        vec, vec * 2);
+  }
+  // 2-byte alignment: cp.async copies at least 4 bytes, so gather the piece by hand and store it
+  // to shared memory as one 16-byte write.
+  return "alignas(16) unsigned short piece[8];\n"
+         "#pragma unroll\n"
+         "        for (int e = 0; e < 8; ++e)\n"
+         "          piece[e] = e < avail ? reinterpret_cast<const unsigned short*>(src)[e] : static_cast<unsigned short>(0);\n"
+         "        *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(piece);";
 }
 
 std::string storeCode(DType out, bool pairs) {
@@ -102,8 +114,9 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
       << "sm_80 warp tiles must be multiples of 16, got " << p.warp_tile.toString();
   const Major major_a = scheduler::majorOfA(prob.layout);
   const Major major_b = scheduler::majorOfB(prob.layout);
-  const CopyCode copy_a = copyCode(major_a, "m", "M", "m0", "VEC_A");
-  const CopyCode copy_b = copyCode(major_b, "n", "N", "n0", "VEC_B");
+  TG_USER_CHECK(prob.a_dtype != DType::FP32) << "sm_80 kernels take bf16 or fp16 inputs";
+  const CopyCode copy_a = copyCode(major_a, "m", "M", "m0");
+  const CopyCode copy_b = copyCode(major_b, "n", "N", "n0");
   const std::string ldmatrix_a =
       major_a == Major::K
           ? "const int m = wm0 + mi * 16 + quad_row + (quad % 2) * 8, k = kk + (quad / 2) * 8;\n"
@@ -144,14 +157,12 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
        {"TN", std::to_string(p.warp_tile.n)},
        {"COPY_A_ITERS", std::to_string(copy_a_iters)},
        {"COPY_B_ITERS", std::to_string(copy_b_iters)},
-       {"VEC_A", std::to_string(p.vec_a)},
-       {"VEC_B", std::to_string(p.vec_b)},
        {"COPY_A_COORDS", copy_a.coords},
        {"COPY_A_AVAIL", copy_a.avail},
-       {"COPY_A_MOVE", moveCode(p.vec_a, "VEC_A")},
+       {"COPY_A_MOVE", moveCode(p.vec_a)},
        {"COPY_B_COORDS", copy_b.coords},
        {"COPY_B_AVAIL", copy_b.avail},
-       {"COPY_B_MOVE", moveCode(p.vec_b, "VEC_B")},
+       {"COPY_B_MOVE", moveCode(p.vec_b)},
        {"LDMATRIX_A", ldmatrix_a},
        {"LDMATRIX_B", ldmatrix_b},
        {"IS_BF16", prob.a_dtype == DType::BF16 ? "true" : "false"},

@@ -11,12 +11,13 @@ namespace {
 constexpr int64_t kMaxStagesSm80 = 4;
 constexpr int64_t kMaxStagesSm90 = 8;
 
-// sm_80: 128x128x64 CTAs of four 64x64 warps (CUTLASS's usual bf16 choice); 64x64x64 with four
-// 32x32 warps when either output dimension is small, so that small problems still fill the GPU.
+// sm_80: 128x128x64 CTAs of eight 64x32 warps (64x64 warps hold 128 accumulators and spill in the
+// generated kernel); 64x64x64 with four 32x32 warps when either output dimension is small, so that
+// small problems still fill the GPU.
 void chooseTilesSm80(const MatmulProblem& problem, MatmulParams& p) {
   const bool small = problem.m <= 64 || problem.n <= 64;
   p.cta_tile = small ? TileShape{64, 64, 64} : TileShape{128, 128, 64};
-  p.warp_tile = small ? TileShape{32, 32, 64} : TileShape{64, 64, 64};
+  p.warp_tile = small ? TileShape{32, 32, 64} : TileShape{64, 32, 64};
   p.instruction_tile = TileShape{16, 8, 16};
 }
 
@@ -36,7 +37,7 @@ void fitWarpTile(MatmulParams& p) {
   const TileShape& c = p.cta_tile;
   if (p.arch == Arch::Sm80) {
     for (int64_t wm : {64, 32, 16}) {
-      for (int64_t wn : {64, 32, 16}) {
+      for (int64_t wn : {32, 16}) {
         if (c.m % wm == 0 && c.n % wn == 0 && (c.m / wm) * (c.n / wn) <= 16) {
           p.warp_tile = TileShape{wm, wn, c.k};
           return;

@@ -37,9 +37,12 @@ MatmulSchedule scheduleWith(MatmulProblem problem, const DeviceSpec& device, con
   const Major major_b = majorOfB(problem.layout);
   const TileShape& cta = params.cta_tile;
   // A copy tile's rows run along the non-contiguous mode, its columns along the contiguous one.
-  const auto copyTile = [&](const char* name, int64_t mn, Major major, int64_t vec) {
-    return major == Major::K ? buildTileCopy(name, mn, cta.k, vec, params.threadsPerCta())
-                             : buildTileCopy(name, cta.k, mn, vec, params.threadsPerCta());
+  // Threads copy 16-byte pieces; a misaligned operand reads each piece from global memory in
+  // narrower parts (params.vec_a / vec_b), but still writes it to shared memory at once.
+  const auto copyTile = [&](const char* name, int64_t mn, Major major, DType type) {
+    const int64_t piece = 16 / bytes(type);
+    return major == Major::K ? buildTileCopy(name, mn, cta.k, piece, params.threadsPerCta())
+                             : buildTileCopy(name, cta.k, mn, piece, params.threadsPerCta());
   };
   return MatmulSchedule{problem,
                         device,
@@ -51,8 +54,8 @@ MatmulSchedule scheduleWith(MatmulProblem problem, const DeviceSpec& device, con
                         buildGlobalMatrix("gmem_a", {"m", ir::Val(problem.m)}, {"k", ir::Val(problem.k)}, major_a),
                         buildGlobalMatrix("gmem_b", {"n", ir::Val(problem.n)}, {"k", ir::Val(problem.k)}, major_b),
                         buildGlobalMatrix("gmem_c", {"m", ir::Val(problem.m)}, {"n", ir::Val(problem.n)}, Major::K),
-                        copyTile("copy_a", cta.m, major_a, params.vec_a),
-                        copyTile("copy_b", cta.n, major_b, params.vec_b),
+                        copyTile("copy_a", cta.m, major_a, problem.a_dtype),
+                        copyTile("copy_b", cta.n, major_b, problem.b_dtype),
                         buildWarpGrid(cta.m / params.warp_tile.m, cta.n / params.warp_tile.n),
                         banks_a,
                         banks_b};

@@ -24,7 +24,6 @@ extern "C" __global__ void __launch_bounds__(@THREADS@) @KERNEL_NAME@(const tg_i
   constexpr int TM = @TM@, TN = @TN@, MI = TM / 16, NI = TN / 8;
   constexpr int K_TILES = (K + BK - 1) / BK;
   constexpr int COPY_A_ITERS = @COPY_A_ITERS@, COPY_B_ITERS = @COPY_B_ITERS@;
-  constexpr int VEC_A = @VEC_A@, VEC_B = @VEC_B@;
 
   extern __shared__ __align__(128) unsigned char tg_smem_raw[];
   // Bank behaviour of the swizzle assumes 128-byte aligned tiles; dynamic smem promises 16 bytes.
@@ -40,7 +39,8 @@ extern "C" __global__ void __launch_bounds__(@THREADS@) @KERNEL_NAME@(const tg_i
   C += static_cast<long long>(blockIdx.y) * M * N;
   const int m0 = tile_m * BM, n0 = tile_n * BN;
 
-  // One K tile of A and B into `stage`: 16-byte (or narrower) copies, zero-filled past M, N and K.
+  // One K tile of A and B into `stage`: 16-byte pieces (read in narrower parts from misaligned
+  // operands), zero-filled past M, N and K.
   auto load_tile = [&](int kt, int stage) {
     const int k0 = kt * BK;
 #pragma unroll

@@ -1,0 +1,102 @@
+#include "cli/run_command.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "codegen/emit.h"
+#include "ir/error.h"
+#include "runtime/device.h"
+#include "runtime/driver.h"
+#include "runtime/kernel_cache.h"
+#include "runtime/matmul_run.h"
+
+namespace tilegrid::cli {
+
+CLI::App* addRunCommand(CLI::App& app, RunCommandOptions& options) {
+  CLI::App* cmd = app.add_subcommand("run", "Run the scheduled GEMM on the GPU, check it against cuBLAS, time both");
+  addPlanOptions(*cmd, options.plan);
+  cmd->add_option("--iters", options.iters, "Timed iterations (median reported; 0 skips timing)")->capture_default_str();
+  cmd->add_flag("--check,!--no-check", options.check, "Verify against cuBLAS (default on)");
+  cmd->add_option("--format", options.format, "text | json")->capture_default_str();
+  return cmd;
+}
+
+int runRunCommand(const RunCommandOptions& options, std::ostream& out) {
+  TG_USER_CHECK(options.format == "text" || options.format == "json")
+      << "--format: unknown format '" << options.format << "': expected text or json";
+  TG_USER_CHECK(options.iters >= 0 && options.iters <= 100000) << "--iters: expected 0 to 100000, got " << options.iters;
+  std::optional<scheduler::DeviceSpec> device;
+  std::string no_device;
+  try {
+    device = runtime::currentDeviceSpec();
+  } catch (const runtime::NoDeviceError& e) {
+    no_device = e.what();
+  }
+  PlanOptions plan = options.plan;
+  // The sm_90a emitter has not landed: sm_80 kernels are what runs, on either arch.
+  if (plan.arch.empty()) plan.arch = "sm_80";
+  const PlanRequest request = parsePlanOptions(plan, device);
+  const scheduler::MatmulSchedule schedule = scheduler::schedule(request.problem, request.device, request.overrides);
+  const codegen::KernelSource source = codegen::emit(schedule);
+  const auto compiled = runtime::KernelCache::global().get(source, schedule.params.arch);
+  const runtime::KernelStats& stats = compiled->statsFor();
+
+  nlohmann::json j{{"kernel", source.kernel_name},
+                   {"problem", schedule.problem.toString()},
+                   {"device", schedule.device.toString()},
+                   {"params", schedule.params.toString()},
+                   {"registers", stats.registers},
+                   {"spills", stats.spill_stores + stats.spill_loads}};
+  if (!device) {
+    if (options.format == "json") {
+      j["ran"] = false;
+      j["reason"] = no_device;
+      out << j.dump(2) << "\n";
+    } else {
+      out << fmt::format("kernel   {}\nproblem  {}\nparams   {}\ncompiled {} registers, {} bytes spilled\n",
+                         source.kernel_name, schedule.problem.toString(), schedule.params.toString(), stats.registers,
+                         stats.spill_stores + stats.spill_loads);
+      out << "not run: " << no_device << "\n";
+    }
+    return 0;
+  }
+  runtime::RunOptions run;
+  run.check = options.check;
+  run.iterations = options.iters;
+  const runtime::RunResult result = runtime::runMatmul(schedule, source, run);
+  const bool failed = result.errors && !result.errors->passed;
+  j["ran"] = true;
+  if (result.errors) {
+    const auto& e = *result.errors;
+    j["check"] = {{"reference", "cuBLAS"},  {"max_abs", e.max_abs},     {"max_rel", e.max_rel},
+                  {"norm_rel", e.norm_rel}, {"tolerance", e.tolerance}, {"non_finite", e.non_finite},
+                  {"passed", e.passed}};
+  }
+  if (result.ours) {
+    j["ours"] = {{"median_ms", result.ours->median_ms}, {"tflops", result.ours->tflops}};
+    j["cublas"] = {{"median_ms", result.cublas->median_ms}, {"tflops", result.cublas->tflops}};
+    j["ratio"] = result.ours->tflops / result.cublas->tflops;
+  }
+  if (options.format == "json") {
+    out << j.dump(2) << "\n";
+    return failed ? 1 : 0;
+  }
+  out << fmt::format("kernel   {}\nproblem  {}\ndevice   {}\nparams   {}\n", source.kernel_name,
+                     schedule.problem.toString(), schedule.device.toString(), schedule.params.toString());
+  if (result.errors) {
+    const auto& e = *result.errors;
+    out << fmt::format("check    vs cuBLAS: max rel {:.2e}, norm rel {:.2e} (tolerance {:.0e}), {} non-finite: {}\n",
+                       e.max_rel, e.norm_rel, e.tolerance, e.non_finite, e.passed ? "PASS" : "FAIL");
+  }
+  if (result.ours) {
+    out << fmt::format("time     ours {:.3f} ms = {:.1f} TFLOP/s, cuBLAS {:.3f} ms = {:.1f} TFLOP/s, ratio {:.2f} "
+                       "(median of {})\n",
+                       result.ours->median_ms, result.ours->tflops, result.cublas->median_ms, result.cublas->tflops,
+                       result.ours->tflops / result.cublas->tflops, options.iters);
+  }
+  return failed ? 1 : 0;
+}
+
+}  // namespace tilegrid::cli

@@ -1,0 +1,159 @@
+#include "runtime/matmul_run.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "ir/error.h"
+#include "runtime/cublas_baseline.h"
+#include "runtime/device.h"
+#include "runtime/host_dtype.h"
+#include "runtime/kernel_cache.h"
+#include "runtime/launcher.h"
+
+namespace tilegrid::runtime {
+
+double tolerance(scheduler::DType out) {
+  switch (out) {
+    case scheduler::DType::BF16: return 1e-2;  // 8 mantissa bits: ~2e-3 per element
+    case scheduler::DType::FP16: return 2e-3;  // 11 bits
+    case scheduler::DType::FP32: return 1e-4;  // only the summation order differs
+  }
+  return 0;
+}
+
+ErrorStats compareOutputs(const std::vector<float>& ours, const std::vector<float>& ref, scheduler::DType out) {
+  TG_USER_CHECK(ours.size() == ref.size()) << "comparing " << ours.size() << " elements with " << ref.size();
+  ErrorStats e;
+  double diff2 = 0, ref2 = 0, ref_max = 0;
+  for (size_t i = 0; i < ours.size(); ++i) {
+    if (!std::isfinite(ours[i])) {
+      ++e.non_finite;
+      continue;
+    }
+    const double d = static_cast<double>(ours[i]) - static_cast<double>(ref[i]);
+    diff2 += d * d;
+    ref2 += static_cast<double>(ref[i]) * ref[i];
+    e.max_abs = std::max(e.max_abs, std::abs(d));
+    ref_max = std::max(ref_max, std::abs(static_cast<double>(ref[i])));
+  }
+  e.max_rel = ref_max > 0 ? e.max_abs / ref_max : e.max_abs;
+  e.norm_rel = ref2 > 0 ? std::sqrt(diff2 / ref2) : std::sqrt(diff2);
+  e.tolerance = tolerance(out);
+  e.passed = e.non_finite == 0 && e.norm_rel <= e.tolerance && e.max_rel <= 8 * e.tolerance;
+  return e;
+}
+
+std::vector<float> referenceGemm(const scheduler::MatmulProblem& p, const std::vector<float>& a,
+                                 const std::vector<float>& b) {
+  const bool a_k = scheduler::majorOfA(p.layout) == scheduler::Major::K;
+  const bool b_k = scheduler::majorOfB(p.layout) == scheduler::Major::K;
+  std::vector<float> c(static_cast<size_t>(p.batch * p.m * p.n));
+  for (int64_t batch = 0; batch < p.batch; ++batch) {
+    const float* A = a.data() + batch * p.m * p.k;
+    const float* B = b.data() + batch * p.n * p.k;
+    for (int64_t m = 0; m < p.m; ++m) {
+      for (int64_t n = 0; n < p.n; ++n) {
+        double sum = 0;
+        for (int64_t k = 0; k < p.k; ++k) {
+          const double x = A[a_k ? m * p.k + k : k * p.m + m];
+          const double y = B[b_k ? n * p.k + k : k * p.n + n];
+          sum += x * y;
+        }
+        c[static_cast<size_t>((batch * p.m + m) * p.n + n)] = static_cast<float>(sum);
+      }
+    }
+  }
+  return c;
+}
+
+namespace {
+
+size_t elements(const scheduler::MatmulProblem& p, char which) {
+  const int64_t n = which == 'a' ? p.m * p.k : which == 'b' ? p.n * p.k : p.m * p.n;
+  return static_cast<size_t>(n * p.batch);
+}
+
+TimingStats summarize(std::vector<float> ms, double flops) {
+  std::sort(ms.begin(), ms.end());
+  TimingStats t;
+  t.median_ms = ms[ms.size() / 2];
+  t.min_ms = ms.front();
+  t.max_ms = ms.back();
+  t.tflops = flops / (t.median_ms * 1e-3) / 1e12;
+  return t;
+}
+
+template <typename Launch>
+TimingStats timeRuns(Launch launch, const RunOptions& options, double flops, L2Flusher& flusher, CUstream stream) {
+  for (int i = 0; i < options.warmup; ++i) launch();
+  EventTimer timer;
+  std::vector<float> ms;
+  for (int i = 0; i < options.iterations; ++i) {
+    flusher.flush(stream);
+    timer.start(stream);
+    launch();
+    timer.stop(stream);
+    ms.push_back(timer.elapsedMs());
+  }
+  return summarize(std::move(ms), flops);
+}
+
+}  // namespace
+
+MatmulBuffers::MatmulBuffers(const scheduler::MatmulProblem& p, uint64_t seed)
+    : a(elements(p, 'a') * static_cast<size_t>(scheduler::bytes(p.a_dtype))),
+      b(elements(p, 'b') * static_cast<size_t>(scheduler::bytes(p.b_dtype))),
+      c(elements(p, 'c') * static_cast<size_t>(scheduler::bytes(p.out_dtype))) {
+  fillRandomOnDevice(a, p.a_dtype, elements(p, 'a'), seed);
+  fillRandomOnDevice(b, p.b_dtype, elements(p, 'b'), seed + 1);
+}
+
+void launchMatmul(const LoadedKernel& kernel, const codegen::KernelSource& source, MatmulBuffers& buffers,
+                  CUstream stream) {
+  KernelArgs args;
+  args.add(buffers.a.ptr()).add(buffers.b.ptr()).add(buffers.c.ptr());
+  kernel.launch(source.launch, args, stream);
+}
+
+RunResult runMatmul(const scheduler::MatmulSchedule& schedule, const codegen::KernelSource& source,
+                    const RunOptions& options) {
+  const scheduler::MatmulProblem& p = schedule.problem;
+  RunResult result;
+  result.kernel_name = source.kernel_name;
+  const LoadedKernel kernel(*KernelCache::global().get(source, schedule.params.arch));
+  MatmulBuffers buffers(p, options.seed);
+  Stream stream;
+  std::unique_ptr<CublasGemm> cublas;
+  if (options.check) {
+    // Poison the output first: every element must be written.
+    buffers.c.fill(0xff, stream.get());
+    launchMatmul(kernel, source, buffers, stream.get());
+    stream.synchronize();
+    const std::vector<float> ours = decode(buffers.c.toHost<uint8_t>(), p.out_dtype);
+    std::vector<float> reference;
+    if (options.reference == Reference::Cublas) {
+      DeviceBuffer c_ref(buffers.c.bytes());
+      cublas = std::make_unique<CublasGemm>();
+      cublas->run(p, buffers.a.ptr(), buffers.b.ptr(), c_ref.ptr(), stream.get());
+      stream.synchronize();
+      reference = decode(c_ref.toHost<uint8_t>(), p.out_dtype);
+    } else {
+      reference = referenceGemm(p, decode(buffers.a.toHost<uint8_t>(), p.a_dtype),
+                                decode(buffers.b.toHost<uint8_t>(), p.b_dtype));
+    }
+    result.errors = compareOutputs(ours, reference, p.out_dtype);
+  }
+  if (options.iterations > 0) {
+    L2Flusher flusher(currentDeviceSpec().l2_bytes);
+    result.ours = timeRuns([&] { launchMatmul(kernel, source, buffers, stream.get()); }, options, p.flops(), flusher,
+                           stream.get());
+    if (options.time_cublas) {
+      if (!cublas) cublas = std::make_unique<CublasGemm>();
+      result.cublas = timeRuns([&] { cublas->run(p, buffers.a.ptr(), buffers.b.ptr(), buffers.c.ptr(), stream.get()); },
+                               options, p.flops(), flusher, stream.get());
+    }
+  }
+  return result;
+}
+
+}  // namespace tilegrid::runtime

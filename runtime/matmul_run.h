@@ -1,0 +1,70 @@
+#pragma once
+// Running a generated GEMM on the GPU: random inputs, a launch, verification against a reference,
+// and event timing next to cuBLAS in the same process.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "codegen/kernel_source.h"
+#include "runtime/buffer.h"
+#include "scheduler/schedule.h"
+
+namespace tilegrid::runtime {
+
+struct ErrorStats {
+  double max_abs = 0;      // max |ours - ref|
+  double max_rel = 0;      // max |ours - ref| / max |ref|
+  double norm_rel = 0;     // ||ours - ref|| / ||ref||
+  int64_t non_finite = 0;  // NaN or Inf in our output (poisoned elements never written, too)
+  bool passed = false;
+  double tolerance = 0;    // the bound on norm_rel for this output dtype
+};
+
+// The tolerance on ||ours - ref|| / ||ref|| for an output dtype: the output rounding dominates.
+double tolerance(scheduler::DType out);
+// Compares two host buffers of `out` elements.
+ErrorStats compareOutputs(const std::vector<float>& ours, const std::vector<float>& reference, scheduler::DType out);
+// C = A * B in fp64 on the host from the decoded inputs, as floats (for small problems).
+std::vector<float> referenceGemm(const scheduler::MatmulProblem& problem, const std::vector<float>& a,
+                                 const std::vector<float>& b);
+
+struct TimingStats {
+  double median_ms = 0, min_ms = 0, max_ms = 0;
+  double tflops = 0;  // at the median
+};
+
+enum class Reference { Cublas, CpuFp64 };
+
+struct RunResult {
+  std::string kernel_name;
+  std::optional<ErrorStats> errors;  // against the reference, when checked
+  std::optional<TimingStats> ours;
+  std::optional<TimingStats> cublas;
+};
+
+struct RunOptions {
+  bool check = true;
+  int iterations = 20;  // timed runs each; 0 skips timing
+  int warmup = 3;
+  uint64_t seed = 2026;
+  Reference reference = Reference::Cublas;
+  bool time_cublas = true;
+};
+
+// Compiles (cached), launches and, as asked, checks and times `source` for `schedule`'s problem.
+RunResult runMatmul(const scheduler::MatmulSchedule& schedule, const codegen::KernelSource& source,
+                    const RunOptions& options);
+
+// The inputs and output of one problem on the device, A and B filled with random values.
+struct MatmulBuffers {
+  DeviceBuffer a, b, c;
+  MatmulBuffers(const scheduler::MatmulProblem& problem, uint64_t seed);
+};
+
+class LoadedKernel;
+// One launch of the loaded kernel of `source` on `buffers`.
+void launchMatmul(const LoadedKernel& kernel, const codegen::KernelSource& source, MatmulBuffers& buffers,
+                  CUstream stream = nullptr);
+
+}  // namespace tilegrid::runtime

@@ -1,0 +1,100 @@
+#include "support/gemm_cases.h"
+
+#include <fmt/format.h>
+
+namespace tilegrid::testing {
+
+using scheduler::DType;
+using scheduler::GridGroup;
+using scheduler::GridMethod;
+using scheduler::Layout;
+
+scheduler::MatmulProblem makeProblem(int64_t m, int64_t n, int64_t k, Layout layout, DType in, DType out,
+                                     int64_t batch) {
+  scheduler::MatmulProblem p;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.batch = batch;
+  p.layout = layout;
+  p.a_dtype = p.b_dtype = in;
+  p.out_dtype = out;
+  return p.validate();
+}
+
+std::string GemmCase::label() const {
+  std::string grid = overrides.method ? scheduler::toString(*overrides.method) : "default";
+  if (overrides.factors) {
+    for (int64_t f : *overrides.factors) grid += "_" + std::to_string(f);
+  }
+  const auto t = overrides.cta_tile;
+  return fmt::format("{}x{}x{}b{}_{}_{}to{}_{}_{}", problem.m, problem.n, problem.k, problem.batch,
+                     scheduler::toString(problem.layout), scheduler::toString(problem.a_dtype),
+                     scheduler::toString(problem.out_dtype), grid, t ? t->toString() : "tiles");
+}
+
+namespace {
+
+struct Grid {
+  GridMethod method;
+  std::vector<int64_t> factors;
+};
+
+const std::vector<Grid> kGrids = {{GridMethod::None, {1}}, {GridMethod::SplitMerge, {3}}, {GridMethod::SwizzleMerge, {4, 2}}};
+
+}  // namespace
+
+std::vector<GemmCase> sm80CompileCases() {
+  std::vector<GemmCase> cases;
+  const std::vector<std::pair<DType, DType>> types = {{DType::BF16, DType::BF16}, {DType::FP16, DType::FP32}};
+  const std::vector<std::optional<scheduler::TileShape>> tiles = {std::nullopt, scheduler::TileShape{64, 128, 32}};
+  for (Layout layout : {Layout::TN, Layout::NT, Layout::NN, Layout::TT}) {
+    for (const auto& [in, out] : types) {
+      for (const Grid& g : kGrids) {
+        for (const auto& tile : tiles) {
+          for (bool aligned : {true, false}) {
+            GemmCase c{aligned ? makeProblem(1024, 512, 256, layout, in, out) : makeProblem(1001, 515, 257, layout, in, out),
+                       {}};
+            c.overrides.arch = scheduler::Arch::Sm80;
+            c.overrides.method = g.method;
+            c.overrides.factors = g.factors;
+            c.overrides.group = GridGroup::M;
+            c.overrides.cta_tile = tile;
+            cases.push_back(c);
+          }
+        }
+      }
+    }
+  }
+  return cases;
+}
+
+std::vector<GemmCase> sm80RunCases() {
+  struct Shape {
+    int64_t m, n, k, batch;
+  };
+  // Edge tiles in M and N, K tails, K shorter than one tile, misaligned leading dimensions (odd
+  // sizes give alignment 1 or 2), exact tiles, and a batch.
+  const std::vector<Shape> shapes = {{257, 129, 77, 1}, {128, 128, 64, 1}, {200, 72, 136, 1}, {1, 1, 1, 1},
+                                     {66, 130, 1000, 2}, {300, 36, 18, 1}};
+  const std::vector<std::pair<DType, DType>> types = {
+      {DType::BF16, DType::BF16}, {DType::FP16, DType::FP32}, {DType::BF16, DType::FP32}, {DType::FP16, DType::FP16}};
+  std::vector<GemmCase> cases;
+  int i = 0;
+  for (Layout layout : {Layout::TN, Layout::NT, Layout::NN, Layout::TT}) {
+    for (const Shape& s : shapes) {
+      const auto& [in, out] = types[static_cast<size_t>(i % 4)];
+      const Grid& g = kGrids[static_cast<size_t>(i % 3)];
+      GemmCase c{makeProblem(s.m, s.n, s.k, layout, in, out, s.batch), {}};
+      c.overrides.arch = scheduler::Arch::Sm80;
+      c.overrides.method = g.method;
+      c.overrides.factors = g.factors;
+      if (i % 2 == 1) c.overrides.cta_tile = scheduler::TileShape{64, 64, 32};
+      cases.push_back(c);
+      ++i;
+    }
+  }
+  return cases;
+}
+
+}  // namespace tilegrid::testing

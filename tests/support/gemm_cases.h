@@ -1,0 +1,25 @@
+#pragma once
+// GEMM configurations shared by the nvrtc (compile every variant) and gpu (run them) suites.
+#include <string>
+#include <vector>
+
+#include "scheduler/schedule.h"
+
+namespace tilegrid::testing {
+
+struct GemmCase {
+  scheduler::MatmulProblem problem;
+  scheduler::ScheduleOverrides overrides;
+  std::string label() const;
+};
+
+scheduler::MatmulProblem makeProblem(int64_t m, int64_t n, int64_t k, scheduler::Layout layout, scheduler::DType in,
+                                     scheduler::DType out, int64_t batch = 1);
+
+// Layouts x dtypes x grid methods x tile configs x aligned and misaligned shapes.
+std::vector<GemmCase> sm80CompileCases();
+// A smaller set with edge tiles, K tails, misaligned operands and batches, small enough for an fp64
+// CPU reference.
+std::vector<GemmCase> sm80RunCases();
+
+}  // namespace tilegrid::testing

@@ -6,7 +6,7 @@ out="${OUT:-/tmp/tilegrid-gpu-check}"
 build="${BUILD_DIR:-/tmp/tilegrid-build}"
 mkdir -p "$out"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw --format=csv > "$out/gpu.txt" 2>&1
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTILEGRID_WARNINGS_AS_ERRORS=ON > "$out/configure.log" 2>&1 \
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo > "$out/configure.log" 2>&1 \
   || { tail -30 "$out/configure.log"; exit 1; }
 cmake --build "$build" -j "$(nproc)" > "$out/build.log" 2>&1 || { grep -E "error|FAILED" "$out/build.log" | head -30; exit 1; }
 ctest --test-dir "$build" --output-on-failure -j 4 "$@" > "$out/ctest.log" 2>&1

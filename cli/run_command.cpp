@@ -40,7 +40,8 @@ int runRunCommand(const RunCommandOptions& options, std::ostream& out) {
   const PlanRequest request = parsePlanOptions(plan, device);
   const scheduler::MatmulSchedule schedule = scheduler::schedule(request.problem, request.device, request.overrides);
   const codegen::KernelSource source = codegen::emit(schedule);
-  const auto compiled = runtime::KernelCache::global().get(source, schedule.params.arch);
+  // Compile for the device's own target when there is one (see runMatmul).
+  const auto compiled = runtime::KernelCache::global().get(source, device ? device->arch() : schedule.params.arch);
   const runtime::KernelStats& stats = compiled->statsFor();
 
   nlohmann::json j{{"kernel", source.kernel_name},

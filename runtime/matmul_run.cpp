@@ -120,7 +120,9 @@ RunResult runMatmul(const scheduler::MatmulSchedule& schedule, const codegen::Ke
   const scheduler::MatmulProblem& p = schedule.problem;
   RunResult result;
   result.kernel_name = source.kernel_name;
-  const LoadedKernel kernel(*KernelCache::global().get(source, schedule.params.arch));
+  // SASS does not run across major architectures: an sm_80-family kernel is compiled for the
+  // device's own target (sm_90a on Hopper), which runs its mma.sync/ldmatrix/cp.async code.
+  const LoadedKernel kernel(*KernelCache::global().get(source, currentDeviceSpec().arch()));
   MatmulBuffers buffers(p, options.seed);
   Stream stream;
   std::unique_ptr<CublasGemm> cublas;

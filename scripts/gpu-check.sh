@@ -5,6 +5,7 @@ set -uo pipefail
 out="${OUT:-/tmp/tilegrid-gpu-check}"
 build="${BUILD_DIR:-/tmp/tilegrid-build}"
 mkdir -p "$out"
+rm -rf "$build"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw --format=csv > "$out/gpu.txt" 2>&1
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo > "$out/configure.log" 2>&1 \
   || { tail -30 "$out/configure.log"; exit 1; }

@@ -19,6 +19,7 @@ void addPlanOptions(CLI::App& cmd, PlanOptions& o) {
   cmd.add_option("--method", o.method, "Grid traversal: none | split-merge | swizzle-merge");
   cmd.add_option("--group", o.group, "Grouped grid dimension: m | n");
   cmd.add_option("--cta-tile", o.cta_tile, "CTA tile M,N,K");
+  cmd.add_option("--warp-tile", o.warp_tile, "Warp tile M,N (sm_80) or consumer warpgroup tile (sm_90)");
   cmd.add_option("--stages", o.stages, "Pipeline stages");
 }
 
@@ -46,6 +47,11 @@ PlanRequest parsePlanOptions(const PlanOptions& o, const std::optional<scheduler
     const auto t = parseIntList(o.cta_tile, "--cta-tile");
     TG_USER_CHECK(t.size() == 3) << "--cta-tile: expected M,N,K, got '" << o.cta_tile << "'";
     r.overrides.cta_tile = scheduler::TileShape{t[0], t[1], t[2]};
+  }
+  if (!o.warp_tile.empty()) {
+    const auto t = parseIntList(o.warp_tile, "--warp-tile");
+    TG_USER_CHECK(t.size() == 2) << "--warp-tile: expected M,N, got '" << o.warp_tile << "'";
+    r.overrides.warp_tile = scheduler::TileShape{t[0], t[1], 0};
   }
   if (!o.stages.empty()) r.overrides.stages = parseInt(o.stages, "--stages");
   return r;

@@ -51,6 +51,22 @@ std::optional<Val> simplifyBinary(Op op, const Val& a, const Val& b) {
   switch (op) {
     case Op::Add:
       if (isConstValue(b, 0)) return a;
+      if (a.op() == Op::Mul && b.op() == Op::Mod) {
+        // x / c * c + x % c -> x (C's definition of % makes this exact for every x)
+        auto mul = a.operands();
+        auto mod = b.operands();
+        if (mul[0].op() == Op::Div && mul[1].sameAs(mod[1]) && mul[0].operands()[0].sameAs(mod[0]) &&
+            mul[0].operands()[1].sameAs(mod[1])) {
+          return mod[0];
+        }
+      }
+      if (a.op() == Op::Add) {
+        // (p + q) + r -> p + (q + r) when q + r simplifies: brings split pieces back together.
+        auto ops = a.operands();
+        if (!ops[1].isConst()) {
+          if (auto merged = simplifyBinary(Op::Add, ops[1], b)) return ops[0] + *merged;
+        }
+      }
       // (x + c1) + c2 -> x + (c1 + c2)
       if (cb && a.op() == Op::Add) {
         auto ops = a.operands();
@@ -72,6 +88,12 @@ std::optional<Val> simplifyBinary(Op op, const Val& a, const Val& b) {
     case Op::Mul:
       if (isConstValue(b, 1)) return a;
       if (isConstValue(b, 0)) return Val(0);
+      // (p + q) * c -> p * c + q * c: normal form for linear index math, so that the rules above
+      // can recombine what splits and merges took apart.
+      if (cb && (a.op() == Op::Add || a.op() == Op::Sub)) {
+        auto ops = a.operands();
+        return a.op() == Op::Add ? ops[0] * b + ops[1] * b : ops[0] * b - ops[1] * b;
+      }
       // (x * c1) * c2 -> x * (c1 * c2)
       if (cb && a.op() == Op::Mul) {
         auto ops = a.operands();

@@ -91,6 +91,11 @@ MatmulParams chooseParams(const MatmulProblem& problem, const DeviceSpec& device
         << ": m and n must be multiples of 8 and k a multiple of 16 (16-byte smem rows, k16 instructions)";
     fitWarpTile(p);
   }
+  if (overrides.warp_tile) {
+    p.warp_tile = *overrides.warp_tile;
+    p.warp_tile.k = p.cta_tile.k;
+    if (p.arch == Arch::Sm90) p.instruction_tile = TileShape{64, p.warp_tile.n, 16};
+  }
   p.smem_a = chooseSmemAtom(majorOfA(problem.layout), problem.a_dtype,
                             majorOfA(problem.layout) == Major::K ? p.cta_tile.k : p.cta_tile.m);
   p.smem_b = chooseSmemAtom(majorOfB(problem.layout), problem.b_dtype,

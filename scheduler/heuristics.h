@@ -14,6 +14,8 @@ struct ScheduleOverrides {
   // The kernel family. sm_80 code runs on any device from sm_80 on; sm_90 needs an sm_90 device.
   std::optional<Arch> arch = std::nullopt;
   std::optional<TileShape> cta_tile = std::nullopt;
+  // sm_80: the warp tile; sm_90: the consumer warpgroup tile. Its k must equal the CTA tile's.
+  std::optional<TileShape> warp_tile = std::nullopt;
   std::optional<int64_t> stages = std::nullopt;
   std::optional<GridMethod> method = std::nullopt;
   std::optional<std::vector<int64_t>> factors = std::nullopt;

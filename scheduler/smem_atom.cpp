@@ -89,9 +89,13 @@ ir::TensorDomain buildSmemTile(const std::string& name, const ir::AxisSpec& mn, 
   tile.split(2, ir::Val(width));                   // [row_o, row_i, major_o, major_i, stage]
   // tile_to_shape order: stage slowest, then major_o, then row_o, then the atom (row_i, major_i).
   tile.reorder({{4, 0}, {2, 1}, {0, 2}, {1, 3}, {3, 4}});
-  tile.merge(0).merge(0).merge(0).merge(0);
+  // Swizzle one stage's offsets and only then add the stage: the same layout (the pattern repeats
+  // within every stage), but the printed offset becomes `stage * size + f(row, col)`, so kernels
+  // compute f once and step through the stage ring with an add.
+  tile.merge(1).merge(1).merge(1);
   const auto [b, m, s] = atom.elementSwizzle();
-  if (b > 0) tile.swizzle(0, b, m, s);
+  if (b > 0) tile.swizzle(1, b, m, s);
+  tile.merge(0);
   tile.setAllocationDomain(tile.loop());
   tile.setLoopDomain(tile.logical());
   return tile;

@@ -33,6 +33,28 @@ TEST_P(Sm80Gemm, MatchesFp64Reference) {
                         << ", non-finite " << e.non_finite << " (tolerance " << e.tolerance << ")";
 }
 
+class Sm80VsCublas : public ::testing::TestWithParam<testing::GemmCase> {};
+
+TEST_P(Sm80VsCublas, MatchesCublas) {
+  scheduler::DeviceSpec device;
+  try {
+    device = currentDeviceSpec();
+  } catch (const NoDeviceError& e) {
+    GTEST_SKIP() << e.what();
+  }
+  const testing::GemmCase& c = GetParam();
+  const auto schedule = scheduler::schedule(c.problem, device, c.overrides);
+  const codegen::KernelSource source = codegen::emit(schedule);
+  RunOptions options;
+  options.iterations = 0;
+  options.reference = Reference::Cublas;
+  const RunResult result = runMatmul(schedule, source, options);
+  ASSERT_TRUE(result.errors.has_value());
+  const ErrorStats& e = *result.errors;
+  EXPECT_TRUE(e.passed) << source.kernel_name << ": norm rel " << e.norm_rel << ", max rel " << e.max_rel
+                        << ", non-finite " << e.non_finite << " (tolerance " << e.tolerance << ")";
+}
+
 std::string caseName(const ::testing::TestParamInfo<testing::GemmCase>& param_info) {
   std::string name = param_info.param.label();
   for (char& ch : name) {
@@ -42,6 +64,7 @@ std::string caseName(const ::testing::TestParamInfo<testing::GemmCase>& param_in
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, Sm80Gemm, ::testing::ValuesIn(testing::sm80RunCases()), caseName);
+INSTANTIATE_TEST_SUITE_P(Shapes, Sm80VsCublas, ::testing::ValuesIn(testing::sm80CublasCases()), caseName);
 
 }  // namespace
 }  // namespace tilegrid::runtime

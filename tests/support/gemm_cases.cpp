@@ -97,4 +97,22 @@ std::vector<GemmCase> sm80RunCases() {
   return cases;
 }
 
+std::vector<GemmCase> sm80CublasCases() {
+  struct Shape {
+    int64_t m, n, k;
+  };
+  // The last shape has K and every leading dimension not a multiple of 8.
+  const std::vector<Shape> shapes = {{1, 1, 1},         {17, 33, 65},     {127, 129, 63},    {128, 128, 32},
+                                     {1000, 1000, 1000}, {4096, 4096, 4096}, {3000, 5000, 1000}, {1001, 999, 1003}};
+  std::vector<GemmCase> cases;
+  for (Layout layout : {Layout::TN, Layout::NT, Layout::NN, Layout::TT}) {
+    for (const Shape& s : shapes) {
+      GemmCase c{makeProblem(s.m, s.n, s.k, layout, DType::BF16, DType::BF16), {}};
+      c.overrides.arch = scheduler::Arch::Sm80;
+      cases.push_back(c);
+    }
+  }
+  return cases;
+}
+
 }  // namespace tilegrid::testing

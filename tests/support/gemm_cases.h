@@ -21,5 +21,7 @@ std::vector<GemmCase> sm80CompileCases();
 // A smaller set with edge tiles, K tails, misaligned operands and batches, small enough for an fp64
 // CPU reference.
 std::vector<GemmCase> sm80RunCases();
+// The shapes issue #5 names, every layout, default schedules, bf16: checked against cuBLAS.
+std::vector<GemmCase> sm80CublasCases();
 
 }  // namespace tilegrid::testing

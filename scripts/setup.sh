@@ -43,9 +43,11 @@ if [ "$(printf '%s\n3.25\n' "$cmake_version" | sort -V | head -n1)" != "3.25" ];
 fi
 
 cuda_home="${CUDA_HOME:-/usr/local/cuda}"
-if [ -x "$cuda_home/bin/nvcc" ] && [ -f "$cuda_home/include/nvrtc.h" ]; then
+if [ -x "$cuda_home/bin/nvcc" ] && [ -f "$cuda_home/include/nvrtc.h" ] && [ -f "$cuda_home/include/cuda.h" ]; then
   echo "setup: ok (CUDA toolkit at $cuda_home)"
 else
-  echo "setup: ok, but no CUDA toolkit found at $cuda_home (set CUDA_HOME to the toolkit's folder)."
-  echo "       Without it tilegrid builds the IR, scheduler and code generator only; the NVRTC compiler and the runtime are left out."
+  echo "setup: no CUDA toolkit found at $cuda_home (looked for bin/nvcc, include/nvrtc.h, include/cuda.h)." >&2
+  echo "       tilegrid needs CUDA Toolkit 12 or newer (13 recommended) for NVRTC and the CUDA headers;" >&2
+  echo "       install it and set CUDA_HOME to its folder. A GPU and driver are not needed to build or test." >&2
+  exit 1
 fi

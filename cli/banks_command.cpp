@@ -23,8 +23,7 @@ CLI::App* addBanksCommand(CLI::App& app, BanksOptions& options) {
 }
 
 void runBanksCommand(const BanksOptions& options, std::ostream& out) {
-  TG_USER_CHECK(options.format == "text" || options.format == "json")
-      << "--format: unknown format '" << options.format << "': expected text or json";
+  checkFormat(options.format, {"text", "json"});
   const scheduler::Layout2D layout = scheduler::Layout2D::parse(options.layout);
   const int64_t elem = parseInt(options.elem_bytes, "--elem-bytes");
   const int64_t threads = parseInt(options.threads, "--threads");

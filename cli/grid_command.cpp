@@ -169,8 +169,7 @@ CLI::App* addGridCommand(CLI::App& app, GridOptions& options) {
 }
 
 void runGridCommand(const GridOptions& options, std::ostream& out) {
-  TG_USER_CHECK(options.format == "csv" || options.format == "table" || options.format == "json")
-      << "--format: unknown format '" << options.format << "': expected csv, table or json";
+  checkFormat(options.format, {"csv", "table", "json"});
   const GridListing listing = listGrid(options);
   if (options.format == "csv") {
     printCsv(listing, options.show_index, out);

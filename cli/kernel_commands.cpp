@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "codegen/emit.h"
+#include "cli/parse.h"
 #include "ir/error.h"
 #include "runtime/dump.h"
 #include "runtime/kernel_cache.h"
@@ -61,8 +62,7 @@ CLI::App* addCompileCommand(CLI::App& app, CompileCommandOptions& options) {
 }
 
 void runCompileCommand(const CompileCommandOptions& options, std::ostream& out) {
-  TG_USER_CHECK(options.format == "text" || options.format == "json")
-      << "--format: unknown format '" << options.format << "': expected text or json";
+  checkFormat(options.format, {"text", "json"});
   const Emitted emitted = scheduleAndEmit(options.plan);
   const scheduler::MatmulSchedule& schedule = emitted.schedule;
   const codegen::KernelSource& source = emitted.source;

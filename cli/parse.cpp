@@ -31,4 +31,13 @@ std::vector<int64_t> parseIntList(const std::string& text, const std::string& op
   return values;
 }
 
+void checkFormat(const std::string& format, const std::vector<std::string>& allowed) {
+  std::string list;
+  for (size_t i = 0; i < allowed.size(); ++i) {
+    if (allowed[i] == format) return;
+    list += (i == 0 ? "" : i + 1 == allowed.size() ? " or " : ", ") + allowed[i];
+  }
+  TG_USER_ERROR() << "--format: unknown format '" << format << "': expected " << list;
+}
+
 }  // namespace tilegrid::cli

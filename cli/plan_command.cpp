@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "cli/parse.h"
 #include "ir/error.h"
 #include "scheduler/schedule.h"
 
@@ -65,8 +66,7 @@ CLI::App* addPlanCommand(CLI::App& app, PlanCommandOptions& options) {
 }
 
 void runPlanCommand(const PlanCommandOptions& options, std::ostream& out) {
-  TG_USER_CHECK(options.format == "text" || options.format == "json")
-      << "--format: unknown format '" << options.format << "': expected text or json";
+  checkFormat(options.format, {"text", "json"});
   const PlanRequest request = parsePlanOptions(options.plan);
   const scheduler::MatmulSchedule s = scheduler::schedule(request.problem, request.device, request.overrides);
   if (options.format == "json") {

@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "codegen/emit.h"
+#include "cli/parse.h"
 #include "ir/error.h"
 #include "runtime/device.h"
 #include "runtime/driver.h"
@@ -24,8 +25,7 @@ CLI::App* addRunCommand(CLI::App& app, RunCommandOptions& options) {
 }
 
 int runRunCommand(const RunCommandOptions& options, std::ostream& out) {
-  TG_USER_CHECK(options.format == "text" || options.format == "json")
-      << "--format: unknown format '" << options.format << "': expected text or json";
+  checkFormat(options.format, {"text", "json"});
   TG_USER_CHECK(options.iters >= 0 && options.iters <= 100000) << "--iters: expected 0 to 100000, got " << options.iters;
   std::optional<scheduler::DeviceSpec> device;
   std::string no_device;

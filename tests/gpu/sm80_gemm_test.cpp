@@ -11,49 +11,31 @@
 namespace tilegrid::runtime {
 namespace {
 
-class Sm80Gemm : public ::testing::TestWithParam<testing::GemmCase> {};
-
-TEST_P(Sm80Gemm, MatchesFp64Reference) {
+// Schedules, emits, runs and checks one case; skips without a GPU.
+void expectCorrect(const testing::GemmCase& c, Reference reference) {
   scheduler::DeviceSpec device;
   try {
     device = currentDeviceSpec();
   } catch (const NoDeviceError& e) {
     GTEST_SKIP() << e.what();
   }
-  const testing::GemmCase& c = GetParam();
   const auto schedule = scheduler::schedule(c.problem, device, c.overrides);
   const codegen::KernelSource source = codegen::emit(schedule);
   RunOptions options;
   options.iterations = 0;
-  options.reference = Reference::CpuFp64;
+  options.reference = reference;
   const RunResult result = runMatmul(schedule, source, options);
   ASSERT_TRUE(result.errors.has_value());
   const ErrorStats& e = *result.errors;
   EXPECT_TRUE(e.passed) << source.kernel_name << ": norm rel " << e.norm_rel << ", max rel " << e.max_rel
                         << ", non-finite " << e.non_finite << " (tolerance " << e.tolerance << ")";
 }
+
+class Sm80Gemm : public ::testing::TestWithParam<testing::GemmCase> {};
+TEST_P(Sm80Gemm, MatchesFp64Reference) { expectCorrect(GetParam(), Reference::CpuFp64); }
 
 class Sm80VsCublas : public ::testing::TestWithParam<testing::GemmCase> {};
-
-TEST_P(Sm80VsCublas, MatchesCublas) {
-  scheduler::DeviceSpec device;
-  try {
-    device = currentDeviceSpec();
-  } catch (const NoDeviceError& e) {
-    GTEST_SKIP() << e.what();
-  }
-  const testing::GemmCase& c = GetParam();
-  const auto schedule = scheduler::schedule(c.problem, device, c.overrides);
-  const codegen::KernelSource source = codegen::emit(schedule);
-  RunOptions options;
-  options.iterations = 0;
-  options.reference = Reference::Cublas;
-  const RunResult result = runMatmul(schedule, source, options);
-  ASSERT_TRUE(result.errors.has_value());
-  const ErrorStats& e = *result.errors;
-  EXPECT_TRUE(e.passed) << source.kernel_name << ": norm rel " << e.norm_rel << ", max rel " << e.max_rel
-                        << ", non-finite " << e.non_finite << " (tolerance " << e.tolerance << ")";
-}
+TEST_P(Sm80VsCublas, MatchesCublas) { expectCorrect(GetParam(), Reference::Cublas); }
 
 std::string caseName(const ::testing::TestParamInfo<testing::GemmCase>& param_info) {
   std::string name = param_info.param.label();

@@ -2,24 +2,13 @@
 
 #include <sstream>
 
-#include "cli/app.h"
+#include "support/cli_runner.h"
 
 namespace tilegrid::cli {
 namespace {
 
-struct Result {
-  int status;
-  std::string out, err;
-};
-
-Result runCli(std::vector<std::string> args) {
-  args.insert(args.begin(), "tilegrid");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  const int status = run(static_cast<int>(argv.size()), argv.data(), out, err);
-  return {status, out.str(), err.str()};
-}
+using Result = testing::CliResult;
+using testing::runCli;
 
 std::vector<std::string> lines(const std::string& text) {
   std::vector<std::string> result;

@@ -1,5 +1,6 @@
 #pragma once
 // GEMM configurations shared by the nvrtc (compile every variant) and gpu (run them) suites.
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,9 @@ struct GemmCase {
   scheduler::ScheduleOverrides overrides;
   std::string label() const;
 };
+
+// gtest prints parameters with this instead of their bytes.
+inline void PrintTo(const GemmCase& c, std::ostream* os) { *os << c.label(); }
 
 scheduler::MatmulProblem makeProblem(int64_t m, int64_t n, int64_t k, scheduler::Layout layout, scheduler::DType in,
                                      scheduler::DType out, int64_t batch = 1);

@@ -6,6 +6,7 @@
 #include "codegen/index_functions.h"
 #include "codegen/template.h"
 #include "ir/error.h"
+#include "ir/indexer.h"
 
 namespace tilegrid::codegen {
 namespace {
@@ -88,6 +89,61 @@ std::string storeCode(DType out, bool pairs) {
   return "if (n + 1 < N) {\n          " + pair + "\n        } else {\n          " + scalar + "\n        }";
 }
 
+// ldmatrix addressing. Each lane's row address for k16 step kk is tg_smem_*(mn, kk + c, stage) for
+// a lane-dependent (mn, c < 16). Hoisting all of them costs a register per (fragment, kk); instead we
+// check, on the Indexer's own offset expression, whether every step is the step-0 offset combined
+// with one constant (XOR for swizzled atoms, + otherwise) and whether stages are a constant apart.
+// If so each fragment keeps one base offset; if not, the kernel calls tg_smem_* directly.
+struct FragmentAddressing {
+  bool derived = false;
+  bool use_xor = false;
+  int64_t stage_size = 0;
+  std::vector<int64_t> step_delta;  // one per k16 step
+};
+
+FragmentAddressing deriveFragmentAddressing(const ir::TensorDomain& tile, int64_t bk) {
+  ir::Indexer indexer(tile);
+  const std::vector<ir::Val> vars = {ir::Val::loopIndex("x"), ir::Val::loopIndex("y"), ir::Val::loopIndex("s")};
+  const ir::IndexResult alloc = indexer.allocationIndex(vars);
+  ir::CompiledVal f(indexer.linearize(tile.allocation(), alloc.indices), {"x", "y", "s"});
+  const int64_t rows = *tile.iterDomain(tile.logical()[0]).extent.constValue();
+  const int64_t stages = *tile.iterDomain(tile.logical()[2]).extent.constValue();
+  auto at = [&](int64_t x, int64_t y, int64_t st) {
+    const int64_t v[3] = {x, y, st};
+    return f(v);
+  };
+  FragmentAddressing out;
+  out.stage_size = at(0, 0, 1) - at(0, 0, 0);
+  for (int64_t st = 0; st < stages; ++st) {
+    for (int64_t x = 0; x < rows; ++x) {
+      for (int64_t y = 0; y < bk; ++y) {
+        if (at(x, y, st) != st * out.stage_size + at(x, y, 0)) return {};
+      }
+    }
+  }
+  for (bool use_xor : {true, false}) {
+    std::vector<int64_t> deltas;
+    bool holds = true;
+    for (int64_t kk = 0; kk < bk && holds; kk += 16) {
+      const int64_t d = use_xor ? (at(0, kk, 0) ^ at(0, 0, 0)) : at(0, kk, 0) - at(0, 0, 0);
+      for (int64_t x = 0; x < rows && holds; ++x) {
+        for (int64_t y = 0; y < 16 && holds; ++y) {
+          holds = at(x, y + kk, 0) == (use_xor ? (at(x, y, 0) ^ d) : at(x, y, 0) + d);
+        }
+      }
+      deltas.push_back(d);
+    }
+    if (holds) return {true, use_xor, out.stage_size, deltas};
+  }
+  return {};
+}
+
+std::string joinInts(const std::vector<int64_t>& values) {
+  std::string text;
+  for (size_t i = 0; i < values.size(); ++i) text += (i ? ", " : "") + std::to_string(values[i]);
+  return text;
+}
+
 }  // namespace
 
 std::string kernelName(const scheduler::MatmulSchedule& s) {
@@ -117,18 +173,38 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
   TG_USER_CHECK(prob.a_dtype != DType::FP32) << "sm_80 kernels take bf16 or fp16 inputs";
   const CopyCode copy_a = copyCode(major_a, "m", "M", "m0");
   const CopyCode copy_b = copyCode(major_b, "n", "N", "n0");
-  const std::string ldmatrix_a =
-      major_a == Major::K
-          ? "const int m = wm0 + mi * 16 + quad_row + (quad % 2) * 8, k = kk + (quad / 2) * 8;\n"
-            "        tg_ldmatrix_x4(a[mi], smem_a + tg_smem_a(m, k, stage));"
-          : "const int m = wm0 + mi * 16 + (quad % 2) * 8, k = kk + quad_row + (quad / 2) * 8;\n"
-            "        tg_ldmatrix_x4_trans(a[mi], smem_a + tg_smem_a(m, k, stage));";
-  const std::string ldmatrix_b =
-      major_b == Major::K
-          ? "const int n = wn0 + nj * 16 + quad_row + (quad / 2) * 8, k = kk + (quad % 2) * 8;\n"
-            "        tg_ldmatrix_x4(r, smem_b + tg_smem_b(n, k, stage));"
-          : "const int n = wn0 + nj * 16 + (quad / 2) * 8, k = kk + quad_row + (quad % 2) * 8;\n"
-            "        tg_ldmatrix_x4_trans(r, smem_b + tg_smem_b(n, k, stage));";
+  // Lane -> (row, k within the k16 step) of ldmatrix x4, fixed by the instruction.
+  const std::string lane_a = major_a == Major::K
+                                 ? "const int m = wm0 + mi * 16 + quad_row + (quad % 2) * 8, k = (quad / 2) * 8;"
+                                 : "const int m = wm0 + mi * 16 + (quad % 2) * 8, k = quad_row + (quad / 2) * 8;";
+  const std::string lane_b = major_b == Major::K
+                                 ? "const int n = wn0 + nj * 16 + quad_row + (quad / 2) * 8, k = (quad % 2) * 8;"
+                                 : "const int n = wn0 + nj * 16 + (quad / 2) * 8, k = quad_row + (quad % 2) * 8;";
+  const char* load_a = major_a == Major::K ? "tg_ldmatrix_x4" : "tg_ldmatrix_x4_trans";
+  const char* load_b = major_b == Major::K ? "tg_ldmatrix_x4" : "tg_ldmatrix_x4_trans";
+  const FragmentAddressing addr_a = deriveFragmentAddressing(s.smem_a, p.cta_tile.k);
+  const FragmentAddressing addr_b = deriveFragmentAddressing(s.smem_b, p.cta_tile.k);
+  std::string setup = "// ldmatrix row offsets: " + std::string(addr_a.derived && addr_b.derived ? "one base per fragment, "
+                      "steps and stages derived from tg_smem_a/b (see the emitter)" : "tg_smem_a/b per access");
+  std::string ldmatrix_a, ldmatrix_b;
+  if (addr_a.derived && addr_b.derived) {
+    setup += fmt::format(
+        "\n  constexpr int A_STAGE = {0}, B_STAGE = {1};\n"
+        "  constexpr int A_STEP[BK / 16] = {{{2}}}, B_STEP[BK / 16] = {{{3}}};\n"
+        "  int a_base[MI], b_base[NI / 2];\n"
+        "#pragma unroll\n"
+        "  for (int mi = 0; mi < MI; ++mi) {{\n    {4}\n    a_base[mi] = tg_smem_a(m, k, 0);\n  }}\n"
+        "#pragma unroll\n"
+        "  for (int nj = 0; nj < NI / 2; ++nj) {{\n    {5}\n    b_base[nj] = tg_smem_b(n, k, 0);\n  }}",
+        addr_a.stage_size, addr_b.stage_size, joinInts(addr_a.step_delta), joinInts(addr_b.step_delta), lane_a, lane_b);
+    ldmatrix_a = fmt::format("{}(a[mi], smem_a + stage * A_STAGE + (a_base[mi] {} A_STEP[kk / 16]));", load_a,
+                             addr_a.use_xor ? "^" : "+");
+    ldmatrix_b = fmt::format("{}(r, smem_b + stage * B_STAGE + (b_base[nj] {} B_STEP[kk / 16]));", load_b,
+                             addr_b.use_xor ? "^" : "+");
+  } else {
+    ldmatrix_a = lane_a + "\n        " + load_a + "(a[mi], smem_a + tg_smem_a(m, kk + k, stage));";
+    ldmatrix_b = lane_b + "\n        " + load_b + "(r, smem_b + tg_smem_b(n, kk + k, stage));";
+  }
   const char* convert = prob.out_dtype == DType::BF16   ? "__float2bfloat16_rn(v)"
                         : prob.out_dtype == DType::FP16 ? "__float2half_rn(v)"
                                                         : "v";
@@ -163,6 +239,7 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
        {"COPY_B_COORDS", copy_b.coords},
        {"COPY_B_AVAIL", copy_b.avail},
        {"COPY_B_MOVE", moveCode(p.vec_b)},
+       {"FRAGMENT_SETUP", setup},
        {"LDMATRIX_A", ldmatrix_a},
        {"LDMATRIX_B", ldmatrix_b},
        {"IS_BF16", prob.a_dtype == DType::BF16 ? "true" : "false"},

@@ -76,6 +76,7 @@ extern "C" __global__ void __launch_bounds__(@THREADS@) @KERNEL_NAME@(const tg_i
   tg_warp_of(threadIdx.x / 32, warp_m, warp_n);
   const int wm0 = warp_m * TM, wn0 = warp_n * TN;
   const int quad = lane / 8, quad_row = lane % 8;
+  @FRAGMENT_SETUP@
 
   float acc[MI][NI][4];
 #pragma unroll

@@ -34,24 +34,6 @@ std::string gridTag(const scheduler::GridTraversal& g) {
   return "?";
 }
 
-// Copy code for one operand. `mn` is the operand's M or N name; rows of its smem tile run along K
-// for an MN-major operand and along MN for a K-major one.
-struct CopyCode {
-  std::string coords, avail, move;
-};
-
-CopyCode copyCode(Major major, const std::string& mn, const std::string& MN, const std::string& origin) {
-  CopyCode code;
-  if (major == Major::K) {
-    code.coords = fmt::format("const int {} = row, k = col;", mn);
-    code.avail = fmt::format("const int avail = ({0} + {1} < {2}) ? min(max(K - (k0 + k), 0), 8) : 0;", origin, mn, MN);
-  } else {
-    code.coords = fmt::format("const int {} = col, k = row;", mn);
-    code.avail = fmt::format("const int avail = (k0 + k < K) ? min(max({2} - ({0} + {1}), 0), 8) : 0;", origin, mn, MN);
-  }
-  return code;
-}
-
 // Moves one 16-byte piece (8 elements, `avail` of them inside the matrix) from src to dst.
 std::string moveCode(int64_t vec) {
   if (vec == 8) return "tg_cp_async<16>(dst, src, avail * 2);";
@@ -72,6 +54,37 @@ std::string moveCode(int64_t vec) {
          "        for (int e = 0; e < 8; ++e)\n"
          "          piece[e] = e < avail ? reinterpret_cast<const unsigned short*>(src)[e] : static_cast<unsigned short>(0);\n"
          "        *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(piece);";
+}
+
+// The copy of one operand's K tile into `stage`: each thread takes the 16-byte pieces tg_copy_x
+// assigns it, finds how many of the 8 elements lie inside the matrix, and moves them. `mn` names the
+// operand's M or N coordinate; rows of its smem tile run along MN when it is K-major, along K else.
+std::string copyLoop(char operand, Major major, int64_t iterations, int64_t vec) {
+  const bool is_a = operand == 'a';
+  const std::string mn = is_a ? "m" : "n";
+  const std::string MN = is_a ? "M" : "N";
+  const std::string origin = is_a ? "m0" : "n0";
+  const std::string coords = major == Major::K ? fmt::format("const int {} = row, k = col;", mn)
+                                               : fmt::format("const int {} = col, k = row;", mn);
+  const std::string avail =
+      major == Major::K
+          ? fmt::format("const int avail = ({0} + {1} < {2}) ? min(max(K - (k0 + k), 0), 8) : 0;", origin, mn, MN)
+          : fmt::format("const int avail = (k0 + k < K) ? min(max({2} - ({0} + {1}), 0), 8) : 0;", origin, mn, MN);
+  return fmt::format(
+      "#pragma unroll\n"
+      "    for (int it = 0; it < {0}; ++it) {{\n"
+      "      int row, col;\n"
+      "      bool ok;\n"
+      "      tg_copy_{1}(it, threadIdx.x, row, col, ok);\n"
+      "      if (ok) {{\n"
+      "        {2}\n"
+      "        tg_in_t* dst = smem_{1} + tg_smem_{1}({3}, k, stage);\n"
+      "        {4}\n"
+      "        const tg_in_t* src = {5} + (avail > 0 ? tg_gmem_{1}({6} + {3}, k0 + k) : 0);\n"
+      "        {7}\n"
+      "      }}\n"
+      "    }}",
+      iterations, operand, coords, mn, avail, is_a ? "A" : "B", origin, moveCode(vec));
 }
 
 std::string storeCode(DType out, bool pairs) {
@@ -171,8 +184,6 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
   const Major major_a = scheduler::majorOfA(prob.layout);
   const Major major_b = scheduler::majorOfB(prob.layout);
   TG_USER_CHECK(prob.a_dtype != DType::FP32) << "sm_80 kernels take bf16 or fp16 inputs";
-  const CopyCode copy_a = copyCode(major_a, "m", "M", "m0");
-  const CopyCode copy_b = copyCode(major_b, "n", "N", "n0");
   // Lane -> (row, k within the k16 step) of ldmatrix x4, fixed by the instruction.
   const std::string lane_a = major_a == Major::K
                                  ? "const int m = wm0 + mi * 16 + quad_row + (quad % 2) * 8, k = (quad / 2) * 8;"
@@ -231,14 +242,8 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
        {"STAGES", std::to_string(p.stages)},
        {"TM", std::to_string(p.warp_tile.m)},
        {"TN", std::to_string(p.warp_tile.n)},
-       {"COPY_A_ITERS", std::to_string(copy_a_iters)},
-       {"COPY_B_ITERS", std::to_string(copy_b_iters)},
-       {"COPY_A_COORDS", copy_a.coords},
-       {"COPY_A_AVAIL", copy_a.avail},
-       {"COPY_A_MOVE", moveCode(p.vec_a)},
-       {"COPY_B_COORDS", copy_b.coords},
-       {"COPY_B_AVAIL", copy_b.avail},
-       {"COPY_B_MOVE", moveCode(p.vec_b)},
+       {"COPY_A", copyLoop('a', major_a, copy_a_iters, p.vec_a)},
+       {"COPY_B", copyLoop('b', major_b, copy_b_iters, p.vec_b)},
        {"FRAGMENT_SETUP", setup},
        {"LDMATRIX_A", ldmatrix_a},
        {"LDMATRIX_B", ldmatrix_b},

@@ -23,7 +23,6 @@ extern "C" __global__ void __launch_bounds__(@THREADS@) @KERNEL_NAME@(const tg_i
   constexpr int BM = @BM@, BN = @BN@, BK = @BK@, STAGES = @STAGES@;
   constexpr int TM = @TM@, TN = @TN@, MI = TM / 16, NI = TN / 8;
   constexpr int K_TILES = (K + BK - 1) / BK;
-  constexpr int COPY_A_ITERS = @COPY_A_ITERS@, COPY_B_ITERS = @COPY_B_ITERS@;
 
   extern __shared__ __align__(128) unsigned char tg_smem_raw[];
   // Bank behaviour of the swizzle assumes 128-byte aligned tiles; dynamic smem promises 16 bytes.
@@ -43,32 +42,8 @@ extern "C" __global__ void __launch_bounds__(@THREADS@) @KERNEL_NAME@(const tg_i
   // operands), zero-filled past M, N and K.
   auto load_tile = [&](int kt, int stage) {
     const int k0 = kt * BK;
-#pragma unroll
-    for (int it = 0; it < COPY_A_ITERS; ++it) {
-      int row, col;
-      bool ok;
-      tg_copy_a(it, threadIdx.x, row, col, ok);
-      if (ok) {
-        @COPY_A_COORDS@
-        tg_in_t* dst = smem_a + tg_smem_a(m, k, stage);
-        @COPY_A_AVAIL@
-        const tg_in_t* src = A + (avail > 0 ? tg_gmem_a(m0 + m, k0 + k) : 0);
-        @COPY_A_MOVE@
-      }
-    }
-#pragma unroll
-    for (int it = 0; it < COPY_B_ITERS; ++it) {
-      int row, col;
-      bool ok;
-      tg_copy_b(it, threadIdx.x, row, col, ok);
-      if (ok) {
-        @COPY_B_COORDS@
-        tg_in_t* dst = smem_b + tg_smem_b(n, k, stage);
-        @COPY_B_AVAIL@
-        const tg_in_t* src = B + (avail > 0 ? tg_gmem_b(n0 + n, k0 + k) : 0);
-        @COPY_B_MOVE@
-      }
-    }
+    @COPY_A@
+    @COPY_B@
   };
 
   const int lane = threadIdx.x % 32;

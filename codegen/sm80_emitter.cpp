@@ -56,35 +56,118 @@ std::string moveCode(int64_t vec) {
          "        *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(piece);";
 }
 
+// Copies repeat with a stride. When every iteration's piece is iteration 0's moved by a constant
+// (checked on the Indexer's tg_copy_x and tg_smem_x expressions for every thread), a thread computes
+// its first piece once and steps by constants; otherwise each piece is indexed in full.
+struct CopyPlan {
+  bool derived = false;
+  int64_t d_mn = 0, d_k = 0, d_dst = 0;  // per iteration: coordinate and smem offset steps
+};
+
+CopyPlan deriveCopyPlan(const ir::TensorDomain& copy, const ir::TensorDomain& smem, Major major) {
+  ir::Indexer copy_indexer(copy);
+  const ir::IndexResult coords =
+      copy_indexer.logicalIndex({ir::Val::loopIndex("it"), ir::Val::loopIndex("tid"), ir::Val(0)});
+  if (!coords.predicates.empty()) return {};
+  ir::CompiledVal row(coords.indices[0], {"it", "tid"}), col(coords.indices[1], {"it", "tid"});
+  ir::Indexer smem_indexer(smem);
+  const ir::IndexResult alloc = smem_indexer.allocationIndex(
+      {ir::Val::loopIndex("x"), ir::Val::loopIndex("y"), ir::Val(0)});
+  ir::CompiledVal offset(smem_indexer.linearize(smem.allocation(), alloc.indices), {"x", "y"});
+  const int64_t iterations = *copy.axis(0).extent.constValue();
+  const int64_t threads = *copy.axis(1).extent.constValue();
+  auto at = [](ir::CompiledVal& f, int64_t a, int64_t b) {
+    const int64_t v[2] = {a, b};
+    return f(v);
+  };
+  // (mn, k) of a piece: rows run along MN for K-major operands, along K for MN-major ones.
+  auto mnk = [&](int64_t it, int64_t tid) {
+    const int64_t r = at(row, it, tid), c = at(col, it, tid);
+    return major == Major::K ? std::pair{r, c} : std::pair{c, r};
+  };
+  CopyPlan plan;
+  const auto [mn0, k0] = mnk(0, 0);
+  if (iterations > 1) {
+    const auto [mn1, k1] = mnk(1, 0);
+    plan.d_mn = mn1 - mn0;
+    plan.d_k = k1 - k0;
+    plan.d_dst = at(offset, mn1, k1) - at(offset, mn0, k0);
+  }
+  for (int64_t tid = 0; tid < threads; ++tid) {
+    const auto [bmn, bk] = mnk(0, tid);
+    const int64_t base = at(offset, bmn, bk);
+    for (int64_t it = 0; it < iterations; ++it) {
+      const auto [xmn, xk] = mnk(it, tid);
+      if (xmn != bmn + it * plan.d_mn || xk != bk + it * plan.d_k) return {};
+      if (at(offset, xmn, xk) != base + it * plan.d_dst) return {};
+    }
+  }
+  plan.derived = true;
+  return plan;
+}
+
 // The copy of one operand's K tile into `stage`: each thread takes the 16-byte pieces tg_copy_x
-// assigns it, finds how many of the 8 elements lie inside the matrix, and moves them. `mn` names the
-// operand's M or N coordinate; rows of its smem tile run along MN when it is K-major, along K else.
-std::string copyLoop(char operand, Major major, int64_t iterations, int64_t vec) {
+// assigns it, finds how many of the 8 elements lie inside the matrix, and moves them. Returns the
+// per-thread setup (before the main loop) and the loop. Rows of an operand's smem tile run along
+// MN when it is K-major, along K otherwise.
+std::pair<std::string, std::string> copyLoop(char operand, Major major, int64_t iterations, int64_t vec,
+                                             const CopyPlan& plan) {
   const bool is_a = operand == 'a';
   const std::string mn = is_a ? "m" : "n";
   const std::string MN = is_a ? "M" : "N";
   const std::string origin = is_a ? "m0" : "n0";
-  const std::string coords = major == Major::K ? fmt::format("const int {} = row, k = col;", mn)
-                                               : fmt::format("const int {} = col, k = row;", mn);
+  // (row, col) of the copy tile -> (mn, k) of the operand.
+  const std::string from_row = major == Major::K ? "row" : "col";
+  const std::string from_col = major == Major::K ? "col" : "row";
   const std::string avail =
       major == Major::K
           ? fmt::format("const int avail = ({0} + {1} < {2}) ? min(max(K - (k0 + k), 0), 8) : 0;", origin, mn, MN)
           : fmt::format("const int avail = (k0 + k < K) ? min(max({2} - ({0} + {1}), 0), 8) : 0;", origin, mn, MN);
-  return fmt::format(
+  const std::string src = fmt::format("const tg_in_t* src = {0} + (avail > 0 ? tg_gmem_{1}({2} + {3}, k0 + k) : 0);",
+                                      is_a ? "A" : "B", operand, origin, mn);
+  if (plan.derived) {
+    const std::string setup = fmt::format(
+        "int copy_{0}_mn, copy_{0}_k;\n"
+        "  bool copy_{0}_ok;\n"
+        "  {{\n"
+        "    int row, col;\n"
+        "    tg_copy_{0}(0, threadIdx.x, row, col, copy_{0}_ok);\n"
+        "    copy_{0}_mn = {1};\n"
+        "    copy_{0}_k = {2};\n"
+        "  }}\n"
+        "  const int copy_{0}_dst = tg_smem_{0}(copy_{0}_mn, copy_{0}_k, 0);",
+        operand, from_row, from_col);
+    const std::string loop = fmt::format(
+        "if (copy_{0}_ok) {{\n"
+        "#pragma unroll\n"
+        "      for (int it = 0; it < {1}; ++it) {{\n"
+        "        const int {2} = copy_{0}_mn + it * {3}, k = copy_{0}_k + it * {4};\n"
+        "        tg_in_t* dst = smem_{0} + stage * {5} + copy_{0}_dst + it * {6};\n"
+        "        {7}\n"
+        "        {8}\n"
+        "        {9}\n"
+        "      }}\n"
+        "    }}",
+        operand, iterations, mn, plan.d_mn, plan.d_k, is_a ? "A_STAGE_ELEMS" : "B_STAGE_ELEMS", plan.d_dst, avail, src,
+        moveCode(vec));
+    return {setup, loop};
+  }
+  const std::string loop = fmt::format(
       "#pragma unroll\n"
       "    for (int it = 0; it < {0}; ++it) {{\n"
       "      int row, col;\n"
       "      bool ok;\n"
       "      tg_copy_{1}(it, threadIdx.x, row, col, ok);\n"
       "      if (ok) {{\n"
-      "        {2}\n"
-      "        tg_in_t* dst = smem_{1} + tg_smem_{1}({3}, k, stage);\n"
-      "        {4}\n"
-      "        const tg_in_t* src = {5} + (avail > 0 ? tg_gmem_{1}({6} + {3}, k0 + k) : 0);\n"
+      "        const int {2} = {3}, k = {4};\n"
+      "        tg_in_t* dst = smem_{1} + tg_smem_{1}({2}, k, stage);\n"
+      "        {5}\n"
+      "        {6}\n"
       "        {7}\n"
       "      }}\n"
       "    }}",
-      iterations, operand, coords, mn, avail, is_a ? "A" : "B", origin, moveCode(vec));
+      iterations, operand, mn, from_row, from_col, avail, src, moveCode(vec));
+  return {"", loop};
 }
 
 std::string storeCode(DType out, bool pairs) {
@@ -221,6 +304,8 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
                                                         : "v";
   const int64_t copy_a_iters = *s.copy_a.axis(0).extent.constValue();
   const int64_t copy_b_iters = *s.copy_b.axis(0).extent.constValue();
+  const auto copy_a = copyLoop('a', major_a, copy_a_iters, p.vec_a, deriveCopyPlan(s.copy_a, s.smem_a, major_a));
+  const auto copy_b = copyLoop('b', major_b, copy_b_iters, p.vec_b, deriveCopyPlan(s.copy_b, s.smem_b, major_b));
   KernelSource source;
   source.kernel_name = kernelName(s);
   source.cuda = fillTemplate(
@@ -242,8 +327,11 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
        {"STAGES", std::to_string(p.stages)},
        {"TM", std::to_string(p.warp_tile.m)},
        {"TN", std::to_string(p.warp_tile.n)},
-       {"COPY_A", copyLoop('a', major_a, copy_a_iters, p.vec_a)},
-       {"COPY_B", copyLoop('b', major_b, copy_b_iters, p.vec_b)},
+       {"COPY_SETUP", copy_a.first + (copy_a.first.empty() ? "" : "\n  ") + copy_b.first},
+       {"COPY_A", copy_a.second},
+       {"COPY_B", copy_b.second},
+       {"A_STAGE_ELEMS", std::to_string(p.cta_tile.m * p.cta_tile.k)},
+       {"B_STAGE_ELEMS", std::to_string(p.cta_tile.n * p.cta_tile.k)},
        {"FRAGMENT_SETUP", setup},
        {"LDMATRIX_A", ldmatrix_a},
        {"LDMATRIX_B", ldmatrix_b},

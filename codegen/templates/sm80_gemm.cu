@@ -38,6 +38,8 @@ extern "C" __global__ void __launch_bounds__(@THREADS@) @KERNEL_NAME@(const tg_i
   C += static_cast<long long>(blockIdx.y) * M * N;
   const int m0 = tile_m * BM, n0 = tile_n * BN;
 
+  constexpr int A_STAGE_ELEMS = @A_STAGE_ELEMS@, B_STAGE_ELEMS = @B_STAGE_ELEMS@;
+  @COPY_SETUP@
   // One K tile of A and B into `stage`: 16-byte pieces (read in narrower parts from misaligned
   // operands), zero-filled past M, N and K.
   auto load_tile = [&](int kt, int stage) {
@@ -67,6 +69,8 @@ extern "C" __global__ void __launch_bounds__(@THREADS@) @KERNEL_NAME@(const tg_i
     tg_cp_async_commit();
   }
 
+  // Not unrolled: a short K would otherwise unroll the whole main loop and run out of registers.
+#pragma unroll 1
   for (int kt = 0; kt < K_TILES; ++kt) {
     tg_cp_async_wait<STAGES - 2>();
     __syncthreads();

@@ -1,7 +1,9 @@
 #include "cli/app.h"
 
 #include <CLI/CLI.hpp>
+#include <memory>
 #include <ostream>
+#include <type_traits>
 
 #include "cli/banks_command.h"
 #include "cli/grid_command.h"
@@ -31,6 +33,21 @@ std::string versionText() {
   return text;
 }
 
+// Registers a subcommand: its options live as long as the parse, and CLI11 runs it from the
+// subcommand's callback. A run function returns its exit status, or nothing for 0.
+template <typename Options, typename Add, typename Run>
+void command(CLI::App& app, Add add, Run run_command, std::ostream& out, int& status) {
+  auto options = std::make_shared<Options>();
+  CLI::App* cmd = add(app, *options);
+  cmd->callback([options, run_command, &out, &status] {
+    if constexpr (std::is_same_v<std::invoke_result_t<Run, const Options&, std::ostream&>, int>) {
+      status = run_command(*options, out);
+    } else {
+      run_command(*options, out);
+    }
+  });
+}
+
 }  // namespace
 
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
@@ -39,18 +56,13 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   bool version = false;
   app.add_flag("--version", version, "Print the version and the CUDA toolkit found");
 
-  GridOptions grid_options;
-  CLI::App* grid = addGridCommand(app, grid_options);
-  PlanCommandOptions plan_options;
-  CLI::App* plan = addPlanCommand(app, plan_options);
-  BanksOptions banks_options;
-  CLI::App* banks = addBanksCommand(app, banks_options);
-  EmitOptions emit_options;
-  CLI::App* emit = addEmitCommand(app, emit_options);
-  CompileCommandOptions compile_options;
-  CLI::App* compile = addCompileCommand(app, compile_options);
-  RunCommandOptions run_options;
-  CLI::App* run_cmd = addRunCommand(app, run_options);
+  int status = 0;
+  command<GridOptions>(app, addGridCommand, runGridCommand, out, status);
+  command<PlanCommandOptions>(app, addPlanCommand, runPlanCommand, out, status);
+  command<BanksOptions>(app, addBanksCommand, runBanksCommand, out, status);
+  command<EmitOptions>(app, addEmitCommand, runEmitCommand, out, status);
+  command<CompileCommandOptions>(app, addCompileCommand, runCompileCommand, out, status);
+  command<RunCommandOptions>(app, addRunCommand, runRunCommand, out, status);
 
   try {
     // --version alone must work without a subcommand.
@@ -69,13 +81,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       TG_USER_CHECK(found) << "unknown command '" << argv[1] << "': expected one of " << known;
     }
     app.parse(argc, argv);
-    if (grid->parsed()) runGridCommand(grid_options, out);
-    if (plan->parsed()) runPlanCommand(plan_options, out);
-    if (banks->parsed()) runBanksCommand(banks_options, out);
-    if (emit->parsed()) runEmitCommand(emit_options, out);
-    if (compile->parsed()) runCompileCommand(compile_options, out);
-    if (run_cmd->parsed()) return runRunCommand(run_options, out);
-    return 0;
+    return status;
   } catch (const CLI::CallForHelp&) {
     out << app.help();
     return 0;

@@ -20,7 +20,12 @@ std::string deviceHelperSource(const std::vector<std::string>& names) {
       for (const DeviceHelper& h : helpers) known += (known.empty() ? "" : ", ") + std::string(h.name);
       TG_USER_ERROR() << "unknown device helper '" << n << "': known helpers are " << known;
     }
-    source += "// ---- tilegrid device helper: " + n + ".cuh ----\n" + it->source + "\n";
+    // Each helper is pasted once, so its include guard would only draw warnings in a .cu file.
+    std::string text = it->source;
+    for (size_t p = text.find("#pragma once\n"); p != std::string::npos; p = text.find("#pragma once\n")) {
+      text.erase(p, 13);
+    }
+    source += "// ---- tilegrid device helper: " + n + ".cuh ----\n" + text + "\n";
   }
   return source;
 }

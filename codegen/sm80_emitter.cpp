@@ -291,12 +291,12 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
         "#pragma unroll\n"
         "  for (int nj = 0; nj < NI / 2; ++nj) {{\n    {5}\n    b_base[nj] = tg_smem_b(n, k, 0);\n  }}",
         addr_a.stage_size, addr_b.stage_size, joinInts(addr_a.step_delta), joinInts(addr_b.step_delta), lane_a, lane_b);
-    ldmatrix_a = fmt::format("{}(a[buf][mi], smem_a + stage * A_STAGE + (a_base[mi] {} A_STEP[kk / 16]));", load_a,
+    ldmatrix_a = fmt::format("{}(a[mi], smem_a + stage * A_STAGE + (a_base[mi] {} A_STEP[kk / 16]));", load_a,
                              addr_a.use_xor ? "^" : "+");
     ldmatrix_b = fmt::format("{}(r, smem_b + stage * B_STAGE + (b_base[nj] {} B_STEP[kk / 16]));", load_b,
                              addr_b.use_xor ? "^" : "+");
   } else {
-    ldmatrix_a = lane_a + "\n        " + load_a + "(a[buf][mi], smem_a + tg_smem_a(m, kk + k, stage));";
+    ldmatrix_a = lane_a + "\n        " + load_a + "(a[mi], smem_a + tg_smem_a(m, kk + k, stage));";
     ldmatrix_b = lane_b + "\n        " + load_b + "(r, smem_b + tg_smem_b(n, kk + k, stage));";
   }
   const char* convert = prob.out_dtype == DType::BF16   ? "__float2bfloat16_rn(v)"

@@ -78,11 +78,10 @@ extern "C" __global__ void __launch_bounds__(@THREADS@) @KERNEL_NAME@(const tg_i
     if (kt + STAGES - 1 < K_TILES) load_tile(kt + STAGES - 1, (kt + STAGES - 1) % STAGES);
     tg_cp_async_commit();
     const int stage = kt % STAGES;
-    // Fragments are double-buffered across the k16 steps: step s+1's ldmatrix are issued before
-    // step s's mma, so the loads' latency hides behind the math.
-    tg_u32 a[2][MI][4];
-    tg_u32 b[2][NI][2];
-    auto load_fragments = [&](int buf, int kk) {
+#pragma unroll
+    for (int kk = 0; kk < BK; kk += 16) {
+      tg_u32 a[MI][4];
+      tg_u32 b[NI][2];
 #pragma unroll
       for (int mi = 0; mi < MI; ++mi) {
         // ldmatrix x4 quads: (rows 0-7, k 0-7), (rows 8-15, k 0-7), (rows 0-7, k 8-15), (rows 8-15, k 8-15)
@@ -93,21 +92,15 @@ extern "C" __global__ void __launch_bounds__(@THREADS@) @KERNEL_NAME@(const tg_i
         // quads: (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15)
         tg_u32 r[4];
         @LDMATRIX_B@
-        b[buf][2 * nj][0] = r[0];
-        b[buf][2 * nj][1] = r[1];
-        b[buf][2 * nj + 1][0] = r[2];
-        b[buf][2 * nj + 1][1] = r[3];
+        b[2 * nj][0] = r[0];
+        b[2 * nj][1] = r[1];
+        b[2 * nj + 1][0] = r[2];
+        b[2 * nj + 1][1] = r[3];
       }
-    };
-    load_fragments(0, 0);
-#pragma unroll
-    for (int step = 0; step < BK / 16; ++step) {
-      if (step + 1 < BK / 16) load_fragments((step + 1) % 2, (step + 1) * 16);
 #pragma unroll
       for (int mi = 0; mi < MI; ++mi)
 #pragma unroll
-        for (int ni = 0; ni < NI; ++ni)
-          tg_mma_m16n8k16<@IS_BF16@>(acc[mi][ni], a[step % 2][mi], b[step % 2][ni][0], b[step % 2][ni][1]);
+        for (int ni = 0; ni < NI; ++ni) tg_mma_m16n8k16<@IS_BF16@>(acc[mi][ni], a[mi], b[ni][0], b[ni][1]);
     }
   }
   tg_cp_async_wait<0>();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "ir/enum_names.h"
 #include "ir/error.h"
 
 namespace tilegrid::ir {
@@ -62,11 +63,8 @@ const char* toString(Swizzle2DKind kind) {
 Swizzle2DKind parseSwizzle2DKind(const std::string& text) {
   std::string lower = text;
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-  for (auto kind : {Swizzle2DKind::XOR, Swizzle2DKind::CyclicShift, Swizzle2DKind::ZShape}) {
-    if (lower == toString(kind)) return kind;
-  }
-  TG_USER_ERROR() << "unknown Swizzle2D kind '" << text << "': expected xor, cyclic-shift or zshape";
-  return Swizzle2DKind::XOR;
+  return parseEnum(lower, {Swizzle2DKind::XOR, Swizzle2DKind::CyclicShift, Swizzle2DKind::ZShape},
+                   [](Swizzle2DKind k) { return toString(k); }, "Swizzle2D kind");
 }
 
 }  // namespace tilegrid::ir

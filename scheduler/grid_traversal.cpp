@@ -1,5 +1,6 @@
 #include "scheduler/grid_traversal.h"
 
+#include "ir/enum_names.h"
 #include "ir/error.h"
 #include "ir/indexer.h"
 #include "ir/swizzle_merge.h"
@@ -37,11 +38,8 @@ const char* toString(GridMethod method) {
 const char* toString(GridGroup group) { return group == GridGroup::M ? "m" : "n"; }
 
 GridMethod parseGridMethod(const std::string& text) {
-  for (auto method : {GridMethod::None, GridMethod::SplitMerge, GridMethod::SwizzleMerge}) {
-    if (text == toString(method)) return method;
-  }
-  TG_USER_ERROR() << "unknown grid method '" << text << "': expected none, split-merge or swizzle-merge";
-  return GridMethod::None;
+  return parseEnum(text, {GridMethod::None, GridMethod::SplitMerge, GridMethod::SwizzleMerge},
+                   [](GridMethod m) { return toString(m); }, "grid method");
 }
 
 GridGroup parseGridGroup(const std::string& text) {

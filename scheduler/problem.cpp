@@ -4,6 +4,7 @@
 
 #include <optional>
 
+#include "ir/enum_names.h"
 #include "ir/error.h"
 
 namespace tilegrid::scheduler {
@@ -20,11 +21,7 @@ const char* toString(DType type) {
 }
 
 DType parseDType(const std::string& text) {
-  for (auto t : {DType::BF16, DType::FP16, DType::FP32}) {
-    if (text == toString(t)) return t;
-  }
-  TG_USER_ERROR() << "unknown dtype '" << text << "': expected bf16, fp16 or fp32";
-  return DType::BF16;
+  return parseEnum(text, {DType::BF16, DType::FP16, DType::FP32}, [](DType t) { return toString(t); }, "dtype");
 }
 
 const char* toString(Major major) { return major == Major::K ? "K" : "MN"; }
@@ -40,11 +37,8 @@ const char* toString(Layout layout) {
 }
 
 Layout parseLayout(const std::string& text) {
-  for (auto l : {Layout::TN, Layout::NT, Layout::NN, Layout::TT}) {
-    if (text == toString(l)) return l;
-  }
-  TG_USER_ERROR() << "unknown layout '" << text << "': expected TN, NT, NN or TT";
-  return Layout::TN;
+  return parseEnum(text, {Layout::TN, Layout::NT, Layout::NN, Layout::TT}, [](Layout l) { return toString(l); },
+                   "layout");
 }
 
 Major majorOfA(Layout layout) { return (layout == Layout::TN || layout == Layout::TT) ? Major::K : Major::MN; }

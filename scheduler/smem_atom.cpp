@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "ir/enum_names.h"
 #include "ir/error.h"
 
 namespace tilegrid::scheduler {
@@ -17,11 +18,8 @@ const char* toString(AtomKind kind) {
 }
 
 AtomKind parseAtomKind(const std::string& text) {
-  for (auto kind : {AtomKind::INTER, AtomKind::SW32, AtomKind::SW64, AtomKind::SW128}) {
-    if (text == toString(kind)) return kind;
-  }
-  TG_USER_ERROR() << "unknown smem atom '" << text << "': expected INTER, SW32, SW64 or SW128";
-  return AtomKind::INTER;
+  return parseEnum(text, {AtomKind::INTER, AtomKind::SW32, AtomKind::SW64, AtomKind::SW128},
+                   [](AtomKind k) { return toString(k); }, "smem atom");
 }
 
 std::array<int, 3> SmemAtom::elementSwizzle() const {

@@ -185,16 +185,22 @@ std::string storeCode(DType out, bool pairs) {
   return "if (n + 1 < N) {\n          " + pair + "\n        } else {\n          " + scalar + "\n        }";
 }
 
-// ldmatrix addressing. Each lane's row address for k16 step kk is tg_smem_*(mn, kk + c, stage) for
-// a lane-dependent (mn, c < 16). Hoisting all of them costs a register per (fragment, kk); instead we
-// check, on the Indexer's own offset expression, whether every step is the step-0 offset combined
-// with one constant (XOR for swizzled atoms, + otherwise) and whether stages are a constant apart.
-// If so each fragment keeps one base offset; if not, the kernel calls tg_smem_* directly.
+// ldmatrix addressing. Each lane's row address for fragment f and k16 step kk is
+// tg_smem_*(mn0 + 16 f + r, kk + c, stage) for a lane-dependent (r, c < 16). Hoisting all of them
+// costs a register per (fragment, kk) and an add per ldmatrix. We check, on the Indexer's own offset
+// expression, for every element of the tile, which of these structures holds, best first:
+//  - Linear: fragments are a constant apart and stages are a constant apart, so a thread keeps one
+//    offset per k16 step and every ldmatrix is that offset plus compile-time constants.
+//  - Xor / Add: every k16 step is step 0 combined with one constant, so a thread keeps one base per
+//    fragment.
+// If none holds, the kernel calls tg_smem_* for every access.
+enum class FragmentMode { Full, Linear, Xor, Add };
+
 struct FragmentAddressing {
-  bool derived = false;
-  bool use_xor = false;
+  FragmentMode mode = FragmentMode::Full;
   int64_t stage_size = 0;
-  std::vector<int64_t> step_delta;  // one per k16 step
+  int64_t fragment_step = 0;        // Linear: offset between fragments 16 rows apart
+  std::vector<int64_t> step_delta;  // Xor / Add: one per k16 step
 };
 
 FragmentAddressing deriveFragmentAddressing(const ir::TensorDomain& tile, int64_t bk) {
@@ -217,7 +223,20 @@ FragmentAddressing deriveFragmentAddressing(const ir::TensorDomain& tile, int64_
       }
     }
   }
-  for (bool use_xor : {true, false}) {
+  if (rows > 16) {
+    const int64_t step = at(16, 0, 0) - at(0, 0, 0);
+    bool holds = true;
+    for (int64_t x = 0; x + 16 < rows && holds; ++x) {
+      for (int64_t y = 0; y < bk && holds; ++y) holds = at(x + 16, y, 0) == at(x, y, 0) + step;
+    }
+    if (holds) {
+      out.mode = FragmentMode::Linear;
+      out.fragment_step = step;
+      return out;
+    }
+  }
+  for (FragmentMode mode : {FragmentMode::Xor, FragmentMode::Add}) {
+    const bool use_xor = mode == FragmentMode::Xor;
     std::vector<int64_t> deltas;
     bool holds = true;
     for (int64_t kk = 0; kk < bk && holds; kk += 16) {
@@ -229,7 +248,11 @@ FragmentAddressing deriveFragmentAddressing(const ir::TensorDomain& tile, int64_
       }
       deltas.push_back(d);
     }
-    if (holds) return {true, use_xor, out.stage_size, deltas};
+    if (holds) {
+      out.mode = mode;
+      out.step_delta = deltas;
+      return out;
+    }
   }
   return {};
 }
@@ -239,6 +262,46 @@ std::string joinInts(const std::vector<int64_t>& values) {
   for (size_t i = 0; i < values.size(); ++i) text += (i ? ", " : "") + std::to_string(values[i]);
   return text;
 }
+
+// The setup and the ldmatrix statement of one operand. `lane` is the lane's (mn, k) declaration
+// for fragment `frag` with {f} standing for the fragment index.
+struct FragmentCode {
+  std::string setup, load;
+};
+
+FragmentCode fragmentCode(char operand, const FragmentAddressing& addr, const std::string& lane, const char* load,
+                          const char* dest) {
+  const std::string X = operand == 'a' ? "A" : "B";
+  const std::string frag = operand == 'a' ? "mi" : "nj";
+  const std::string count = operand == 'a' ? "MI" : "NI / 2";
+  const std::string coords = operand == 'a' ? "m, k" : "n, k";
+  const std::string stage = fmt::format("smem_{} + stage * {}_STAGE", operand, X);
+  switch (addr.mode) {
+    case FragmentMode::Linear:
+      return {fmt::format("constexpr int {0}_STAGE = {1}, {0}_FRAGMENT = {2};\n"
+                          "  int {3}_off[BK / 16];\n"
+                          "#pragma unroll\n"
+                          "  for (int kk = 0; kk < BK / 16; ++kk) {{\n    {4}\n    {3}_off[kk] = tg_smem_{3}({5}, 0);\n  }}",
+                          X, addr.stage_size, addr.fragment_step, operand,
+                          fmt::format(fmt::runtime(lane), fmt::arg("f", "0"), fmt::arg("kk", "kk * 16")), coords),
+              fmt::format("{}({}, {} + {}_off[kk / 16] + {} * {}_FRAGMENT);", load, dest, stage, operand, frag, X)};
+    case FragmentMode::Xor:
+    case FragmentMode::Add:
+      return {fmt::format("constexpr int {0}_STAGE = {1};\n"
+                          "  constexpr int {0}_STEP[BK / 16] = {{{2}}};\n"
+                          "  int {3}_base[{4}];\n"
+                          "#pragma unroll\n"
+                          "  for (int {5} = 0; {5} < {4}; ++{5}) {{\n    {6}\n    {3}_base[{5}] = tg_smem_{3}({7}, 0);\n  }}",
+                          X, addr.stage_size, joinInts(addr.step_delta), operand, count, frag,
+                          fmt::format(fmt::runtime(lane), fmt::arg("f", frag), fmt::arg("kk", "0")), coords),
+              fmt::format("{}({}, {} + ({}_base[{}] {} {}_STEP[kk / 16]));", load, dest, stage, operand, frag,
+                          addr.mode == FragmentMode::Xor ? "^" : "+", X)};
+    case FragmentMode::Full: break;
+  }
+  return {"", fmt::format(fmt::runtime(lane), fmt::arg("f", frag), fmt::arg("kk", "kk")) + "\n        " + load + "(" +
+                  dest + ", smem_" + operand + " + tg_smem_" + operand + "(" + coords + ", stage));"};
+}
+
 
 }  // namespace
 
@@ -267,38 +330,23 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
   const Major major_a = scheduler::majorOfA(prob.layout);
   const Major major_b = scheduler::majorOfB(prob.layout);
   TG_USER_CHECK(prob.a_dtype != DType::FP32) << "sm_80 kernels take bf16 or fp16 inputs";
-  // Lane -> (row, k within the k16 step) of ldmatrix x4, fixed by the instruction.
-  const std::string lane_a = major_a == Major::K
-                                 ? "const int m = wm0 + mi * 16 + quad_row + (quad % 2) * 8, k = (quad / 2) * 8;"
-                                 : "const int m = wm0 + mi * 16 + (quad % 2) * 8, k = quad_row + (quad / 2) * 8;";
-  const std::string lane_b = major_b == Major::K
-                                 ? "const int n = wn0 + nj * 16 + quad_row + (quad / 2) * 8, k = (quad % 2) * 8;"
-                                 : "const int n = wn0 + nj * 16 + (quad / 2) * 8, k = quad_row + (quad % 2) * 8;";
+  // Lane -> (row, k) of ldmatrix x4 for fragment {f} at k16 step {kk}, fixed by the instruction.
+  const std::string lane_a =
+      major_a == Major::K
+          ? "const int m = wm0 + {f} * 16 + quad_row + (quad % 2) * 8, k = {kk} + (quad / 2) * 8;"
+          : "const int m = wm0 + {f} * 16 + (quad % 2) * 8, k = {kk} + quad_row + (quad / 2) * 8;";
+  const std::string lane_b =
+      major_b == Major::K
+          ? "const int n = wn0 + {f} * 16 + quad_row + (quad / 2) * 8, k = {kk} + (quad % 2) * 8;"
+          : "const int n = wn0 + {f} * 16 + (quad / 2) * 8, k = {kk} + quad_row + (quad % 2) * 8;";
   const char* load_a = major_a == Major::K ? "tg_ldmatrix_x4" : "tg_ldmatrix_x4_trans";
   const char* load_b = major_b == Major::K ? "tg_ldmatrix_x4" : "tg_ldmatrix_x4_trans";
-  const FragmentAddressing addr_a = deriveFragmentAddressing(s.smem_a, p.cta_tile.k);
-  const FragmentAddressing addr_b = deriveFragmentAddressing(s.smem_b, p.cta_tile.k);
-  std::string setup = "// ldmatrix row offsets: " + std::string(addr_a.derived && addr_b.derived ? "one base per fragment, "
-                      "steps and stages derived from tg_smem_a/b (see the emitter)" : "tg_smem_a/b per access");
-  std::string ldmatrix_a, ldmatrix_b;
-  if (addr_a.derived && addr_b.derived) {
-    setup += fmt::format(
-        "\n  constexpr int A_STAGE = {0}, B_STAGE = {1};\n"
-        "  constexpr int A_STEP[BK / 16] = {{{2}}}, B_STEP[BK / 16] = {{{3}}};\n"
-        "  int a_base[MI], b_base[NI / 2];\n"
-        "#pragma unroll\n"
-        "  for (int mi = 0; mi < MI; ++mi) {{\n    {4}\n    a_base[mi] = tg_smem_a(m, k, 0);\n  }}\n"
-        "#pragma unroll\n"
-        "  for (int nj = 0; nj < NI / 2; ++nj) {{\n    {5}\n    b_base[nj] = tg_smem_b(n, k, 0);\n  }}",
-        addr_a.stage_size, addr_b.stage_size, joinInts(addr_a.step_delta), joinInts(addr_b.step_delta), lane_a, lane_b);
-    ldmatrix_a = fmt::format("{}(a[mi], smem_a + stage * A_STAGE + (a_base[mi] {} A_STEP[kk / 16]));", load_a,
-                             addr_a.use_xor ? "^" : "+");
-    ldmatrix_b = fmt::format("{}(r, smem_b + stage * B_STAGE + (b_base[nj] {} B_STEP[kk / 16]));", load_b,
-                             addr_b.use_xor ? "^" : "+");
-  } else {
-    ldmatrix_a = lane_a + "\n        " + load_a + "(a[mi], smem_a + tg_smem_a(m, kk + k, stage));";
-    ldmatrix_b = lane_b + "\n        " + load_b + "(r, smem_b + tg_smem_b(n, kk + k, stage));";
-  }
+  const FragmentCode frag_a =
+      fragmentCode('a', deriveFragmentAddressing(s.smem_a, p.cta_tile.k), lane_a, load_a, "a[mi]");
+  const FragmentCode frag_b = fragmentCode('b', deriveFragmentAddressing(s.smem_b, p.cta_tile.k), lane_b, load_b, "r");
+  const std::string setup =
+      "// ldmatrix row offsets, structure derived from tg_smem_a/b (see the emitter)\n  " + frag_a.setup +
+      (frag_a.setup.empty() ? "" : "\n  ") + frag_b.setup;
   const char* convert = prob.out_dtype == DType::BF16   ? "__float2bfloat16_rn(v)"
                         : prob.out_dtype == DType::FP16 ? "__float2half_rn(v)"
                                                         : "v";
@@ -333,8 +381,8 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
        {"A_STAGE_ELEMS", std::to_string(p.cta_tile.m * p.cta_tile.k)},
        {"B_STAGE_ELEMS", std::to_string(p.cta_tile.n * p.cta_tile.k)},
        {"FRAGMENT_SETUP", setup},
-       {"LDMATRIX_A", ldmatrix_a},
-       {"LDMATRIX_B", ldmatrix_b},
+       {"LDMATRIX_A", frag_a.load},
+       {"LDMATRIX_B", frag_b.load},
        {"IS_BF16", prob.a_dtype == DType::BF16 ? "true" : "false"},
        {"STORE", storeCode(prob.out_dtype, prob.align_c >= 2)}});
   source.launch.grid = {static_cast<uint32_t>(s.workUnits() / prob.batch), static_cast<uint32_t>(prob.batch), 1};

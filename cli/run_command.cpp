@@ -42,14 +42,18 @@ int runRunCommand(const RunCommandOptions& options, std::ostream& out) {
   const codegen::KernelSource source = codegen::emit(schedule);
   // Compile for the device's own target when there is one (see runMatmul).
   const auto compiled = runtime::KernelCache::global().get(source, device ? device->arch() : schedule.params.arch);
-  const runtime::KernelStats& stats = compiled->statsFor();
+  // Under profilers ptxas may log nothing; the run goes on without the statistics.
+  const runtime::KernelStats* stats = compiled->findStats();
+  const nlohmann::json registers = stats ? nlohmann::json(stats->registers) : nlohmann::json(nullptr);
+  const nlohmann::json spills =
+      stats ? nlohmann::json(stats->spill_stores + stats->spill_loads) : nlohmann::json(nullptr);
 
   nlohmann::json j{{"kernel", source.kernel_name},
                    {"problem", schedule.problem.toString()},
                    {"device", schedule.device.toString()},
                    {"params", schedule.params.toString()},
-                   {"registers", stats.registers},
-                   {"spills", stats.spill_stores + stats.spill_loads}};
+                   {"registers", registers},
+                   {"spills", spills}};
   if (!device) {
     if (options.format == "json") {
       j["ran"] = false;
@@ -57,8 +61,8 @@ int runRunCommand(const RunCommandOptions& options, std::ostream& out) {
       out << j.dump(2) << "\n";
     } else {
       out << fmt::format("kernel   {}\nproblem  {}\nparams   {}\ncompiled {} registers, {} bytes spilled\n",
-                         source.kernel_name, schedule.problem.toString(), schedule.params.toString(), stats.registers,
-                         stats.spill_stores + stats.spill_loads);
+                         source.kernel_name, schedule.problem.toString(), schedule.params.toString(), registers.dump(),
+                         spills.dump());
       out << "not run: " << no_device << "\n";
     }
     return 0;

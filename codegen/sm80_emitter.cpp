@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <optional>
+#include <tuple>
+
 #include "codegen/device_helpers.h"
 #include "codegen/index_functions.h"
 #include "codegen/template.h"
@@ -62,9 +66,43 @@ std::string moveCode(int64_t vec) {
 struct CopyPlan {
   bool derived = false;
   int64_t d_mn = 0, d_k = 0, d_dst = 0;  // per iteration: coordinate and smem offset steps
+  // Global offsets affine in (mn, k): a thread keeps one source pointer and steps it by constants.
+  bool gmem_affine = false;
+  int64_t gmem_mn = 0, gmem_k = 0;
 };
 
-CopyPlan deriveCopyPlan(const ir::TensorDomain& copy, const ir::TensorDomain& smem, Major major) {
+// Whether tg_gmem_x's offset is base + mn * s_mn + k * s_k, checked on the Indexer's expression over
+// a spread of points (corners, edges, powers of two, and a stride through the whole matrix).
+std::optional<std::pair<int64_t, int64_t>> affineSteps(const ir::TensorDomain& gmem) {
+  ir::Indexer indexer(gmem);
+  const ir::IndexResult alloc = indexer.allocationIndex({ir::Val::loopIndex("x"), ir::Val::loopIndex("y")});
+  if (!alloc.predicates.empty()) return std::nullopt;
+  ir::CompiledVal f(indexer.linearize(gmem.allocation(), alloc.indices), {"x", "y"});
+  auto at = [&](int64_t x, int64_t y) {
+    const int64_t v[2] = {x, y};
+    return f(v);
+  };
+  auto samples = [](int64_t extent) {
+    std::vector<int64_t> v = {0, extent - 1, extent / 2};
+    for (int64_t p = 1; p < extent; p *= 2) v.insert(v.end(), {p - 1, p});
+    for (int64_t x = 0; x < extent; x += std::max<int64_t>(1, extent / 61)) v.push_back(x);
+    return v;
+  };
+  const int64_t ex = *gmem.iterDomain(gmem.logical()[0]).extent.constValue();
+  const int64_t ey = *gmem.iterDomain(gmem.logical()[1]).extent.constValue();
+  const int64_t base = at(0, 0);
+  const int64_t sx = ex > 1 ? at(1, 0) - base : 0, sy = ey > 1 ? at(0, 1) - base : 0;
+  for (int64_t x : samples(ex)) {
+    for (int64_t y : samples(ey)) {
+      if (x < ex && y < ey && at(x, y) != base + x * sx + y * sy) return std::nullopt;
+    }
+  }
+  if (base != 0) return std::nullopt;
+  return std::pair{sx, sy};
+}
+
+CopyPlan deriveCopyPlan(const ir::TensorDomain& copy, const ir::TensorDomain& smem, const ir::TensorDomain& gmem,
+                        Major major) {
   ir::Indexer copy_indexer(copy);
   const ir::IndexResult coords =
       copy_indexer.logicalIndex({ir::Val::loopIndex("it"), ir::Val::loopIndex("tid"), ir::Val(0)});
@@ -103,6 +141,10 @@ CopyPlan deriveCopyPlan(const ir::TensorDomain& copy, const ir::TensorDomain& sm
     }
   }
   plan.derived = true;
+  if (const auto steps = affineSteps(gmem)) {
+    plan.gmem_affine = true;
+    std::tie(plan.gmem_mn, plan.gmem_k) = *steps;
+  }
   return plan;
 }
 
@@ -119,14 +161,18 @@ std::pair<std::string, std::string> copyLoop(char operand, Major major, int64_t 
   // (row, col) of the copy tile -> (mn, k) of the operand.
   const std::string from_row = major == Major::K ? "row" : "col";
   const std::string from_col = major == Major::K ? "col" : "row";
+  // The `% == 0` terms are compile-time: interior-only problems keep no predicate in the main loop.
+  const std::string tile_mn = is_a ? "BM" : "BN";
   const std::string avail =
       major == Major::K
-          ? fmt::format("const int avail = ({0} + {1} < {2}) ? min(max(K - (k0 + k), 0), 8) : 0;", origin, mn, MN)
-          : fmt::format("const int avail = (k0 + k < K) ? min(max({2} - ({0} + {1}), 0), 8) : 0;", origin, mn, MN);
+          ? fmt::format("const int avail = ({2} % {3} == 0 || {0} + {1} < {2}) ? (K % BK == 0 ? 8 : min(max(K - (k0 + k), 0), 8)) : 0;",
+                        origin, mn, MN, tile_mn)
+          : fmt::format("const int avail = (K % BK == 0 || k0 + k < K) ? ({2} % {3} == 0 ? 8 : min(max({2} - ({0} + {1}), 0), 8)) : 0;",
+                        origin, mn, MN, tile_mn);
   const std::string src = fmt::format("const tg_in_t* src = {0} + (avail > 0 ? tg_gmem_{1}({2} + {3}, k0 + k) : 0);",
                                       is_a ? "A" : "B", operand, origin, mn);
   if (plan.derived) {
-    const std::string setup = fmt::format(
+    std::string setup = fmt::format(
         "int copy_{0}_mn, copy_{0}_k;\n"
         "  bool copy_{0}_ok;\n"
         "  {{\n"
@@ -137,6 +183,17 @@ std::pair<std::string, std::string> copyLoop(char operand, Major major, int64_t 
         "  }}\n"
         "  const int copy_{0}_dst = tg_smem_{0}(copy_{0}_mn, copy_{0}_k, 0);",
         operand, from_row, from_col);
+    std::string src_code = src;
+    if (plan.gmem_affine) {
+      // tg_gmem_{0}(mn, k) == mn * s_mn + k * s_k (checked by the emitter); 64-bit from the start.
+      setup += fmt::format(
+          "\n  const tg_in_t* copy_{0}_src = {1} + static_cast<long long>({2} + copy_{0}_mn) * {3}LL + "
+          "static_cast<long long>(copy_{0}_k) * {4}LL;",
+          operand, is_a ? "A" : "B", origin, plan.gmem_mn, plan.gmem_k);
+      src_code = fmt::format(
+          "const tg_in_t* src = avail > 0 ? copy_{0}_src + static_cast<long long>(k0) * {1}LL + it * {2}LL : {3};",
+          operand, plan.gmem_k, plan.d_mn * plan.gmem_mn + plan.d_k * plan.gmem_k, is_a ? "A" : "B");
+    }
     const std::string loop = fmt::format(
         "if (copy_{0}_ok) {{\n"
         "#pragma unroll\n"
@@ -148,8 +205,8 @@ std::pair<std::string, std::string> copyLoop(char operand, Major major, int64_t 
         "        {9}\n"
         "      }}\n"
         "    }}",
-        operand, iterations, mn, plan.d_mn, plan.d_k, is_a ? "A_STAGE_ELEMS" : "B_STAGE_ELEMS", plan.d_dst, avail, src,
-        moveCode(vec));
+        operand, iterations, mn, plan.d_mn, plan.d_k, is_a ? "A_STAGE_ELEMS" : "B_STAGE_ELEMS", plan.d_dst, avail,
+        src_code, moveCode(vec));
     return {setup, loop};
   }
   const std::string loop = fmt::format(
@@ -352,8 +409,8 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
                                                         : "v";
   const int64_t copy_a_iters = *s.copy_a.axis(0).extent.constValue();
   const int64_t copy_b_iters = *s.copy_b.axis(0).extent.constValue();
-  const auto copy_a = copyLoop('a', major_a, copy_a_iters, p.vec_a, deriveCopyPlan(s.copy_a, s.smem_a, major_a));
-  const auto copy_b = copyLoop('b', major_b, copy_b_iters, p.vec_b, deriveCopyPlan(s.copy_b, s.smem_b, major_b));
+  const auto copy_a = copyLoop('a', major_a, copy_a_iters, p.vec_a, deriveCopyPlan(s.copy_a, s.smem_a, s.gmem_a, major_a));
+  const auto copy_b = copyLoop('b', major_b, copy_b_iters, p.vec_b, deriveCopyPlan(s.copy_b, s.smem_b, s.gmem_b, major_b));
   KernelSource source;
   source.kernel_name = kernelName(s);
   source.cuda = fillTemplate(

@@ -29,13 +29,18 @@ struct ProgramDeleter {
 CompileError::CompileError(const std::string& file_name, const std::string& log)
     : std::runtime_error("NVRTC failed to compile " + file_name + ":\n" + log), log_(log) {}
 
-const KernelStats& CompiledKernel::statsFor(const std::string& name) const {
+const KernelStats* CompiledKernel::findStats(const std::string& name) const {
   const std::string wanted = name.empty() ? kernel_name : name;
   for (const KernelStats& s : stats) {
-    if (s.name == wanted) return s;
+    if (s.name == wanted) return &s;
   }
-  TG_USER_ERROR() << "ptxas reported no statistics for kernel '" << wanted << "'";
-  return stats.front();
+  return nullptr;
+}
+
+const KernelStats& CompiledKernel::statsFor(const std::string& name) const {
+  const KernelStats* found = findStats(name);
+  TG_USER_CHECK(found) << "ptxas reported no statistics for kernel '" << (name.empty() ? kernel_name : name) << "'";
+  return *found;
 }
 
 const char* nvrtcTarget(scheduler::Arch arch) { return arch == scheduler::Arch::Sm80 ? "sm_80" : "sm_90a"; }

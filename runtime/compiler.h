@@ -40,6 +40,8 @@ struct CompiledKernel {
 
   // Stats of `name` (the kernel itself by default); throws UserError if ptxas did not report it.
   const KernelStats& statsFor(const std::string& name = "") const;
+  // The same, or nullptr: ptxas logs nothing under some tools (seen under Nsight Compute).
+  const KernelStats* findStats(const std::string& name = "") const;
   bool operator==(const CompiledKernel&) const = default;
 };
 

@@ -51,13 +51,17 @@ std::string moveCode(int64_t vec) {
         "        }}",
         vec, vec * 2);
   }
-  // 2-byte alignment: cp.async copies at least 4 bytes, so gather the piece by hand and store it
-  // to shared memory as one 16-byte write.
-  return "alignas(16) unsigned short piece[8];\n"
+  // 2-byte alignment: cp.async copies at least 4 bytes, so gather the piece by hand into registers
+  // (pairs of elements per word: an array of shorts would live on the stack) and store it to shared
+  // memory as one 16-byte write.
+  return "const unsigned short* src16 = reinterpret_cast<const unsigned short*>(src);\n"
+         "        tg_u32 word[4];\n"
          "#pragma unroll\n"
-         "        for (int e = 0; e < 8; ++e)\n"
-         "          piece[e] = e < avail ? reinterpret_cast<const unsigned short*>(src)[e] : static_cast<unsigned short>(0);\n"
-         "        *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(piece);";
+         "        for (int e = 0; e < 8; e += 2) {\n"
+         "          const tg_u32 lo = e < avail ? src16[e] : 0u, hi = e + 1 < avail ? src16[e + 1] : 0u;\n"
+         "          word[e / 2] = lo | (hi << 16);\n"
+         "        }\n"
+         "        *reinterpret_cast<uint4*>(dst) = make_uint4(word[0], word[1], word[2], word[3]);";
 }
 
 // Copies repeat with a stride. When every iteration's piece is iteration 0's moved by a constant
@@ -248,7 +252,7 @@ std::string storeCode(DType out, bool pairs) {
 // expression, for every element of the tile, which of these structures holds, best first:
 //  - Linear: fragments are a constant apart and stages are a constant apart, so a thread keeps one
 //    offset per k16 step and every ldmatrix is that offset plus compile-time constants.
-//  - Xor / Add: every k16 step is step 0 combined with one constant, so a thread keeps one base per
+//  - Add / Xor: every k16 step is step 0 combined with one constant, so a thread keeps one base per
 //    fragment.
 // If none holds, the kernel calls tg_smem_* for every access.
 enum class FragmentMode { Full, Linear, Xor, Add };
@@ -292,7 +296,8 @@ FragmentAddressing deriveFragmentAddressing(const ir::TensorDomain& tile, int64_
       return out;
     }
   }
-  for (FragmentMode mode : {FragmentMode::Xor, FragmentMode::Add}) {
+  // Add before Xor: where both hold (steps above the swizzle bits) an add folds into the address.
+  for (FragmentMode mode : {FragmentMode::Add, FragmentMode::Xor}) {
     const bool use_xor = mode == FragmentMode::Xor;
     std::vector<int64_t> deltas;
     bool holds = true;

@@ -1,15 +1,13 @@
 #include "codegen/emit.h"
 
 #include "codegen/sm80_emitter.h"
-#include "ir/error.h"
+#include "codegen/sm90_emitter.h"
 
 namespace tilegrid::codegen {
 
 KernelSource emit(const scheduler::MatmulSchedule& schedule) {
   if (schedule.params.arch == scheduler::Arch::Sm80) return emitSm80(schedule);
-  TG_USER_ERROR() << "sm_90a code generation (TMA + wgmma) is not implemented yet; schedule with --arch sm_80 for "
-                     "the sm_80 kernel, which also runs on sm_90 devices";
-  return {};
+  return emitSm90(schedule);
 }
 
 }  // namespace tilegrid::codegen

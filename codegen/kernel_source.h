@@ -3,7 +3,10 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <optional>
 #include <vector>
+
+#include "codegen/tensor_map_spec.h"
 
 namespace tilegrid::codegen {
 
@@ -22,6 +25,10 @@ enum class ArgKind { Pointer, Int32, Int64, TensorMap };
 struct KernelArg {
   std::string name;
   ArgKind kind = ArgKind::Pointer;
+  // Pointers and tensor maps: the matrix they address ("A", "B" or "C").
+  std::string buffer;
+  // Tensor maps: what to encode over `buffer`.
+  std::optional<TensorMapSpec> tensor_map;
 };
 
 struct KernelSource {

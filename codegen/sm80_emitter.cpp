@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "codegen/device_helpers.h"
+#include "codegen/emit_common.h"
 #include "codegen/index_functions.h"
 #include "codegen/template.h"
 #include "ir/error.h"
@@ -18,25 +19,7 @@ namespace {
 using scheduler::DType;
 using scheduler::Major;
 
-const char* cudaType(DType t) {
-  switch (t) {
-    case DType::BF16: return "__nv_bfloat16";
-    case DType::FP16: return "__half";
-    case DType::FP32: return "float";
-  }
-  return "?";
-}
 
-std::string gridTag(const scheduler::GridTraversal& g) {
-  std::string factors;
-  for (size_t i = 0; i < g.factors.size(); ++i) factors += (i ? "x" : "") + std::to_string(g.factors[i]);
-  switch (g.method) {
-    case scheduler::GridMethod::None: return std::string("raster") + scheduler::toString(g.group);
-    case scheduler::GridMethod::SplitMerge: return "split" + factors + scheduler::toString(g.group);
-    case scheduler::GridMethod::SwizzleMerge: return "smerge" + factors + scheduler::toString(g.group);
-  }
-  return "?";
-}
 
 // Moves one 16-byte piece (8 elements, `avail` of them inside the matrix) from src to dst.
 std::string moveCode(int64_t vec) {
@@ -75,35 +58,6 @@ struct CopyPlan {
   int64_t gmem_mn = 0, gmem_k = 0;
 };
 
-// Whether tg_gmem_x's offset is base + mn * s_mn + k * s_k, checked on the Indexer's expression over
-// a spread of points (corners, edges, powers of two, and a stride through the whole matrix).
-std::optional<std::pair<int64_t, int64_t>> affineSteps(const ir::TensorDomain& gmem) {
-  ir::Indexer indexer(gmem);
-  const ir::IndexResult alloc = indexer.allocationIndex({ir::Val::loopIndex("x"), ir::Val::loopIndex("y")});
-  if (!alloc.predicates.empty()) return std::nullopt;
-  ir::CompiledVal f(indexer.linearize(gmem.allocation(), alloc.indices), {"x", "y"});
-  auto at = [&](int64_t x, int64_t y) {
-    const int64_t v[2] = {x, y};
-    return f(v);
-  };
-  auto samples = [](int64_t extent) {
-    std::vector<int64_t> v = {0, extent - 1, extent / 2};
-    for (int64_t p = 1; p < extent; p *= 2) v.insert(v.end(), {p - 1, p});
-    for (int64_t x = 0; x < extent; x += std::max<int64_t>(1, extent / 61)) v.push_back(x);
-    return v;
-  };
-  const int64_t ex = *gmem.iterDomain(gmem.logical()[0]).extent.constValue();
-  const int64_t ey = *gmem.iterDomain(gmem.logical()[1]).extent.constValue();
-  const int64_t base = at(0, 0);
-  const int64_t sx = ex > 1 ? at(1, 0) - base : 0, sy = ey > 1 ? at(0, 1) - base : 0;
-  for (int64_t x : samples(ex)) {
-    for (int64_t y : samples(ey)) {
-      if (x < ex && y < ey && at(x, y) != base + x * sx + y * sy) return std::nullopt;
-    }
-  }
-  if (base != 0) return std::nullopt;
-  return std::pair{sx, sy};
-}
 
 CopyPlan deriveCopyPlan(const ir::TensorDomain& copy, const ir::TensorDomain& smem, const ir::TensorDomain& gmem,
                         Major major) {
@@ -231,20 +185,6 @@ std::pair<std::string, std::string> copyLoop(char operand, Major major, int64_t 
   return {"", loop};
 }
 
-std::string storeCode(DType out, bool pairs) {
-  const std::string scalar =
-      "if (n < N) C[tg_gmem_c(m, n)] = tg_convert(v0);\n"
-      "        if (n + 1 < N) C[tg_gmem_c(m, n + 1)] = tg_convert(v1);";
-  if (!pairs) return scalar;
-  std::string pair;
-  switch (out) {
-    case DType::BF16: pair = "*reinterpret_cast<__nv_bfloat162*>(C + tg_gmem_c(m, n)) = __floats2bfloat162_rn(v0, v1);"; break;
-    case DType::FP16: pair = "*reinterpret_cast<__half2*>(C + tg_gmem_c(m, n)) = __floats2half2_rn(v0, v1);"; break;
-    case DType::FP32: pair = "*reinterpret_cast<float2*>(C + tg_gmem_c(m, n)) = make_float2(v0, v1);"; break;
-  }
-  // Pairs need n even and N even (align_c >= 2) so the two elements are one aligned store.
-  return "if (n + 1 < N) {\n          " + pair + "\n        } else {\n          " + scalar + "\n        }";
-}
 
 // ldmatrix addressing. Each lane's row address for fragment f and k16 step kk is
 // tg_smem_*(mn0 + 16 f + r, kk + c, stage) for a lane-dependent (r, c < 16). Hoisting all of them
@@ -367,20 +307,6 @@ FragmentCode fragmentCode(char operand, const FragmentAddressing& addr, const st
 
 }  // namespace
 
-std::string kernelName(const scheduler::MatmulSchedule& s) {
-  const auto& p = s.problem;
-  const auto& t = s.params.cta_tile;
-  std::string types = scheduler::toString(p.a_dtype);
-  if (p.out_dtype != p.a_dtype) types += std::string("to") + scheduler::toString(p.out_dtype);
-  std::string layout = scheduler::toString(p.layout);
-  for (char& c : layout) c = static_cast<char>(std::tolower(c));
-  std::string name = fmt::format("tilegrid_{}_{}_{}_{}x{}x{}_s{}_{}_{}x{}x{}",
-                                 s.params.arch == scheduler::Arch::Sm80 ? "sm80" : "sm90", types, layout, t.m, t.n, t.k,
-                                 s.params.stages, gridTag(s.params.grid), p.m, p.n, p.k);
-  if (p.batch != 1) name += fmt::format("_b{}", p.batch);
-  if (s.params.vec_a != 8 || s.params.vec_b != 8) name += fmt::format("_v{}{}", s.params.vec_a, s.params.vec_b);
-  return name;
-}
 
 KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
   const auto& p = s.params;
@@ -451,7 +377,7 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
   source.launch.block = {static_cast<uint32_t>(p.threadsPerCta()), 1, 1};
   source.launch.dynamic_smem_bytes = static_cast<uint32_t>(
       p.stages * (p.cta_tile.m + p.cta_tile.n) * p.cta_tile.k * scheduler::bytes(prob.a_dtype) + 128);
-  source.args = {{"A", ArgKind::Pointer}, {"B", ArgKind::Pointer}, {"C", ArgKind::Pointer}};
+  source.args = {{"A", ArgKind::Pointer, "A", {}}, {"B", ArgKind::Pointer, "B", {}}, {"C", ArgKind::Pointer, "C", {}}};
   return source;
 }
 

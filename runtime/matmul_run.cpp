@@ -9,6 +9,7 @@
 #include "runtime/host_dtype.h"
 #include "runtime/kernel_cache.h"
 #include "runtime/launcher.h"
+#include "runtime/tensor_map.h"
 
 namespace tilegrid::runtime {
 
@@ -108,10 +109,30 @@ MatmulBuffers::MatmulBuffers(const scheduler::MatmulProblem& p, uint64_t seed)
   fillRandomOnDevice(b, p.b_dtype, elements(p, 'b'), seed + 1);
 }
 
+KernelArgs matmulArgs(const codegen::KernelSource& source, MatmulBuffers& buffers) {
+  KernelArgs args;
+  for (const codegen::KernelArg& arg : source.args) {
+    const DeviceBuffer* buffer = arg.buffer == "A"   ? &buffers.a
+                                 : arg.buffer == "B" ? &buffers.b
+                                 : arg.buffer == "C" ? &buffers.c
+                                                     : nullptr;
+    TG_INTERNAL_CHECK(buffer) << "kernel " << source.kernel_name << " argument " << arg.name << " names buffer '"
+                              << arg.buffer << "'; a matmul has A, B and C";
+    switch (arg.kind) {
+      case codegen::ArgKind::Pointer: args.add(buffer->ptr()); break;
+      case codegen::ArgKind::TensorMap:
+        TG_INTERNAL_CHECK(arg.tensor_map.has_value()) << "tensor map argument " << arg.name << " has no description";
+        args.add(encodeTensorMap(*arg.tensor_map, buffer->ptr()));
+        break;
+      default: TG_INTERNAL_ERROR() << "matmul kernels take pointers and tensor maps, not " << toString(arg.kind);
+    }
+  }
+  return args;
+}
+
 void launchMatmul(const LoadedKernel& kernel, const codegen::KernelSource& source, MatmulBuffers& buffers,
                   CUstream stream) {
-  KernelArgs args;
-  args.add(buffers.a.ptr()).add(buffers.b.ptr()).add(buffers.c.ptr());
+  KernelArgs args = matmulArgs(source, buffers);
   kernel.launch(source.launch, args, stream);
 }
 
@@ -147,7 +168,8 @@ RunResult runMatmul(const scheduler::MatmulSchedule& schedule, const codegen::Ke
   }
   if (options.iterations > 0) {
     L2Flusher flusher(currentDeviceSpec().l2_bytes);
-    result.ours = timeRuns([&] { launchMatmul(kernel, source, buffers, stream.get()); }, options, p.flops(), flusher,
+    KernelArgs args = matmulArgs(source, buffers);
+    result.ours = timeRuns([&] { kernel.launch(source.launch, args, stream.get()); }, options, p.flops(), flusher,
                            stream.get());
     if (options.time_cublas) {
       if (!cublas) cublas = std::make_unique<CublasGemm>();

@@ -62,7 +62,11 @@ struct MatmulBuffers {
   MatmulBuffers(const scheduler::MatmulProblem& problem, uint64_t seed);
 };
 
+class KernelArgs;
 class LoadedKernel;
+// The arguments `source` declares, over `buffers`: device pointers, and tensor maps encoded over them
+// (which needs a driver). Build once, launch many times.
+KernelArgs matmulArgs(const codegen::KernelSource& source, MatmulBuffers& buffers);
 // One launch of the loaded kernel of `source` on `buffers`.
 void launchMatmul(const LoadedKernel& kernel, const codegen::KernelSource& source, MatmulBuffers& buffers,
                   CUstream stream = nullptr);

@@ -6,24 +6,12 @@
 #include <cstdint>
 #include <vector>
 
-#include "scheduler/problem.h"
+#include "codegen/tensor_map_spec.h"
 
 namespace tilegrid::runtime {
 
-enum class TmaSwizzle { None = 0, B32 = 1, B64 = 2, B128 = 3 };
-
-struct TensorMapSpec {
-  scheduler::DType dtype = scheduler::DType::BF16;
-  // Innermost (contiguous) dimension first; rank 2 or 3.
-  std::vector<uint64_t> dims;
-  // Byte strides of dims[1..]: rank - 1 entries.
-  std::vector<uint64_t> strides_bytes;
-  // The box one TMA copy moves, per dimension.
-  std::vector<uint32_t> box;
-  TmaSwizzle swizzle = TmaSwizzle::None;
-  // Out-of-bounds elements read as zero, or as NaN when set.
-  bool oob_nan = false;
-};
+using codegen::TensorMapSpec;
+using codegen::TmaSwizzle;
 
 // Checks `spec` and the base address against the driver's rules; throws UserError saying which rule
 // failed. Needs no GPU.

@@ -35,3 +35,15 @@ __device__ __forceinline__ void tg_wgmma_m64n8k16_bf16(float (&d)[4], tg_u64 des
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
       : "l"(desc_a), "l"(desc_b), "r"(scale_d));
 }
+
+// Register rebalancing between warpgroup roles. Takes effect only under a register cap at entry
+// (__launch_bounds__(threads, 1)) and when each role is one branch of an if/else (else C7508).
+template <int Regs>
+__device__ __forceinline__ void tg_setmaxnreg_inc() {
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(Regs));
+}
+
+template <int Regs>
+__device__ __forceinline__ void tg_setmaxnreg_dec() {
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(Regs));
+}

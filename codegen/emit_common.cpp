@@ -1,0 +1,103 @@
+#include "codegen/emit_common.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "ir/indexer.h"
+
+namespace tilegrid::codegen {
+namespace {
+
+std::string gridTag(const scheduler::GridTraversal& g) {
+  std::string factors;
+  for (size_t i = 0; i < g.factors.size(); ++i) factors += (i ? "x" : "") + std::to_string(g.factors[i]);
+  switch (g.method) {
+    case scheduler::GridMethod::None: return std::string("raster") + scheduler::toString(g.group);
+    case scheduler::GridMethod::SplitMerge: return "split" + factors + scheduler::toString(g.group);
+    case scheduler::GridMethod::SwizzleMerge: return "smerge" + factors + scheduler::toString(g.group);
+  }
+  return "?";
+}
+
+}  // namespace
+
+const char* cudaType(scheduler::DType t) {
+  switch (t) {
+    case scheduler::DType::BF16: return "__nv_bfloat16";
+    case scheduler::DType::FP16: return "__half";
+    case scheduler::DType::FP32: return "float";
+  }
+  return "?";
+}
+
+
+// Whether tg_gmem_x's offset is base + mn * s_mn + k * s_k, checked on the Indexer's expression over
+// a spread of points (corners, edges, powers of two, and a stride through the whole matrix).
+std::optional<std::pair<int64_t, int64_t>> affineSteps(const ir::TensorDomain& gmem) {
+  ir::Indexer indexer(gmem);
+  const ir::IndexResult alloc = indexer.allocationIndex({ir::Val::loopIndex("x"), ir::Val::loopIndex("y")});
+  if (!alloc.predicates.empty()) return std::nullopt;
+  ir::CompiledVal f(indexer.linearize(gmem.allocation(), alloc.indices), {"x", "y"});
+  auto at = [&](int64_t x, int64_t y) {
+    const int64_t v[2] = {x, y};
+    return f(v);
+  };
+  auto samples = [](int64_t extent) {
+    std::vector<int64_t> v = {0, extent - 1, extent / 2};
+    for (int64_t p = 1; p < extent; p *= 2) v.insert(v.end(), {p - 1, p});
+    for (int64_t x = 0; x < extent; x += std::max<int64_t>(1, extent / 61)) v.push_back(x);
+    return v;
+  };
+  const int64_t ex = *gmem.iterDomain(gmem.logical()[0]).extent.constValue();
+  const int64_t ey = *gmem.iterDomain(gmem.logical()[1]).extent.constValue();
+  const int64_t base = at(0, 0);
+  const int64_t sx = ex > 1 ? at(1, 0) - base : 0, sy = ey > 1 ? at(0, 1) - base : 0;
+  for (int64_t x : samples(ex)) {
+    for (int64_t y : samples(ey)) {
+      if (x < ex && y < ey && at(x, y) != base + x * sx + y * sy) return std::nullopt;
+    }
+  }
+  if (base != 0) return std::nullopt;
+  return std::pair{sx, sy};
+}
+
+std::string storeCode(scheduler::DType out, bool pairs, const std::string& c) {
+  const std::string scalar = fmt::format(
+      "if (n < N) {0}[tg_gmem_c(m, n)] = tg_convert(v0);\n"
+      "        if (n + 1 < N) {0}[tg_gmem_c(m, n + 1)] = tg_convert(v1);",
+      c);
+  if (!pairs) return scalar;
+  std::string pair;
+  switch (out) {
+    case scheduler::DType::BF16:
+      pair = fmt::format("*reinterpret_cast<__nv_bfloat162*>({} + tg_gmem_c(m, n)) = __floats2bfloat162_rn(v0, v1);", c);
+      break;
+    case scheduler::DType::FP16:
+      pair = fmt::format("*reinterpret_cast<__half2*>({} + tg_gmem_c(m, n)) = __floats2half2_rn(v0, v1);", c);
+      break;
+    case scheduler::DType::FP32:
+      pair = fmt::format("*reinterpret_cast<float2*>({} + tg_gmem_c(m, n)) = make_float2(v0, v1);", c);
+      break;
+  }
+  // Pairs need n even and N even (align_c >= 2) so the two elements are one aligned store.
+  return "if (n + 1 < N) {\n          " + pair + "\n        } else {\n          " + scalar + "\n        }";
+}
+
+std::string kernelName(const scheduler::MatmulSchedule& s) {
+  const auto& p = s.problem;
+  const auto& t = s.params.cta_tile;
+  std::string types = scheduler::toString(p.a_dtype);
+  if (p.out_dtype != p.a_dtype) types += std::string("to") + scheduler::toString(p.out_dtype);
+  std::string layout = scheduler::toString(p.layout);
+  for (char& c : layout) c = static_cast<char>(std::tolower(c));
+  std::string name = fmt::format("tilegrid_{}_{}_{}_{}x{}x{}_s{}_{}_{}x{}x{}",
+                                 s.params.arch == scheduler::Arch::Sm80 ? "sm80" : "sm90", types, layout, t.m, t.n, t.k,
+                                 s.params.stages, gridTag(s.params.grid), p.m, p.n, p.k);
+  if (p.batch != 1) name += fmt::format("_b{}", p.batch);
+  if (s.params.vec_a != 8 || s.params.vec_b != 8) name += fmt::format("_v{}{}", s.params.vec_a, s.params.vec_b);
+  return name;
+}
+
+}  // namespace tilegrid::codegen

@@ -1,0 +1,27 @@
+#pragma once
+// Pieces both GEMM emitters share: type names, kernel names, the epilogue store, and a check that a
+// global-memory domain is affine (so kernels can step pointers by constants).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "ir/tensor_domain.h"
+#include "scheduler/schedule.h"
+
+namespace tilegrid::codegen {
+
+// The CUDA type of a dtype: __nv_bfloat16, __half or float.
+const char* cudaType(scheduler::DType t);
+
+// e.g. tilegrid_sm80_bf16_tn_128x128x64_s4_smerge8m_4096x4096x4096
+std::string kernelName(const scheduler::MatmulSchedule& schedule);
+
+// Steps (s_mn, s_k) when tg_gmem_x(mn, k) == mn * s_mn + k * s_k on the Indexer's expression.
+std::optional<std::pair<int64_t, int64_t>> affineSteps(const ir::TensorDomain& gmem);
+
+// Stores v0 and v1 to `c` at (m, n) and (m, n + 1): one paired store when `pairs` (n even, N even),
+// else one guarded element at a time.
+std::string storeCode(scheduler::DType out, bool pairs, const std::string& c = "C");
+
+}  // namespace tilegrid::codegen

@@ -1,0 +1,270 @@
+#include "codegen/sm90_emitter.h"
+
+#include <fmt/format.h>
+
+#include "codegen/device_helpers.h"
+#include "codegen/emit_common.h"
+#include "codegen/index_functions.h"
+#include "codegen/template.h"
+#include "ir/error.h"
+#include "ir/indexer.h"
+
+namespace tilegrid::codegen {
+namespace {
+
+using scheduler::DType;
+using scheduler::Major;
+
+// The hardware swizzle on shared-memory byte addresses: Swizzle<B, 4, 3>.
+int64_t hardwareSwizzle(int64_t address, int bits) {
+  return address ^ ((address >> 3) & (((int64_t{1} << bits) - 1) << 4));
+}
+
+// How one operand's staged tile is filled by TMA and read by wgmma, all derived from the smem
+// domain's Indexer expression (tg_smem_a / tg_smem_b) and checked element by element against what
+// the hardware does: a TMA box lands as rows of the swizzle span, swizzled on absolute addresses;
+// wgmma reads the canonical layout its descriptor names.
+struct OperandPlan {
+  int64_t width = 0;                              // atom elements along the contiguous mode
+  std::vector<std::pair<int64_t, int64_t>> boxes;  // (mn, k) origin of each TMA box in a stage
+  std::vector<uint32_t> box;                       // box extents, contiguous first
+  int64_t lbo = 0, sbo = 0;                        // descriptor byte offsets
+  int layout_type = 0;
+};
+
+OperandPlan planOperand(const char* name, const ir::TensorDomain& smem, const scheduler::SmemAtom& atom,
+                        int64_t tile_mn, int64_t tile_k, int64_t wgmma_mn, int64_t groups) {
+  ir::Indexer indexer(smem);
+  const ir::IndexResult alloc =
+      indexer.allocationIndex({ir::Val::loopIndex("x"), ir::Val::loopIndex("y"), ir::Val::loopIndex("s")});
+  ir::CompiledVal offset(indexer.linearize(smem.allocation(), alloc.indices), {"x", "y", "s"});
+  const int64_t esize = scheduler::bytes(atom.dtype);
+  // Byte offset of (mn, k) in stage 0.
+  auto at = [&](int64_t mn, int64_t k) {
+    const int64_t v[3] = {mn, k, 0};
+    return offset(v) * esize;
+  };
+  const int bits = atom.swizzleBits();
+  const int64_t span = atom.spanBytes();
+  OperandPlan plan;
+  plan.width = atom.contiguousElems();
+  plan.layout_type = atom.wgmmaLayoutType();
+  const bool k_major = atom.major == Major::K;
+  // TMA boxes: the contiguous mode is one swizzle span wide, the other mode covers the tile.
+  const int64_t rows = k_major ? tile_mn : tile_k;
+  const int64_t boxes = (k_major ? tile_k : tile_mn) / plan.width;
+  plan.box = {static_cast<uint32_t>(plan.width), static_cast<uint32_t>(rows)};
+  for (int64_t j = 0; j < boxes; ++j) {
+    const auto origin = k_major ? std::pair{int64_t{0}, j * plan.width} : std::pair{j * plan.width, int64_t{0}};
+    plan.boxes.push_back(origin);
+    const int64_t base = at(origin.first, origin.second);
+    TG_INTERNAL_CHECK(base % (8 * span) == 0) << name << ": TMA box " << j << " starts at byte " << base
+                                              << ", not on its swizzle pattern's boundary";
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t c = 0; c < plan.width; ++c) {
+        const int64_t mn = k_major ? origin.first + r : origin.first + c;
+        const int64_t k = k_major ? origin.second + c : origin.second + r;
+        TG_INTERNAL_CHECK(at(mn, k) == hardwareSwizzle(base + r * span + c * esize, bits))
+            << name << ": element (" << mn << ", " << k << ") is not where a TMA box with " << span
+            << "-byte swizzle puts it: the scheduled smem layout and the hardware disagree";
+      }
+    }
+  }
+  // Descriptor offsets: K-major steps 8-row groups by SBO (and, without a swizzle, the two 8-element
+  // halves of a k16 step by LBO); MN-major steps contiguous blocks by LBO and 8-k groups by SBO
+  // (roles swapped without a swizzle).
+  if (k_major) {
+    plan.sbo = tile_mn > 8 ? at(8, 0) - at(0, 0) : 8 * span;
+    plan.lbo = plan.width < 16 ? at(0, plan.width) - at(0, 0) : 16;
+  } else {
+    const int64_t next_block = tile_mn > plan.width ? at(plan.width, 0) - at(0, 0) : 8 * span;
+    const int64_t next_group = tile_k > 8 ? at(0, 8) - at(0, 0) : 8 * span;
+    plan.lbo = bits == 0 ? next_group : next_block;
+    plan.sbo = bits == 0 ? next_block : next_group;
+  }
+  // The canonical layout wgmma reads from each descriptor start (one per consumer group and k16
+  // step), against the smem domain.
+  for (int64_t g = 0; g < groups; ++g) {
+    for (int64_t kk = 0; kk < tile_k; kk += 16) {
+      const int64_t start = at(g * wgmma_mn, kk);
+      for (int64_t mn = 0; mn < wgmma_mn; ++mn) {
+        for (int64_t k = 0; k < 16; ++k) {
+          int64_t canonical = 0;
+          if (k_major) {
+            const int64_t halves = plan.width < 16 ? (k / plan.width) * plan.lbo + (k % plan.width) * esize : k * esize;
+            canonical = (mn / 8) * plan.sbo + (mn % 8) * span + halves;
+          } else {
+            const int64_t block = bits == 0 ? plan.sbo : plan.lbo, group = bits == 0 ? plan.lbo : plan.sbo;
+            canonical = (mn / plan.width) * block + (mn % plan.width) * esize + (k / 8) * group + (k % 8) * span;
+          }
+          TG_INTERNAL_CHECK(hardwareSwizzle(start + canonical, bits) == at(g * wgmma_mn + mn, kk + k))
+              << name << ": wgmma's canonical " << (k_major ? "K" : "MN") << "-major layout (LBO " << plan.lbo
+              << ", SBO " << plan.sbo << ") misses element (" << g * wgmma_mn + mn << ", " << kk + k
+              << ") of the scheduled smem tile";
+        }
+      }
+    }
+  }
+  TG_INTERNAL_CHECK(plan.lbo % 16 == 0 && plan.sbo % 16 == 0 && plan.lbo < (1 << 18) && plan.sbo < (1 << 18))
+      << name << ": descriptor offsets LBO " << plan.lbo << " / SBO " << plan.sbo << " do not fit 14 bits of 16 bytes";
+  return plan;
+}
+
+// The tensor map over one operand in global memory: contiguous dimension first, then the other,
+// then the batch. Strides come from the gmem domain's Indexer expression.
+TensorMapSpec operandMap(const char* name, const ir::TensorDomain& gmem, const scheduler::MatmulProblem& problem,
+                         const scheduler::SmemAtom& atom, int64_t mn_extent, const OperandPlan& plan) {
+  const DType dtype = atom.dtype;
+  const Major major = atom.major;
+  const auto steps = affineSteps(gmem);
+  TG_INTERNAL_CHECK(steps.has_value()) << name << ": the global layout is not affine";
+  const auto [s_mn, s_k] = *steps;
+  const int64_t esize = scheduler::bytes(dtype);
+  const bool k_major = major == Major::K;
+  const int64_t inner = k_major ? problem.k : mn_extent, outer = k_major ? mn_extent : problem.k;
+  // A step is 0 along an extent of 1 (nothing to step over); a single row has any stride.
+  TG_INTERNAL_CHECK(inner == 1 || (k_major ? s_k : s_mn) == 1) << name << ": the major mode is not contiguous";
+  const int64_t granule = 16 / esize;
+  const int64_t ld = outer > 1 ? (k_major ? s_mn : s_k) : (inner + granule - 1) / granule * granule;
+  TG_USER_CHECK(ld * esize % 16 == 0)
+      << "sm_90 kernels load " << name << " with TMA, which needs 16-byte aligned rows: " << name
+      << "'s leading dimension is " << ld << " " << scheduler::toString(dtype) << " elements; it must be a multiple of "
+      << granule << " (use --arch sm_80 for this problem)";
+  TensorMapSpec spec;
+  spec.dtype = dtype;
+  spec.dims = {static_cast<uint64_t>(inner), static_cast<uint64_t>(outer)};
+  spec.strides_bytes = {static_cast<uint64_t>(ld * esize)};
+  spec.box = plan.box;
+  if (problem.batch > 1) {
+    const int64_t batch_stride = mn_extent * problem.k * esize;
+    TG_USER_CHECK(batch_stride % 16 == 0) << "sm_90 kernels load batched " << name
+                                          << " with TMA, which needs 16-byte aligned batch strides; " << name << "'s is "
+                                          << batch_stride << " bytes";
+    spec.dims.push_back(static_cast<uint64_t>(problem.batch));
+    spec.strides_bytes.push_back(static_cast<uint64_t>(batch_stride));
+    spec.box.push_back(1);
+  }
+  spec.swizzle = static_cast<TmaSwizzle>(atom.tmaSwizzle());
+  return spec;
+}
+
+// The TMA loads of one operand's stage: one box per entry of plan.boxes.
+std::string loadCode(char operand, const OperandPlan& plan, Major major, bool batched) {
+  const std::string tile = operand == 'a' ? "tile_m * BM" : "tile_n * BN";
+  std::string code;
+  for (const auto& [mn, k] : plan.boxes) {
+    const std::string c_mn = fmt::format("{} + {}", tile, mn), c_k = fmt::format("k0 + {}", k);
+    const std::string& inner = major == Major::K ? c_k : c_mn;
+    const std::string& outer = major == Major::K ? c_mn : c_k;
+    if (!code.empty()) code += "\n          ";
+    code += batched ? fmt::format("tg_tma_load_3d(smem_{0} + tg_smem_{0}({1}, {2}, stage), &tmap_{0}, {3}, {4}, batch, "
+                                  "&full[stage]);",
+                                  operand, mn, k, inner, outer)
+                    : fmt::format("tg_tma_load_2d(smem_{0} + tg_smem_{0}({1}, {2}, stage), &tmap_{0}, {3}, {4}, "
+                                  "&full[stage]);",
+                                  operand, mn, k, inner, outer);
+  }
+  return code;
+}
+
+// D (64 x n fp32) += A * B for wgmma m64nNk16 from two descriptors; `accumulate` false overwrites D.
+std::string wgmmaWrapper(int64_t n, DType in, Major major_a, Major major_b) {
+  const int64_t regs = n / 2;
+  std::string outputs, operands;
+  for (int64_t i = 0; i < regs; ++i) {
+    outputs += fmt::format("{}%{}", i ? ", " : "", i);
+    operands += fmt::format("{}\"+f\"(d[{}])", i ? ", " : "", i);
+  }
+  const char* type = in == DType::BF16 ? "bf16" : "f16";
+  return fmt::format(
+      "// wgmma m64n{0}k16, {1} inputs, fp32 accumulators; A {2}-major, B {3}-major (transpose bits {4}, {5}).\n"
+      "__device__ __forceinline__ void tg_wgmma(float (&d)[{6}], tg_u64 desc_a, tg_u64 desc_b, bool accumulate) {{\n"
+      "  asm volatile(\n"
+      "      \"{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{9}, 0;\\n\"\n"
+      "      \"wgmma.mma_async.sync.aligned.m64n{0}k16.f32.{1}.{1} {{{7}}}, %{6}, %{8}, p, 1, 1, {4}, {5};\\n}}\\n\"\n"
+      "      : {10}\n"
+      "      : \"l\"(desc_a), \"l\"(desc_b), \"r\"(static_cast<int>(accumulate)));\n"
+      "}}\n",
+      n, type, major_a == Major::K ? "K" : "MN", major_b == Major::K ? "K" : "MN", major_a == Major::K ? 0 : 1,
+      major_b == Major::K ? 0 : 1, regs, outputs, regs + 1, regs + 2, operands);
+}
+
+}  // namespace
+
+KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
+  const auto& p = s.params;
+  const auto& prob = s.problem;
+  TG_USER_CHECK(p.arch == scheduler::Arch::Sm90) << "the sm_90 emitter needs an sm_90 schedule, got " << p.toString();
+  TG_USER_CHECK(prob.a_dtype == prob.b_dtype && prob.a_dtype != DType::FP32)
+      << "sm_90 kernels take bf16 or fp16 inputs of one type, got " << scheduler::toString(prob.a_dtype) << " and "
+      << scheduler::toString(prob.b_dtype);
+  TG_USER_CHECK(p.warp_tile.m == 64 && p.warp_tile.n == p.cta_tile.n && p.instruction_tile.n == p.warp_tile.n)
+      << "sm_90 kernels give each consumer warpgroup 64 rows and the whole tile width, one wgmma m64nNk16 per k16 step: "
+         "warpgroup tile "
+      << p.warp_tile.toString() << " and instruction " << p.instruction_tile.toString() << " do not fit cta tile "
+      << p.cta_tile.toString() << " (use cta_tile m 64 or 128)";
+  TG_USER_CHECK(p.cluster.m == 1 && p.cluster.n == 1) << "sm_90 clusters are not emitted yet; use cluster 1x1";
+  TG_USER_CHECK(p.split_k == 1) << "split-K is not emitted; use split_k 1";
+  const Major major_a = scheduler::majorOfA(prob.layout);
+  const Major major_b = scheduler::majorOfB(prob.layout);
+  const int64_t consumers = p.mathGroups();
+  const OperandPlan plan_a = planOperand("A", s.smem_a, p.smem_a, p.cta_tile.m, p.cta_tile.k, 64, consumers);
+  const OperandPlan plan_b = planOperand("B", s.smem_b, p.smem_b, p.cta_tile.n, p.cta_tile.k, p.cta_tile.n, 1);
+  const TensorMapSpec map_a = operandMap("A", s.gmem_a, prob, p.smem_a, prob.m, plan_a);
+  const TensorMapSpec map_b = operandMap("B", s.gmem_b, prob, p.smem_b, prob.n, plan_b);
+  const bool batched = prob.batch > 1;
+
+  const std::string descriptors = fmt::format(
+      "const tg_u64 desc_a = tg_wgmma_desc(smem_a_addr + tg_smem_a(consumer * WM, kk * 16, stage) * {0}, {1}, {2}, {3});\n"
+      "          const tg_u64 desc_b = tg_wgmma_desc(smem_b_addr + tg_smem_b(0, kk * 16, stage) * {0}, {4}, {5}, {6});",
+      scheduler::bytes(prob.a_dtype), plan_a.lbo, plan_a.sbo, plan_a.layout_type, plan_b.lbo, plan_b.sbo,
+      plan_b.layout_type);
+  const char* convert = prob.out_dtype == DType::BF16   ? "__float2bfloat16_rn(v)"
+                        : prob.out_dtype == DType::FP16 ? "__float2half_rn(v)"
+                                                        : "v";
+  const int64_t a_stage = p.cta_tile.m * p.cta_tile.k, b_stage = p.cta_tile.n * p.cta_tile.k;
+  const int64_t units = s.workUnits() / prob.batch;
+  KernelSource source;
+  source.kernel_name = kernelName(s);
+  source.cuda = fillTemplate(
+      kernelTemplate("sm90_gemm"),
+      {{"HEADER", source.kernel_name + ": " + prob.toString() + "; " + p.toString()},
+       {"IN_TYPE", cudaType(prob.a_dtype)},
+       {"OUT_TYPE", cudaType(prob.out_dtype)},
+       {"HELPERS", deviceHelperSource({"mbarrier", "tma", "wgmma"})},
+       {"WGMMA", wgmmaWrapper(p.instruction_tile.n, prob.a_dtype, major_a, major_b)},
+       {"INDEX_FUNCTIONS", emitMatmulIndexFunctions(s)},
+       {"CONVERT", convert},
+       {"THREADS", std::to_string(p.threadsPerCta())},
+       {"KERNEL_NAME", source.kernel_name},
+       {"M", std::to_string(prob.m)},
+       {"N", std::to_string(prob.n)},
+       {"K", std::to_string(prob.k)},
+       {"BATCH", std::to_string(prob.batch)},
+       {"BM", std::to_string(p.cta_tile.m)},
+       {"BN", std::to_string(p.cta_tile.n)},
+       {"BK", std::to_string(p.cta_tile.k)},
+       {"STAGES", std::to_string(p.stages)},
+       {"WM", std::to_string(p.warp_tile.m)},
+       {"WN", std::to_string(p.warp_tile.n)},
+       {"CONSUMERS", std::to_string(consumers)},
+       {"UNITS", std::to_string(units)},
+       {"A_STAGE_ELEMS", std::to_string(a_stage)},
+       {"B_STAGE_ELEMS", std::to_string(b_stage)},
+       {"PRODUCER_REGS", "40"},
+       {"CONSUMER_REGS", consumers == 2 ? "232" : "240"},
+       {"LOAD_A", loadCode('a', plan_a, major_a, batched)},
+       {"LOAD_B", loadCode('b', plan_b, major_b, batched)},
+       {"DESCRIPTORS", descriptors},
+       {"STORE", storeCode(prob.out_dtype, prob.align_c >= 2, "c_batch")}});
+  source.launch.grid = {static_cast<uint32_t>(s.ctas()), 1, 1};
+  source.launch.block = {static_cast<uint32_t>(p.threadsPerCta()), 1, 1};
+  source.launch.dynamic_smem_bytes = static_cast<uint32_t>(
+      p.stages * (a_stage + b_stage) * scheduler::bytes(prob.a_dtype) + 16 * p.stages + 1024);
+  source.args = {{"tmap_a", ArgKind::TensorMap, "A", map_a},
+                 {"tmap_b", ArgKind::TensorMap, "B", map_b},
+                 {"C", ArgKind::Pointer, "C", {}}};
+  return source;
+}
+
+}  // namespace tilegrid::codegen

@@ -1,0 +1,129 @@
+// @HEADER@
+//
+// tilegrid sm_90a GEMM: C[M, N] = A[M, K] * B[K, N] in @IN_TYPE@ with fp32 accumulation, @OUT_TYPE@ out.
+// Warp-specialized and persistent: warpgroup 0 produces (one thread issues TMA tile loads into a
+// @STAGES@-stage ring of full/empty mbarriers), warpgroups 1..@CONSUMERS@ consume (wgmma m64n@WN@k16
+// from shared-memory descriptors, then the epilogue). Every CTA walks the work units
+// blockIdx.x, blockIdx.x + gridDim.x, ... and maps each to a tile with tg_tile_of, printed from the
+// tile grid's IR like every other schedule-dependent index below. Self-contained: compiles with NVRTC
+// alone, or with `nvcc -gencode=arch=compute_90a,code=sm_90a -cubin`.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+@HELPERS@
+@WGMMA@
+// ---- index functions, printed from the Indexer ----
+@INDEX_FUNCTIONS@
+// ---- kernel ----
+typedef @IN_TYPE@ tg_in_t;
+typedef @OUT_TYPE@ tg_out_t;
+
+__device__ __forceinline__ tg_out_t tg_convert(float v) { return @CONVERT@; }
+
+extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const __grid_constant__ tg_tensor_map tmap_a,
+                                                                        const __grid_constant__ tg_tensor_map tmap_b,
+                                                                        tg_out_t* __restrict__ C) {
+  constexpr int M = @M@, N = @N@, K = @K@;
+  constexpr int BM = @BM@, BN = @BN@, BK = @BK@, STAGES = @STAGES@;
+  constexpr int WM = @WM@, WN = @WN@, CONSUMERS = @CONSUMERS@;
+  constexpr int K_TILES = (K + BK - 1) / BK;
+  // Work units per batch (tiles, plus the overhang of a split-merge traversal) and in all.
+  constexpr int UNITS = @UNITS@, ALL_UNITS = UNITS * @BATCH@;
+  constexpr int A_STAGE_ELEMS = @A_STAGE_ELEMS@, B_STAGE_ELEMS = @B_STAGE_ELEMS@;
+  constexpr tg_u32 STAGE_BYTES = (A_STAGE_ELEMS + B_STAGE_ELEMS) * sizeof(tg_in_t);
+
+  extern __shared__ __align__(1024) unsigned char tg_smem_raw[];
+  // 128B-swizzled TMA destinations and wgmma operands need 1024-byte alignment; dynamic shared
+  // memory promises 16 bytes.
+  unsigned char* smem = tg_smem_raw + ((1024 - (tg_smem_addr(tg_smem_raw) & 1023)) & 1023);
+  tg_in_t* smem_a = reinterpret_cast<tg_in_t*>(smem);
+  tg_in_t* smem_b = smem_a + STAGES * A_STAGE_ELEMS;
+  tg_u64* full = reinterpret_cast<tg_u64*>(smem_b + STAGES * B_STAGE_ELEMS);
+  tg_u64* empty = full + STAGES;
+
+  if (threadIdx.x == 0) {
+#pragma unroll 1
+    for (int s = 0; s < STAGES; ++s) {
+      tg_mbarrier_init(&full[s], 1);
+      tg_mbarrier_init(&empty[s], CONSUMERS);
+    }
+    tg_mbarrier_init_fence();
+  }
+  __syncthreads();
+
+  const int warpgroup = threadIdx.x / 128;
+  if (warpgroup == 0) {
+    tg_setmaxnreg_dec<@PRODUCER_REGS@>();
+    if (threadIdx.x == 0) {
+      int iter = 0;
+#pragma unroll 1
+      for (int unit = blockIdx.x; unit < ALL_UNITS; unit += gridDim.x) {
+        int tile_m, tile_n;
+        bool tile_valid;
+        tg_tile_of(unit % UNITS, tile_m, tile_n, tile_valid);
+        if (!tile_valid) continue;
+        [[maybe_unused]] const int batch = unit / UNITS;
+#pragma unroll 1
+        for (int kt = 0; kt < K_TILES; ++kt, ++iter) {
+          const int stage = iter % STAGES;
+          // A fresh barrier counts as having completed the phase before its first: the first
+          // pass through the ring waits on parity 1 and does not block.
+          tg_mbarrier_wait(&empty[stage], ((iter / STAGES) & 1) ^ 1);
+          tg_mbarrier_arrive_expect_tx(&full[stage], STAGE_BYTES);
+          const int k0 = kt * BK;
+          @LOAD_A@
+          @LOAD_B@
+        }
+      }
+    }
+  } else {
+    tg_setmaxnreg_inc<@CONSUMER_REGS@>();
+    const int consumer = warpgroup - 1;
+    const int t = threadIdx.x % 128;
+    const int warp = t / 32, lane = t % 32;
+    const tg_u32 smem_a_addr = tg_smem_addr(smem_a), smem_b_addr = tg_smem_addr(smem_b);
+    float acc[WN / 2];
+    int iter = 0;
+#pragma unroll 1
+    for (int unit = blockIdx.x; unit < ALL_UNITS; unit += gridDim.x) {
+      int tile_m, tile_n;
+      bool tile_valid;
+      tg_tile_of(unit % UNITS, tile_m, tile_n, tile_valid);
+      if (!tile_valid) continue;
+      const int batch = unit / UNITS;
+#pragma unroll 1
+      for (int kt = 0; kt < K_TILES; ++kt, ++iter) {
+        const int stage = iter % STAGES;
+        tg_mbarrier_wait(&full[stage], (iter / STAGES) & 1);
+        tg_wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < BK / 16; ++kk) {
+          @DESCRIPTORS@
+          tg_wgmma(acc, desc_a, desc_b, kt > 0 || kk > 0);
+        }
+        tg_wgmma_commit();
+        // Keep this k tile's wgmmas in flight; once the previous tile's are done, its stage is free.
+        tg_wgmma_wait<1>();
+        if (kt > 0 && t == 0) tg_mbarrier_arrive(&empty[(iter - 1) % STAGES]);
+      }
+      tg_wgmma_wait<0>();
+      if (t == 0) tg_mbarrier_arrive(&empty[(iter - 1) % STAGES]);
+
+      // Epilogue. wgmma's accumulator layout: in every 8-column block j, thread (warp, lane) holds
+      // rows warp * 16 + lane / 4 (+ 8) and columns 8 j + 2 (lane % 4) (+ 1).
+      tg_out_t* c_batch = C + static_cast<long long>(batch) * M * N;
+      const int m_base = tile_m * BM + consumer * WM + warp * 16 + lane / 4;
+      const int n_base = tile_n * BN + (lane % 4) * 2;
+#pragma unroll
+      for (int j = 0; j < WN / 8; ++j) {
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+          const int m = m_base + half * 8, n = n_base + j * 8;
+          if (m >= M) continue;
+          const float v0 = acc[4 * j + 2 * half], v1 = acc[4 * j + 2 * half + 1];
+          @STORE@
+        }
+      }
+    }
+  }
+}

@@ -377,7 +377,7 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
   source.launch.block = {static_cast<uint32_t>(p.threadsPerCta()), 1, 1};
   source.launch.dynamic_smem_bytes = static_cast<uint32_t>(
       p.stages * (p.cta_tile.m + p.cta_tile.n) * p.cta_tile.k * scheduler::bytes(prob.a_dtype) + 128);
-  source.args = {{"A", ArgKind::Pointer, "A", {}}, {"B", ArgKind::Pointer, "B", {}}, {"C", ArgKind::Pointer, "C", {}}};
+  source.args = {{"A", ArgKind::Pointer, "A", {}, {}}, {"B", ArgKind::Pointer, "B", {}, {}}, {"C", ArgKind::Pointer, "C", {}, {}}};
   return source;
 }
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "codegen/device_helpers.h"
 #include "codegen/emit_common.h"
 #include "codegen/index_functions.h"
@@ -112,31 +114,43 @@ OperandPlan planOperand(const char* name, const ir::TensorDomain& smem, const sc
 
 // The tensor map over one operand in global memory: contiguous dimension first, then the other,
 // then the batch. Strides come from the gmem domain's Indexer expression.
-TensorMapSpec operandMap(const char* name, const ir::TensorDomain& gmem, const scheduler::MatmulProblem& problem,
-                         const scheduler::SmemAtom& atom, int64_t mn_extent, const OperandPlan& plan) {
+// The tensor map over one operand in global memory: contiguous dimension first, then the other,
+// then the batch. Strides come from the gmem domain's Indexer expression. Rows that are not 16-byte
+// aligned (TMA's rule) are read from a padded copy the runtime makes before each launch.
+struct OperandMap {
+  TensorMapSpec spec;
+  std::optional<PaddedCopy> padded;
+};
+
+OperandMap operandMap(const char* name, const ir::TensorDomain& gmem, const scheduler::MatmulProblem& problem,
+                      const scheduler::SmemAtom& atom, int64_t mn_extent, const OperandPlan& plan) {
   const DType dtype = atom.dtype;
-  const Major major = atom.major;
   const auto steps = affineSteps(gmem);
   TG_INTERNAL_CHECK(steps.has_value()) << name << ": the global layout is not affine";
   const auto [s_mn, s_k] = *steps;
   const int64_t esize = scheduler::bytes(dtype);
-  const bool k_major = major == Major::K;
+  const bool k_major = atom.major == Major::K;
   const int64_t inner = k_major ? problem.k : mn_extent, outer = k_major ? mn_extent : problem.k;
   // A step is 0 along an extent of 1 (nothing to step over); a single row has any stride.
   TG_INTERNAL_CHECK(inner == 1 || (k_major ? s_k : s_mn) == 1) << name << ": the major mode is not contiguous";
   const int64_t granule = 16 / esize;
-  const int64_t ld = outer > 1 ? (k_major ? s_mn : s_k) : (inner + granule - 1) / granule * granule;
-  TG_USER_CHECK(ld * esize % 16 == 0)
-      << "sm_90 kernels load " << name << " with TMA, which needs 16-byte aligned rows: " << name
-      << "'s leading dimension is " << ld << " " << scheduler::toString(dtype) << " elements; it must be a multiple of "
-      << granule << " (use --arch sm_80 for this problem)";
-  TensorMapSpec spec;
+  const int64_t ld = outer > 1 ? (k_major ? s_mn : s_k) : inner;
+  TG_INTERNAL_CHECK(ld >= inner) << name << ": rows overlap (leading dimension " << ld << ", row " << inner << ")";
+  const int64_t pitch = (ld + granule - 1) / granule * granule;
+  OperandMap out;
+  // One row (and no batch) has no stride to align: TMA only needs the 16-byte pitch it is told.
+  if (pitch != ld && (outer > 1 || problem.batch > 1)) {
+    out.padded = PaddedCopy{static_cast<uint64_t>(outer * problem.batch), static_cast<uint64_t>(inner * esize),
+                            static_cast<uint64_t>(ld * esize), static_cast<uint64_t>(pitch * esize)};
+  }
+  TensorMapSpec& spec = out.spec;
   spec.dtype = dtype;
   spec.dims = {static_cast<uint64_t>(inner), static_cast<uint64_t>(outer)};
-  spec.strides_bytes = {static_cast<uint64_t>(ld * esize)};
+  spec.strides_bytes = {static_cast<uint64_t>(pitch * esize)};
   spec.box = plan.box;
   if (problem.batch > 1) {
-    const int64_t batch_stride = mn_extent * problem.k * esize;
+    // Batches follow one another: padded rows keep them a whole number of rows apart.
+    const int64_t batch_stride = outer * (out.padded ? pitch : ld) * esize;
     TG_USER_CHECK(batch_stride % 16 == 0) << "sm_90 kernels load batched " << name
                                           << " with TMA, which needs 16-byte aligned batch strides; " << name << "'s is "
                                           << batch_stride << " bytes";
@@ -145,7 +159,7 @@ TensorMapSpec operandMap(const char* name, const ir::TensorDomain& gmem, const s
     spec.box.push_back(1);
   }
   spec.swizzle = static_cast<TmaSwizzle>(atom.tmaSwizzle());
-  return spec;
+  return out;
 }
 
 // The TMA loads of one operand's stage: one box per entry of plan.boxes.
@@ -210,8 +224,8 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   const int64_t consumers = p.mathGroups();
   const OperandPlan plan_a = planOperand("A", s.smem_a, p.smem_a, p.cta_tile.m, p.cta_tile.k, 64, consumers);
   const OperandPlan plan_b = planOperand("B", s.smem_b, p.smem_b, p.cta_tile.n, p.cta_tile.k, p.cta_tile.n, 1);
-  const TensorMapSpec map_a = operandMap("A", s.gmem_a, prob, p.smem_a, prob.m, plan_a);
-  const TensorMapSpec map_b = operandMap("B", s.gmem_b, prob, p.smem_b, prob.n, plan_b);
+  const OperandMap map_a = operandMap("A", s.gmem_a, prob, p.smem_a, prob.m, plan_a);
+  const OperandMap map_b = operandMap("B", s.gmem_b, prob, p.smem_b, prob.n, plan_b);
   const bool batched = prob.batch > 1;
 
   const std::string descriptors = fmt::format(
@@ -261,9 +275,9 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   source.launch.block = {static_cast<uint32_t>(p.threadsPerCta()), 1, 1};
   source.launch.dynamic_smem_bytes = static_cast<uint32_t>(
       p.stages * (a_stage + b_stage) * scheduler::bytes(prob.a_dtype) + 16 * p.stages + 1024);
-  source.args = {{"tmap_a", ArgKind::TensorMap, "A", map_a},
-                 {"tmap_b", ArgKind::TensorMap, "B", map_b},
-                 {"C", ArgKind::Pointer, "C", {}}};
+  source.args = {{"tmap_a", ArgKind::TensorMap, "A", map_a.spec, map_a.padded},
+                 {"tmap_b", ArgKind::TensorMap, "B", map_b.spec, map_b.padded},
+                 {"C", ArgKind::Pointer, "C", {}, {}}};
   return source;
 }
 

@@ -9,6 +9,7 @@
 #include "runtime/host_dtype.h"
 #include "runtime/kernel_cache.h"
 #include "runtime/launcher.h"
+#include "runtime/driver.h"
 #include "runtime/tensor_map.h"
 
 namespace tilegrid::runtime {
@@ -109,8 +110,8 @@ MatmulBuffers::MatmulBuffers(const scheduler::MatmulProblem& p, uint64_t seed)
   fillRandomOnDevice(b, p.b_dtype, elements(p, 'b'), seed + 1);
 }
 
-KernelArgs matmulArgs(const codegen::KernelSource& source, MatmulBuffers& buffers) {
-  KernelArgs args;
+MatmulLaunch::MatmulLaunch(const LoadedKernel& kernel, const codegen::KernelSource& source, MatmulBuffers& buffers)
+    : kernel_(kernel), source_(source) {
   for (const codegen::KernelArg& arg : source.args) {
     const DeviceBuffer* buffer = arg.buffer == "A"   ? &buffers.a
                                  : arg.buffer == "B" ? &buffers.b
@@ -118,22 +119,38 @@ KernelArgs matmulArgs(const codegen::KernelSource& source, MatmulBuffers& buffer
                                                      : nullptr;
     TG_INTERNAL_CHECK(buffer) << "kernel " << source.kernel_name << " argument " << arg.name << " names buffer '"
                               << arg.buffer << "'; a matmul has A, B and C";
+    CUdeviceptr address = buffer->ptr();
+    if (arg.padded) {
+      const codegen::PaddedCopy& pad = *arg.padded;
+      TG_INTERNAL_CHECK(pad.rows * pad.src_pitch <= buffer->bytes() + pad.src_pitch - pad.row_bytes)
+          << "padded copy of " << arg.buffer << " reads past its " << buffer->bytes() << " bytes";
+      scratch_.emplace_back(pad.rows * pad.dst_pitch);
+      CUDA_MEMCPY2D copy{};
+      copy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+      copy.srcDevice = buffer->ptr();
+      copy.srcPitch = pad.src_pitch;
+      copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+      copy.dstDevice = scratch_.back().ptr();
+      copy.dstPitch = pad.dst_pitch;
+      copy.WidthInBytes = pad.row_bytes;
+      copy.Height = pad.rows;
+      copies_.push_back(copy);
+      address = scratch_.back().ptr();
+    }
     switch (arg.kind) {
-      case codegen::ArgKind::Pointer: args.add(buffer->ptr()); break;
+      case codegen::ArgKind::Pointer: args_.add(address); break;
       case codegen::ArgKind::TensorMap:
         TG_INTERNAL_CHECK(arg.tensor_map.has_value()) << "tensor map argument " << arg.name << " has no description";
-        args.add(encodeTensorMap(*arg.tensor_map, buffer->ptr()));
+        args_.add(encodeTensorMap(*arg.tensor_map, address));
         break;
       default: TG_INTERNAL_ERROR() << "matmul kernels take pointers and tensor maps, not " << toString(arg.kind);
     }
   }
-  return args;
 }
 
-void launchMatmul(const LoadedKernel& kernel, const codegen::KernelSource& source, MatmulBuffers& buffers,
-                  CUstream stream) {
-  KernelArgs args = matmulArgs(source, buffers);
-  kernel.launch(source.launch, args, stream);
+void MatmulLaunch::operator()(CUstream stream) {
+  for (const CUDA_MEMCPY2D& copy : copies_) TG_CU(cuMemcpy2DAsync, &copy, stream);
+  kernel_.launch(source_.launch, args_, stream);
 }
 
 RunResult runMatmul(const scheduler::MatmulSchedule& schedule, const codegen::KernelSource& source,
@@ -145,12 +162,13 @@ RunResult runMatmul(const scheduler::MatmulSchedule& schedule, const codegen::Ke
   // device's own target (sm_90a on Hopper), which runs its mma.sync/ldmatrix/cp.async code.
   const LoadedKernel kernel(*KernelCache::global().get(source, currentDeviceSpec().arch()));
   MatmulBuffers buffers(p, options.seed);
+  MatmulLaunch launch(kernel, source, buffers);
   Stream stream;
   std::unique_ptr<CublasGemm> cublas;
   if (options.check) {
     // Poison the output first: every element must be written.
     buffers.c.fill(0xff, stream.get());
-    launchMatmul(kernel, source, buffers, stream.get());
+    launch(stream.get());
     stream.synchronize();
     const std::vector<float> ours = decode(buffers.c.toHost<uint8_t>(), p.out_dtype);
     std::vector<float> reference;
@@ -168,9 +186,7 @@ RunResult runMatmul(const scheduler::MatmulSchedule& schedule, const codegen::Ke
   }
   if (options.iterations > 0) {
     L2Flusher flusher(currentDeviceSpec().l2_bytes);
-    KernelArgs args = matmulArgs(source, buffers);
-    result.ours = timeRuns([&] { kernel.launch(source.launch, args, stream.get()); }, options, p.flops(), flusher,
-                           stream.get());
+    result.ours = timeRuns([&] { launch(stream.get()); }, options, p.flops(), flusher, stream.get());
     if (options.time_cublas) {
       if (!cublas) cublas = std::make_unique<CublasGemm>();
       result.cublas = timeRuns([&] { cublas->run(p, buffers.a.ptr(), buffers.b.ptr(), buffers.c.ptr(), stream.get()); },

@@ -8,6 +8,7 @@
 
 #include "codegen/kernel_source.h"
 #include "runtime/buffer.h"
+#include "runtime/launcher.h"
 #include "scheduler/schedule.h"
 
 namespace tilegrid::runtime {
@@ -62,13 +63,20 @@ struct MatmulBuffers {
   MatmulBuffers(const scheduler::MatmulProblem& problem, uint64_t seed);
 };
 
-class KernelArgs;
-class LoadedKernel;
-// The arguments `source` declares, over `buffers`: device pointers, and tensor maps encoded over them
-// (which needs a driver). Build once, launch many times.
-KernelArgs matmulArgs(const codegen::KernelSource& source, MatmulBuffers& buffers);
-// One launch of the loaded kernel of `source` on `buffers`.
-void launchMatmul(const LoadedKernel& kernel, const codegen::KernelSource& source, MatmulBuffers& buffers,
-                  CUstream stream = nullptr);
+// One matmul kernel bound to its buffers: the arguments `source` declares (device pointers, tensor
+// maps encoded over them, which needs a driver) and the padded operand copies it asks for, made
+// before every launch. Build once, launch many times.
+class MatmulLaunch {
+ public:
+  MatmulLaunch(const LoadedKernel& kernel, const codegen::KernelSource& source, MatmulBuffers& buffers);
+  void operator()(CUstream stream = nullptr);
+
+ private:
+  const LoadedKernel& kernel_;
+  const codegen::KernelSource& source_;
+  KernelArgs args_;
+  std::vector<DeviceBuffer> scratch_;
+  std::vector<CUDA_MEMCPY2D> copies_;
+};
 
 }  // namespace tilegrid::runtime

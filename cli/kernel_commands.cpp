@@ -22,8 +22,6 @@ struct Emitted {
 };
 
 Emitted scheduleAndEmit(PlanOptions options) {
-  // sm_80 is the family with an emitter until the sm_90a one lands; plan it for the A100 preset.
-  if (options.arch.empty()) options.arch = "sm_80";
   const PlanRequest request = parsePlanOptions(options);
   Emitted e{scheduler::schedule(request.problem, request.device, request.overrides), {}};
   e.source = codegen::emit(e.schedule);

@@ -35,8 +35,6 @@ int runRunCommand(const RunCommandOptions& options, std::ostream& out) {
     no_device = e.what();
   }
   PlanOptions plan = options.plan;
-  // The sm_90a emitter has not landed: sm_80 kernels are what runs, on either arch.
-  if (plan.arch.empty()) plan.arch = "sm_80";
   const PlanRequest request = parsePlanOptions(plan, device);
   const scheduler::MatmulSchedule schedule = scheduler::schedule(request.problem, request.device, request.overrides);
   const codegen::KernelSource source = codegen::emit(schedule);

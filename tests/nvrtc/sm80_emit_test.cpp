@@ -89,12 +89,5 @@ TEST(Sm80Emit, GridTraversalChangesOnlyTheTileIndexFunction) {
   EXPECT_NE(kb.cuda.find("valid = "), std::string::npos);
 }
 
-TEST(Sm80Emit, RejectsWhatItCannotEmit) {
-  const auto problem = testing::makeProblem(256, 256, 256, scheduler::Layout::TN, scheduler::DType::BF16,
-                                            scheduler::DType::BF16);
-  const auto hopper = scheduler::schedule(problem, scheduler::DeviceSpec::preset("sm_90"));
-  EXPECT_THROW(emit(hopper), tilegrid::UserError);
-}
-
 }  // namespace
 }  // namespace tilegrid::codegen

@@ -42,12 +42,9 @@ struct Grid {
 
 const std::vector<Grid> kGrids = {{GridMethod::None, {1}}, {GridMethod::SplitMerge, {3}}, {GridMethod::SwizzleMerge, {4, 2}}};
 
-}  // namespace
-
-std::vector<GemmCase> sm80CompileCases() {
+std::vector<GemmCase> compileCases(scheduler::Arch arch, const std::vector<std::optional<scheduler::TileShape>>& tiles) {
   std::vector<GemmCase> cases;
   const std::vector<std::pair<DType, DType>> types = {{DType::BF16, DType::BF16}, {DType::FP16, DType::FP32}};
-  const std::vector<std::optional<scheduler::TileShape>> tiles = {std::nullopt, scheduler::TileShape{64, 128, 32}};
   for (Layout layout : {Layout::TN, Layout::NT, Layout::NN, Layout::TT}) {
     for (const auto& [in, out] : types) {
       for (const Grid& g : kGrids) {
@@ -55,7 +52,7 @@ std::vector<GemmCase> sm80CompileCases() {
           for (bool aligned : {true, false}) {
             GemmCase c{aligned ? makeProblem(1024, 512, 256, layout, in, out) : makeProblem(1001, 515, 257, layout, in, out),
                        {}};
-            c.overrides.arch = scheduler::Arch::Sm80;
+            c.overrides.arch = arch;
             c.overrides.method = g.method;
             c.overrides.factors = g.factors;
             c.overrides.group = GridGroup::M;
@@ -69,7 +66,7 @@ std::vector<GemmCase> sm80CompileCases() {
   return cases;
 }
 
-std::vector<GemmCase> sm80RunCases() {
+std::vector<GemmCase> runCases(scheduler::Arch arch, const scheduler::TileShape& small_tile) {
   struct Shape {
     int64_t m, n, k, batch;
   };
@@ -86,10 +83,10 @@ std::vector<GemmCase> sm80RunCases() {
       const auto& [in, out] = types[static_cast<size_t>(i % 4)];
       const Grid& g = kGrids[static_cast<size_t>(i % 3)];
       GemmCase c{makeProblem(s.m, s.n, s.k, layout, in, out, s.batch), {}};
-      c.overrides.arch = scheduler::Arch::Sm80;
+      c.overrides.arch = arch;
       c.overrides.method = g.method;
       c.overrides.factors = g.factors;
-      if (i % 2 == 1) c.overrides.cta_tile = scheduler::TileShape{64, 64, 32};
+      if (i % 2 == 1) c.overrides.cta_tile = small_tile;
       cases.push_back(c);
       ++i;
     }
@@ -97,22 +94,58 @@ std::vector<GemmCase> sm80RunCases() {
   return cases;
 }
 
-std::vector<GemmCase> sm80CublasCases() {
-  struct Shape {
-    int64_t m, n, k;
-  };
-  // The last shape has K and every leading dimension not a multiple of 8.
-  const std::vector<Shape> shapes = {{1, 1, 1},         {17, 33, 65},     {127, 129, 63},    {128, 128, 32},
-                                     {1000, 1000, 1000}, {4096, 4096, 4096}, {3000, 5000, 1000}, {1001, 999, 1003}};
+struct Shape3 {
+  int64_t m, n, k;
+};
+
+std::vector<GemmCase> cublasCases(scheduler::Arch arch, const std::vector<Shape3>& shapes) {
   std::vector<GemmCase> cases;
   for (Layout layout : {Layout::TN, Layout::NT, Layout::NN, Layout::TT}) {
-    for (const Shape& s : shapes) {
+    for (const Shape3& s : shapes) {
       GemmCase c{makeProblem(s.m, s.n, s.k, layout, DType::BF16, DType::BF16), {}};
-      c.overrides.arch = scheduler::Arch::Sm80;
+      c.overrides.arch = arch;
       cases.push_back(c);
     }
   }
   return cases;
+}
+
+}  // namespace
+
+std::vector<GemmCase> sm80CompileCases() {
+  return compileCases(scheduler::Arch::Sm80, {std::nullopt, scheduler::TileShape{64, 128, 32}});
+}
+
+std::vector<GemmCase> sm80RunCases() { return runCases(scheduler::Arch::Sm80, scheduler::TileShape{64, 64, 32}); }
+
+std::vector<GemmCase> sm80CublasCases() {
+  // The last shape has K and every leading dimension not a multiple of 8.
+  return cublasCases(scheduler::Arch::Sm80, {{1, 1, 1},
+                                             {17, 33, 65},
+                                             {127, 129, 63},
+                                             {128, 128, 32},
+                                             {1000, 1000, 1000},
+                                             {4096, 4096, 4096},
+                                             {3000, 5000, 1000},
+                                             {1001, 999, 1003}});
+}
+
+std::vector<GemmCase> sm90CompileCases() {
+  return compileCases(scheduler::Arch::Sm90, {std::nullopt, scheduler::TileShape{64, 128, 64}});
+}
+
+std::vector<GemmCase> sm90RunCases() { return runCases(scheduler::Arch::Sm90, scheduler::TileShape{64, 128, 64}); }
+
+std::vector<GemmCase> sm90CublasCases() {
+  return cublasCases(scheduler::Arch::Sm90, {{1, 1, 1},
+                                             {5, 7, 3},
+                                             {127, 129, 63},
+                                             {1000, 8192, 8192},
+                                             {8192, 1000, 8192},
+                                             {4000, 4000, 4000},
+                                             {4097, 4097, 4096},
+                                             {6144, 6144, 6144},
+                                             {8192, 8192, 8192}});
 }
 
 }  // namespace tilegrid::testing

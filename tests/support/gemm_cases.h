@@ -28,4 +28,11 @@ std::vector<GemmCase> sm80RunCases();
 // The shapes issue #5 names, every layout, default schedules, bf16: checked against cuBLAS.
 std::vector<GemmCase> sm80CublasCases();
 
+// The sm_90a family: layouts x dtypes x grid methods x tiles x aligned and misaligned shapes.
+std::vector<GemmCase> sm90CompileCases();
+// Edge tiles, K tails, misaligned operands (padded copies), batches and dtypes, fp64-checkable.
+std::vector<GemmCase> sm90RunCases();
+// The shapes issue #6 names, every layout, default schedules, bf16: checked against cuBLAS.
+std::vector<GemmCase> sm90CublasCases();
+
 }  // namespace tilegrid::testing

@@ -23,6 +23,7 @@ void addPlanOptions(CLI::App& cmd, PlanOptions& o) {
   cmd.add_option("--cta-tile", o.cta_tile, "CTA tile M,N,K");
   cmd.add_option("--warp-tile", o.warp_tile, "Warp tile M,N (sm_80) or consumer warpgroup tile (sm_90)");
   cmd.add_option("--stages", o.stages, "Pipeline stages");
+  cmd.add_option("--cluster", o.cluster, "sm_90: CTAs per cluster along M, sharing the B tile by TMA multicast (1 or 2)");
 }
 
 PlanRequest parsePlanOptions(const PlanOptions& o, const std::optional<scheduler::DeviceSpec>& device) {
@@ -56,6 +57,7 @@ PlanRequest parsePlanOptions(const PlanOptions& o, const std::optional<scheduler
     r.overrides.warp_tile = scheduler::TileShape{t[0], t[1], 0};
   }
   if (!o.stages.empty()) r.overrides.stages = parseInt(o.stages, "--stages");
+  if (!o.cluster.empty()) r.overrides.cluster_m = parseInt(o.cluster, "--cluster");
   return r;
 }
 

@@ -16,7 +16,7 @@ struct PlanOptions {
   std::string out_dtype = "bf16";
   std::string layout = "TN";
   std::string arch;  // empty: the device's arch, or sm_90 without a device
-  std::string factor, method, group, cta_tile, warp_tile, stages;
+  std::string factor, method, group, cta_tile, warp_tile, stages, cluster;
 };
 
 void addPlanOptions(CLI::App& cmd, PlanOptions& options);

@@ -96,6 +96,7 @@ std::string kernelName(const scheduler::MatmulSchedule& s) {
                                  s.params.arch == scheduler::Arch::Sm80 ? "sm80" : "sm90", types, layout, t.m, t.n, t.k,
                                  s.params.stages, gridTag(s.params.grid), p.m, p.n, p.k);
   if (p.batch != 1) name += fmt::format("_b{}", p.batch);
+  if (s.params.cluster.m * s.params.cluster.n > 1) name += fmt::format("_c{}x{}", s.params.cluster.m, s.params.cluster.n);
   if (s.params.vec_a != 8 || s.params.vec_b != 8) name += fmt::format("_v{}{}", s.params.vec_a, s.params.vec_b);
   return name;
 }

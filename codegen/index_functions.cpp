@@ -44,9 +44,15 @@ std::string offsetFunction(const std::string& name, const std::string& comment, 
 std::string emitMatmulIndexFunctions(const scheduler::MatmulSchedule& s) {
   std::string out;
   {
-    const scheduler::TileGridIndex grid = scheduler::indexTileGrid(s.tile_grid, Val::loopIndex("cta"));
-    out += emitIndexFunction("tg_tile_of", "CTA -> output tile: " + s.params.grid.toString() + " (tile_grid)",
-                             {{"cta", *grid.ctas.constValue() - 1}},
+    const scheduler::TileGridIndex grid =
+        scheduler::indexTileGrid(s.tile_grid, Val::loopIndex("cta"), Val::loopIndex("rank"));
+    std::vector<IndexFunctionParam> params = {{"cta", *grid.ctas.constValue() - 1}};
+    std::string what = "CTA -> output tile: ";
+    if (s.tile_grid.nDims() == 2) {
+      params.push_back({"rank", extentOf(s.tile_grid, s.tile_grid.loop()[1]) - 1});
+      what = "cluster work unit and CTA rank -> output tile: ";
+    }
+    out += emitIndexFunction("tg_tile_of", what + s.params.grid.toString() + " (tile_grid)", params,
                              {{"tile_m", grid.tile_m}, {"tile_n", grid.tile_n}, {"valid", grid.valid}});
   }
   out += offsetFunction("tg_smem_a", "A tile in shared memory: " + s.params.smem_a.toString() + " (smem_a)", s.smem_a,

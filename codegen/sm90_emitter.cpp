@@ -26,16 +26,24 @@ int64_t hardwareSwizzle(int64_t address, int bits) {
 // domain's Indexer expression (tg_smem_a / tg_smem_b) and checked element by element against what
 // the hardware does: a TMA box lands as rows of the swizzle span, swizzled on absolute addresses;
 // wgmma reads the canonical layout its descriptor names.
+struct TmaBox {
+  int64_t mn = 0, k = 0;  // origin in the stage's tile
+  int64_t owner = 0;      // the cluster rank that loads it (and multicasts it to the others)
+};
+
 struct OperandPlan {
-  int64_t width = 0;                              // atom elements along the contiguous mode
-  std::vector<std::pair<int64_t, int64_t>> boxes;  // (mn, k) origin of each TMA box in a stage
-  std::vector<uint32_t> box;                       // box extents, contiguous first
+  int64_t width = 0;            // atom elements along the contiguous mode
+  std::vector<TmaBox> boxes;    // the TMA boxes that fill one stage
+  std::vector<uint32_t> box;    // box extents, contiguous first
+  int64_t sharers = 1;          // CTAs of a cluster sharing this operand tile (multicast)
   int64_t lbo = 0, sbo = 0;                        // descriptor byte offsets
   int layout_type = 0;
 };
 
+// `sharers` CTAs of a cluster load the tile together: each loads 1/sharers of every box's rows and
+// multicasts it to all of them.
 OperandPlan planOperand(const char* name, const ir::TensorDomain& smem, const scheduler::SmemAtom& atom,
-                        int64_t tile_mn, int64_t tile_k, int64_t wgmma_mn, int64_t groups) {
+                        int64_t tile_mn, int64_t tile_k, int64_t wgmma_mn, int64_t groups, int64_t sharers) {
   ir::Indexer indexer(smem);
   const ir::IndexResult alloc =
       indexer.allocationIndex({ir::Val::loopIndex("x"), ir::Val::loopIndex("y"), ir::Val::loopIndex("s")});
@@ -52,20 +60,30 @@ OperandPlan planOperand(const char* name, const ir::TensorDomain& smem, const sc
   plan.width = atom.contiguousElems();
   plan.layout_type = atom.wgmmaLayoutType();
   const bool k_major = atom.major == Major::K;
-  // TMA boxes: the contiguous mode is one swizzle span wide, the other mode covers the tile.
-  const int64_t rows = k_major ? tile_mn : tile_k;
-  const int64_t boxes = (k_major ? tile_k : tile_mn) / plan.width;
+  // TMA boxes: the contiguous mode is one swizzle span wide, the other mode covers the tile, cut in
+  // `sharers` parts.
+  const int64_t tile_rows = k_major ? tile_mn : tile_k;
+  TG_USER_CHECK(tile_rows % (8 * sharers) == 0)
+      << name << ": " << sharers << " CTAs cannot share a " << tile_mn << "x" << tile_k << " tile: its "
+      << (k_major ? "rows" : "k extent") << " (" << tile_rows << ") must split into multiples of 8";
+  const int64_t rows = tile_rows / sharers;
+  const int64_t blocks = (k_major ? tile_k : tile_mn) / plan.width;
+  plan.sharers = sharers;
   plan.box = {static_cast<uint32_t>(plan.width), static_cast<uint32_t>(rows)};
-  for (int64_t j = 0; j < boxes; ++j) {
-    const auto origin = k_major ? std::pair{int64_t{0}, j * plan.width} : std::pair{j * plan.width, int64_t{0}};
-    plan.boxes.push_back(origin);
-    const int64_t base = at(origin.first, origin.second);
-    TG_INTERNAL_CHECK(base % (8 * span) == 0) << name << ": TMA box " << j << " starts at byte " << base
-                                              << ", not on its swizzle pattern's boundary";
+  for (int64_t j = 0; j < blocks; ++j) {
+    for (int64_t part = 0; part < sharers; ++part) {
+      const TmaBox box = k_major ? TmaBox{part * rows, j * plan.width, part} : TmaBox{j * plan.width, part * rows, part};
+      plan.boxes.push_back(box);
+    }
+  }
+  for (const TmaBox& box : plan.boxes) {
+    const int64_t base = at(box.mn, box.k);
+    TG_INTERNAL_CHECK(base % (8 * span) == 0) << name << ": the TMA box at (" << box.mn << ", " << box.k
+                                              << ") starts at byte " << base << ", not on its swizzle pattern's boundary";
     for (int64_t r = 0; r < rows; ++r) {
       for (int64_t c = 0; c < plan.width; ++c) {
-        const int64_t mn = k_major ? origin.first + r : origin.first + c;
-        const int64_t k = k_major ? origin.second + c : origin.second + r;
+        const int64_t mn = k_major ? box.mn + r : box.mn + c;
+        const int64_t k = k_major ? box.k + c : box.k + r;
         TG_INTERNAL_CHECK(at(mn, k) == hardwareSwizzle(base + r * span + c * esize, bits))
             << name << ": element (" << mn << ", " << k << ") is not where a TMA box with " << span
             << "-byte swizzle puts it: the scheduled smem layout and the hardware disagree";
@@ -162,21 +180,28 @@ OperandMap operandMap(const char* name, const ir::TensorDomain& gmem, const sche
   return out;
 }
 
-// The TMA loads of one operand's stage: one box per entry of plan.boxes.
+// The TMA loads of one operand's stage: one per box, each by its owner rank (multicast to the
+// cluster's sharers) when the tile is shared.
 std::string loadCode(char operand, const OperandPlan& plan, Major major, bool batched) {
   const std::string tile = operand == 'a' ? "tile_m * BM" : "tile_n * BN";
+  const std::string mask = std::to_string((1 << plan.sharers) - 1);
   std::string code;
-  for (const auto& [mn, k] : plan.boxes) {
-    const std::string c_mn = fmt::format("{} + {}", tile, mn), c_k = fmt::format("k0 + {}", k);
-    const std::string& inner = major == Major::K ? c_k : c_mn;
-    const std::string& outer = major == Major::K ? c_mn : c_k;
+  for (int64_t owner = 0; owner < plan.sharers; ++owner) {
+    std::string loads;
+    for (const TmaBox& box : plan.boxes) {
+      if (box.owner != owner) continue;
+      const std::string c_mn = fmt::format("{} + {}", tile, box.mn), c_k = fmt::format("k0 + {}", box.k);
+      const std::string& inner = major == Major::K ? c_k : c_mn;
+      const std::string& outer = major == Major::K ? c_mn : c_k;
+      const std::string coords = inner + ", " + outer + (batched ? ", batch" : "");
+      const std::string call = fmt::format("tg_tma_load_{}d{}", batched ? 3 : 2, plan.sharers > 1 ? "_multicast" : "");
+      const std::string tail = plan.sharers > 1 ? ", " + mask : "";
+      if (!loads.empty()) loads += "\n          ";
+      loads += fmt::format("{}(smem_{} + tg_smem_{}({}, {}, stage), &tmap_{}, {}, &full[stage]{});", call, operand,
+                           operand, box.mn, box.k, operand, coords, tail);
+    }
     if (!code.empty()) code += "\n          ";
-    code += batched ? fmt::format("tg_tma_load_3d(smem_{0} + tg_smem_{0}({1}, {2}, stage), &tmap_{0}, {3}, {4}, batch, "
-                                  "&full[stage]);",
-                                  operand, mn, k, inner, outer)
-                    : fmt::format("tg_tma_load_2d(smem_{0} + tg_smem_{0}({1}, {2}, stage), &tmap_{0}, {3}, {4}, "
-                                  "&full[stage]);",
-                                  operand, mn, k, inner, outer);
+    code += plan.sharers > 1 ? fmt::format("if (cta_rank == {}) {{\n          {}\n          }}", owner, loads) : loads;
   }
   return code;
 }
@@ -217,13 +242,16 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
          "warpgroup tile "
       << p.warp_tile.toString() << " and instruction " << p.instruction_tile.toString() << " do not fit cta tile "
       << p.cta_tile.toString() << " (use cta_tile m 64 or 128)";
-  TG_USER_CHECK(p.cluster.m == 1 && p.cluster.n == 1) << "sm_90 clusters are not emitted yet; use cluster 1x1";
+  TG_USER_CHECK(p.cluster.n == 1 && p.cluster.m <= 2)
+      << "sm_90 kernels are emitted for clusters of 1 or 2 CTAs along M (sharing B), got " << p.cluster.m << "x"
+      << p.cluster.n;
+  const int64_t cm = p.cluster.m;
   TG_USER_CHECK(p.split_k == 1) << "split-K is not emitted; use split_k 1";
   const Major major_a = scheduler::majorOfA(prob.layout);
   const Major major_b = scheduler::majorOfB(prob.layout);
   const int64_t consumers = p.mathGroups();
-  const OperandPlan plan_a = planOperand("A", s.smem_a, p.smem_a, p.cta_tile.m, p.cta_tile.k, 64, consumers);
-  const OperandPlan plan_b = planOperand("B", s.smem_b, p.smem_b, p.cta_tile.n, p.cta_tile.k, p.cta_tile.n, 1);
+  const OperandPlan plan_a = planOperand("A", s.smem_a, p.smem_a, p.cta_tile.m, p.cta_tile.k, 64, consumers, 1);
+  const OperandPlan plan_b = planOperand("B", s.smem_b, p.smem_b, p.cta_tile.n, p.cta_tile.k, p.cta_tile.n, 1, cm);
   const OperandMap map_a = operandMap("A", s.gmem_a, prob, p.smem_a, prob.m, plan_a);
   const OperandMap map_b = operandMap("B", s.gmem_b, prob, p.smem_b, prob.n, plan_b);
   const bool batched = prob.batch > 1;
@@ -245,7 +273,24 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
       {{"HEADER", source.kernel_name + ": " + prob.toString() + "; " + p.toString()},
        {"IN_TYPE", cudaType(prob.a_dtype)},
        {"OUT_TYPE", cudaType(prob.out_dtype)},
-       {"HELPERS", deviceHelperSource({"mbarrier", "tma", "wgmma"})},
+       {"HELPERS", deviceHelperSource(cm > 1 ? std::vector<std::string>{"mbarrier", "tma", "wgmma", "cluster"}
+                                             : std::vector<std::string>{"mbarrier", "tma", "wgmma"})},
+       {"CLUSTER_M", std::to_string(cm)},
+       {"INIT_SYNC", cm > 1 ? "tg_cluster_sync();" : "__syncthreads();"},
+       {"CTA_RANK", cm > 1 ? "tg_cluster_rank()" : "0"},
+       {"TILE_OF",
+        cm > 1 ? "// The cluster's first tile decides whether the unit exists, for every rank alike; a rank's own\n"
+                 "        // tile may lie past M (computed on zero-filled loads, never stored).\n"
+                 "        tg_tile_of(unit % UNITS, 0, tile_m, tile_n, tile_valid);\n"
+                 "        if (!tile_valid) continue;\n"
+                 "        tg_tile_of(unit % UNITS, cta_rank, tile_m, tile_n, tile_valid);"
+               : "tg_tile_of(unit % UNITS, tile_m, tile_n, tile_valid);\n        if (!tile_valid) continue;"},
+       {"RELEASE_PREVIOUS",
+        cm > 1 ? "for (int r = 0; r < CM; ++r) tg_mbarrier_arrive_cluster(&empty[(iter - 1) % STAGES], r);"
+               : "tg_mbarrier_arrive(&empty[(iter - 1) % STAGES]);"},
+       {"EXIT_SYNC", cm > 1 ? "// Peers multicast into this CTA's shared memory and arrive on its barriers until they finish.\n"
+                               "  tg_cluster_sync();"
+                             : ""},
        {"WGMMA", wgmmaWrapper(p.instruction_tile.n, prob.a_dtype, major_a, major_b)},
        {"INDEX_FUNCTIONS", emitMatmulIndexFunctions(s)},
        {"CONVERT", convert},
@@ -273,6 +318,7 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
        {"STORE", storeCode(prob.out_dtype, prob.align_c >= 2, "c_batch")}});
   source.launch.grid = {static_cast<uint32_t>(s.ctas()), 1, 1};
   source.launch.block = {static_cast<uint32_t>(p.threadsPerCta()), 1, 1};
+  source.launch.cluster = {static_cast<uint32_t>(cm), 1, 1};
   source.launch.dynamic_smem_bytes = static_cast<uint32_t>(
       p.stages * (a_stage + b_stage) * scheduler::bytes(prob.a_dtype) + 16 * p.stages + 1024);
   source.args = {{"tmap_a", ArgKind::TensorMap, "A", map_a.spec, map_a.padded},

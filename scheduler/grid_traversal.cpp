@@ -49,9 +49,17 @@ GridGroup parseGridGroup(const std::string& text) {
   return GridGroup::M;
 }
 
-ir::TensorDomain buildTileGrid(const ir::Val& tiles_m, const ir::Val& tiles_n, const GridTraversal& traversal) {
+ir::TensorDomain buildTileGrid(const ir::Val& tiles_m, const ir::Val& tiles_n, const GridTraversal& traversal,
+                               int64_t cluster_m) {
   traversal.validate();
+  TG_USER_CHECK(cluster_m >= 1) << "cluster size along m must be at least 1, got " << cluster_m;
   ir::TensorDomain grid("tile_grid", {{"tile_m", tiles_m}, {"tile_n", tiles_n}});
+  // [tile_m, tile_n] -> [tile_m / c, c, tile_n] -> [tile_m / c, tile_n, c]: the traversal below sees
+  // cluster tiles on axes 0 and 1 and leaves the rank axis last.
+  if (cluster_m > 1) {
+    grid.split(0, ir::Val(cluster_m));
+    grid.reorder({{1, 2}});
+  }
   // Put the grouped dimension first; everything below then groups axis 0.
   if (traversal.group == GridGroup::N) grid.reorder({{0, 1}});
   switch (traversal.method) {
@@ -73,13 +81,16 @@ ir::TensorDomain buildTileGrid(const ir::Val& tiles_m, const ir::Val& tiles_n, c
   return grid;
 }
 
-TileGridIndex indexTileGrid(const ir::TensorDomain& tile_grid, const ir::Val& cta) {
-  TG_USER_CHECK(tile_grid.nDims() == 1 && tile_grid.logical().size() == 2)
-      << "a tile grid has two logical axes (tile_m, tile_n) scheduled into one loop axis; '" << tile_grid.name()
-      << "' has " << tile_grid.logical().size() << " and " << tile_grid.nDims();
+TileGridIndex indexTileGrid(const ir::TensorDomain& tile_grid, const ir::Val& cta, const ir::Val& rank) {
+  TG_USER_CHECK((tile_grid.nDims() == 1 || tile_grid.nDims() == 2) && tile_grid.logical().size() == 2)
+      << "a tile grid has two logical axes (tile_m, tile_n) scheduled into one loop axis (and a cluster rank "
+         "axis); '"
+      << tile_grid.name() << "' has " << tile_grid.logical().size() << " and " << tile_grid.nDims();
   ir::Indexer indexer(tile_grid);
-  ir::IndexResult logical = indexer.logicalIndex({cta});
-  return TileGridIndex{cta, logical.indices[0], logical.indices[1], logical.predicate(), tile_grid.axis(0).extent};
+  const std::vector<ir::Val> loop = tile_grid.nDims() == 1 ? std::vector<ir::Val>{cta} : std::vector<ir::Val>{cta, rank};
+  ir::IndexResult logical = indexer.logicalIndex(loop);
+  return TileGridIndex{cta, tile_grid.nDims() == 2 ? rank : ir::Val(0), logical.indices[0], logical.indices[1],
+                       logical.predicate(), tile_grid.axis(0).extent};
 }
 
 TileGridIndex indexTileGrid(const ir::TensorDomain& tile_grid) {

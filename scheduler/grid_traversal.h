@@ -35,19 +35,23 @@ const char* toString(GridGroup group);
 GridMethod parseGridMethod(const std::string& text);
 GridGroup parseGridGroup(const std::string& text);
 
-// A [tile_m, tile_n] grid scheduled by `traversal` into one loop axis bound to blockIdx.x.
-ir::TensorDomain buildTileGrid(const ir::Val& tiles_m, const ir::Val& tiles_n, const GridTraversal& traversal);
+// A [tile_m, tile_n] grid scheduled by `traversal` into one loop axis bound to blockIdx.x. With
+// cluster_m > 1, tile_m is first split by the cluster size: the traversal walks cluster tiles and a
+// second loop axis, the CTA's rank in its cluster, picks the tile within one (rank-major inner).
+ir::TensorDomain buildTileGrid(const ir::Val& tiles_m, const ir::Val& tiles_n, const GridTraversal& traversal,
+                               int64_t cluster_m = 1);
 
 // What a CTA needs to know, printed from the Indexer: its tile and whether that tile exists.
 struct TileGridIndex {
   ir::Val cta;     // the loop index the rest is expressed in (blockIdx.x unless given)
+  ir::Val rank;    // a clustered grid's second loop index (the CTA's rank in its cluster), else 0
   ir::Val tile_m;
   ir::Val tile_n;
   ir::Val valid;   // `true` unless the traversal overhangs the grid
   ir::Val ctas;    // how many CTAs the traversal launches
 };
 
-TileGridIndex indexTileGrid(const ir::TensorDomain& tile_grid, const ir::Val& cta);
+TileGridIndex indexTileGrid(const ir::TensorDomain& tile_grid, const ir::Val& cta, const ir::Val& rank = ir::Val(0));
 TileGridIndex indexTileGrid(const ir::TensorDomain& tile_grid);
 
 }  // namespace tilegrid::scheduler

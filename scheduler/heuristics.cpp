@@ -120,6 +120,7 @@ MatmulParams chooseParams(const MatmulProblem& problem, const DeviceSpec& device
   p.vec_a = std::min<int64_t>(16 / bytes(problem.a_dtype), problem.align_a);
   p.vec_b = std::min<int64_t>(16 / bytes(problem.b_dtype), problem.align_b);
   p.persistent = overrides.persistent.value_or(p.arch == Arch::Sm90);
+  if (overrides.cluster_m) p.cluster = ClusterShape{*overrides.cluster_m, 1};
 
   // As many stages as fit, up to the arch's cap.
   if (overrides.stages) {

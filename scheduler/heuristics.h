@@ -21,6 +21,8 @@ struct ScheduleOverrides {
   std::optional<std::vector<int64_t>> factors = std::nullopt;
   std::optional<GridGroup> group = std::nullopt;
   std::optional<bool> persistent = std::nullopt;
+  // sm_90: CTAs per cluster along M; the cluster's CTAs share (multicast) their B tile.
+  std::optional<int64_t> cluster_m = std::nullopt;
 };
 
 // Concurrently resident CTAs the grid model plans a wave for.

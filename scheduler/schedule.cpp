@@ -47,7 +47,7 @@ MatmulSchedule scheduleWith(MatmulProblem problem, const DeviceSpec& device, con
   return MatmulSchedule{problem,
                         device,
                         params,
-                        buildTileGrid(ir::Val(tiles_m), ir::Val(tiles_n), params.grid),
+                        buildTileGrid(ir::Val(tiles_m), ir::Val(tiles_n), params.grid, params.cluster.m),
                         std::move(smem_a),
                         std::move(smem_b),
                         epilogueTile(params),
@@ -76,7 +76,9 @@ int64_t MatmulSchedule::workUnits() const {
 }
 
 int64_t MatmulSchedule::ctas() const {
-  return params.persistent ? std::min<int64_t>(workUnits(), device.sm_count) : workUnits();
+  // A work unit is a cluster tile: every CTA of the cluster takes one of its tiles.
+  const int64_t cluster = params.cluster.m * params.cluster.n;
+  return cluster * (params.persistent ? std::min<int64_t>(workUnits(), device.sm_count / cluster) : workUnits());
 }
 
 std::string MatmulSchedule::toString() const {

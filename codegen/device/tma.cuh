@@ -40,3 +40,23 @@ __device__ __forceinline__ void tg_tma_store_wait_all() { asm volatile("cp.async
 
 // Orders this thread's ordinary shared-memory writes before later async-proxy reads (TMA, wgmma).
 __device__ __forceinline__ void tg_fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+
+// As tg_tma_load_2d/3d, but the box lands at the same shared-memory offset in every CTA of the
+// cluster named in `cta_mask`, and completes on each one's barrier at `bar`'s offset.
+__device__ __forceinline__ void tg_tma_load_2d_multicast(void* smem_dst, const tg_tensor_map* map, int c0, int c1,
+                                                         tg_u64* bar, unsigned short cta_mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, "
+      "{%2, %3}], [%4], %5;" ::"r"(tg_smem_addr(smem_dst)),
+      "l"(reinterpret_cast<tg_u64>(map)), "r"(c0), "r"(c1), "r"(tg_smem_addr(bar)), "h"(cta_mask)
+      : "memory");
+}
+
+__device__ __forceinline__ void tg_tma_load_3d_multicast(void* smem_dst, const tg_tensor_map* map, int c0, int c1,
+                                                         int c2, tg_u64* bar, unsigned short cta_mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, "
+      "{%2, %3, %4}], [%5], %6;" ::"r"(tg_smem_addr(smem_dst)),
+      "l"(reinterpret_cast<tg_u64>(map)), "r"(c0), "r"(c1), "r"(c2), "r"(tg_smem_addr(bar)), "h"(cta_mask)
+      : "memory");
+}

@@ -26,6 +26,8 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
   constexpr int M = @M@, N = @N@, K = @K@;
   constexpr int BM = @BM@, BN = @BN@, BK = @BK@, STAGES = @STAGES@;
   constexpr int WM = @WM@, WN = @WN@, CONSUMERS = @CONSUMERS@;
+  // CTAs per cluster (along M). A work unit is a cluster tile; each CTA of the cluster takes one tile.
+  constexpr int CM = @CLUSTER_M@;
   constexpr int K_TILES = (K + BK - 1) / BK;
   // Work units per batch (tiles, plus the overhang of a split-merge traversal) and in all.
   constexpr int UNITS = @UNITS@, ALL_UNITS = UNITS * @BATCH@;
@@ -45,11 +47,13 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
 #pragma unroll 1
     for (int s = 0; s < STAGES; ++s) {
       tg_mbarrier_init(&full[s], 1);
-      tg_mbarrier_init(&empty[s], CONSUMERS);
+      // Released by every consumer warpgroup of every CTA whose B tile the stage shares.
+      tg_mbarrier_init(&empty[s], CONSUMERS * CM);
     }
     tg_mbarrier_init_fence();
   }
-  __syncthreads();
+  @INIT_SYNC@
+  const int cta_rank = @CTA_RANK@;
 
   const int warpgroup = threadIdx.x / 128;
   if (warpgroup == 0) {
@@ -57,11 +61,10 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
     if (threadIdx.x == 0) {
       int iter = 0;
 #pragma unroll 1
-      for (int unit = blockIdx.x; unit < ALL_UNITS; unit += gridDim.x) {
+      for (int unit = blockIdx.x / CM; unit < ALL_UNITS; unit += gridDim.x / CM) {
         int tile_m, tile_n;
         bool tile_valid;
-        tg_tile_of(unit % UNITS, tile_m, tile_n, tile_valid);
-        if (!tile_valid) continue;
+        @TILE_OF@
         [[maybe_unused]] const int batch = unit / UNITS;
 #pragma unroll 1
         for (int kt = 0; kt < K_TILES; ++kt, ++iter) {
@@ -85,11 +88,10 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
     float acc[WN / 2];
     int iter = 0;
 #pragma unroll 1
-    for (int unit = blockIdx.x; unit < ALL_UNITS; unit += gridDim.x) {
+    for (int unit = blockIdx.x / CM; unit < ALL_UNITS; unit += gridDim.x / CM) {
       int tile_m, tile_n;
       bool tile_valid;
-      tg_tile_of(unit % UNITS, tile_m, tile_n, tile_valid);
-      if (!tile_valid) continue;
+      @TILE_OF@
       const int batch = unit / UNITS;
 #pragma unroll 1
       for (int kt = 0; kt < K_TILES; ++kt, ++iter) {
@@ -104,10 +106,14 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
         tg_wgmma_commit();
         // Keep this k tile's wgmmas in flight; once the previous tile's are done, its stage is free.
         tg_wgmma_wait<1>();
-        if (kt > 0 && t == 0) tg_mbarrier_arrive(&empty[(iter - 1) % STAGES]);
+        if (kt > 0 && t == 0) {
+          @RELEASE_PREVIOUS@
+        }
       }
       tg_wgmma_wait<0>();
-      if (t == 0) tg_mbarrier_arrive(&empty[(iter - 1) % STAGES]);
+      if (t == 0) {
+        @RELEASE_PREVIOUS@
+      }
 
       // Epilogue. wgmma's accumulator layout: in every 8-column block j, thread (warp, lane) holds
       // rows warp * 16 + lane / 4 (+ 8) and columns 8 j + 2 (lane % 4) (+ 1).
@@ -126,4 +132,5 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
       }
     }
   }
+  @EXIT_SYNC@
 }

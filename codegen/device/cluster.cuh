@@ -1,0 +1,26 @@
+// tilegrid device helpers: thread block clusters (sm_90), raw PTX.
+#pragma once
+
+__device__ __forceinline__ int tg_cluster_rank() {
+  tg_u32 rank;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+  return static_cast<int>(rank);
+}
+
+// Every thread of every CTA in the cluster arrives and waits: orders barrier initialisation before
+// peers use the barriers, and keeps a CTA's shared memory alive until its peers are done with it.
+__device__ __forceinline__ void tg_cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+
+// Arrives on the barrier at `bar`'s offset in the shared memory of cluster CTA `rank`.
+__device__ __forceinline__ void tg_mbarrier_arrive_cluster(tg_u64* bar, int rank) {
+  asm volatile(
+      "{\n"
+      ".reg .b32 remote;\n"
+      "mapa.shared::cluster.u32 remote, %0, %1;\n"
+      "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n"
+      "}\n" ::"r"(tg_smem_addr(bar)),
+      "r"(rank)
+      : "memory");
+}

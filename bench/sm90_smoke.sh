@@ -8,10 +8,11 @@ shift 3
 shapes=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do shapes+=("$1"); shift; done
 [ "${1:-}" = "--" ] && shift
+extra=("$@")
 printf "%-18s %-6s %-8s %-8s %-6s %-6s %-10s %s\n" shape layout ours cublas ratio check norm_rel params
 for shape in "${shapes[@]}"; do
   set -- $shape
-  timeout 60 "$bin" run --m "$1" --n "$2" --k "$3" --layout "$layout" --arch sm_90 --iters "$iters" --format json "${@:4}" \
+  timeout 60 "$bin" run --m "$1" --n "$2" --k "$3" --layout "$layout" --arch sm_90 --iters "$iters" --format json "${extra[@]}" \
     > /tmp/smoke.json 2>&1
   rc=$?
   python3 - "$shape" "$layout" "$rc" <<'PY' || true

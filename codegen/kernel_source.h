@@ -15,6 +15,9 @@ struct LaunchConfig {
   std::array<uint32_t, 3> block{1, 1, 1};
   uint32_t dynamic_smem_bytes = 0;
   std::array<uint32_t, 3> cluster{1, 1, 1};
+  // The kernel walks its work units with a grid-stride loop and expects all its CTAs resident at
+  // once: the launcher trims grid.x to the clusters the device can hold together.
+  bool persistent = false;
 
   std::string toString() const;
 };

@@ -319,6 +319,7 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   source.launch.grid = {static_cast<uint32_t>(s.ctas()), 1, 1};
   source.launch.block = {static_cast<uint32_t>(p.threadsPerCta()), 1, 1};
   source.launch.cluster = {static_cast<uint32_t>(cm), 1, 1};
+  source.launch.persistent = p.persistent;
   source.launch.dynamic_smem_bytes = static_cast<uint32_t>(
       p.stages * (a_stage + b_stage) * scheduler::bytes(prob.a_dtype) + 16 * p.stages + 1024);
   source.args = {{"tmap_a", ArgKind::TensorMap, "A", map_a.spec, map_a.padded},

@@ -48,6 +48,7 @@ class NoDeviceError : public std::runtime_error {
   X(cuFuncSetAttribute)                 \
   X(cuFuncGetAttribute)                 \
   X(cuLaunchKernelEx)                   \
+  X(cuOccupancyMaxActiveClusters)       \
   X(cuMemAlloc)                         \
   X(cuMemFree)                          \
   X(cuMemcpyHtoD)                       \

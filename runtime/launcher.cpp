@@ -1,5 +1,7 @@
 #include "runtime/launcher.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include <utility>
@@ -61,6 +63,16 @@ void LoadedKernel::launch(const codegen::LaunchConfig& config, KernelArgs& args,
     cluster.value.clusterDim.z = config.cluster[2];
     launch.attrs = &cluster;
     launch.numAttrs = 1;
+  }
+  if (config.persistent && launch.numAttrs > 0) {
+    // Clusters are placed within GPCs, so fewer CTAs than SMs may fit at once; a persistent CTA that
+    // waits for a slot would run its whole share of the work after the others.
+    if (resident_clusters_ == 0) {
+      int clusters = 0;
+      TG_CU(cuOccupancyMaxActiveClusters, &clusters, function_, &launch);
+      resident_clusters_ = static_cast<uint32_t>(std::max(clusters, 1));
+    }
+    launch.gridDimX = std::min(launch.gridDimX, resident_clusters_ * config.cluster[0] * config.cluster[1] * config.cluster[2]);
   }
   DumpConfig::fromEnvironment().write(DumpKind::Launch, name_,
                                       fmt::format("{} with {} arguments\n", config.toString(), args.size()));

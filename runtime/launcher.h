@@ -58,6 +58,7 @@ class LoadedKernel {
   CUmodule module_ = nullptr;
   CUfunction function_ = nullptr;
   mutable uint32_t smem_limit_set_ = 0;
+  mutable uint32_t resident_clusters_ = 0;
 };
 
 }  // namespace tilegrid::runtime

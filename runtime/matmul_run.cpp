@@ -108,6 +108,10 @@ MatmulBuffers::MatmulBuffers(const scheduler::MatmulProblem& p, uint64_t seed)
       c(elements(p, 'c') * static_cast<size_t>(scheduler::bytes(p.out_dtype))) {
   fillRandomOnDevice(a, p.a_dtype, elements(p, 'a'), seed);
   fillRandomOnDevice(b, p.b_dtype, elements(p, 'b'), seed + 1);
+  // The fills run on the legacy default stream, which does not order non-blocking streams: without
+  // this, a kernel launched next on one could read inputs still being written (seen: a large GEMM
+  // checked against cuBLAS failed 11 times in 12).
+  TG_CU(cuCtxSynchronize);
 }
 
 MatmulLaunch::MatmulLaunch(const LoadedKernel& kernel, const codegen::KernelSource& source, MatmulBuffers& buffers)

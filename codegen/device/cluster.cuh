@@ -13,13 +13,15 @@ __device__ __forceinline__ void tg_cluster_sync() {
   asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
 }
 
-// Arrives on the barrier at `bar`'s offset in the shared memory of cluster CTA `rank`.
+// Arrives on the barrier at `bar`'s offset in the shared memory of cluster CTA `rank` (default
+// release.cta semantics: the arrival only says this CTA's wgmma reads of a stage are done, which
+// wgmma.wait_group already ensured).
 __device__ __forceinline__ void tg_mbarrier_arrive_cluster(tg_u64* bar, int rank) {
   asm volatile(
       "{\n"
       ".reg .b32 remote;\n"
       "mapa.shared::cluster.u32 remote, %0, %1;\n"
-      "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n"
+      "mbarrier.arrive.shared::cluster.b64 _, [remote];\n"
       "}\n" ::"r"(tg_smem_addr(bar)),
       "r"(rank)
       : "memory");

@@ -6,7 +6,7 @@ mkdir -p "$out"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv > "$out/gpu.txt" 2>&1
 cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release > "$out/configure.log" 2>&1 || { tail -20 "$out/configure.log"; exit 1; }
 ninja -C $b > "$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -20; exit 1; }
-ctest --test-dir $b --timeout 300 -j 1 > "$out/ctest.log" 2>&1
+ctest --test-dir $b --timeout 300 -j 1 --output-on-failure > "$out/ctest.log" 2>&1
 grep -E "tests passed|\(Failed\)|Timeout" "$out/ctest.log" | head -20
 bench/sm90_speed_table.sh $b/tilegrid > "$out/sm90_c1.txt" 2>&1
 bench/sm90_smoke.sh $b/tilegrid TN 30 "4096 4096 4096" "8192 8192 8192" -- --cluster 2 > "$out/sm90_c2.txt" 2>&1

@@ -1,5 +1,7 @@
 #include "runtime/driver.h"
 
+#include <string_view>
+
 #include <dlfcn.h>
 
 #include <cstdlib>
@@ -19,6 +21,14 @@ std::string libraryPath() {
 
 CudaError::CudaError(std::string call, CUresult result, std::string name, std::string text)
     : std::runtime_error(call + " failed: " + name + " (" + text + ")"), call_(std::move(call)), result_(result) {}
+
+// The CUDA version whose ABI of `name` cuda.h declares. cuGetProcAddress hands out the newest
+// variant at or below the version asked for; CUDA 13 added cuCtxSynchronize_v2(CUcontext), which
+// cuda.h does not map `cuCtxSynchronize` to, so asking with 13.0 gave a function with a different
+// signature (seen failing with CUDA_ERROR_CONTEXT_IS_DESTROYED).
+int abiVersion(const char* name) {
+  return std::string_view(name) == "cuCtxSynchronize" ? 12000 : CUDA_VERSION;
+}
 
 const Driver& Driver::get() {
   // A failed load is remembered too: every later call reports the same reason without retrying.
@@ -42,7 +52,7 @@ const Driver& Driver::get() {
   {                                                                                                         \
     void* fn = nullptr;                                                                                     \
     CUdriverProcAddressQueryResult status{};                                                                \
-    if (get_proc(#name, &fn, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &status) != CUDA_SUCCESS || !fn) { \
+    if (get_proc(#name, &fn, abiVersion(#name), CU_GET_PROC_ADDRESS_DEFAULT, &status) != CUDA_SUCCESS || !fn) { \
       missing += std::string(missing.empty() ? "" : ", ") + #name;                                          \
     }                                                                                                       \
     driver.p_##name = reinterpret_cast<decltype(driver.p_##name)>(fn);                                      \

@@ -111,7 +111,7 @@ MatmulBuffers::MatmulBuffers(const scheduler::MatmulProblem& p, uint64_t seed)
   // The fills run on the legacy default stream, which does not order non-blocking streams: without
   // this, a kernel launched next on one could read inputs still being written (seen: a large GEMM
   // checked against cuBLAS failed 11 times in 12).
-  TG_CU(cuCtxSynchronize);
+  synchronizeDevice();
 }
 
 MatmulLaunch::MatmulLaunch(const LoadedKernel& kernel, const codegen::KernelSource& source, MatmulBuffers& buffers)

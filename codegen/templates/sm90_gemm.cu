@@ -53,7 +53,7 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
     tg_mbarrier_init_fence();
   }
   @INIT_SYNC@
-  const int cta_rank = @CTA_RANK@;
+  [[maybe_unused]] const int cta_rank = @CTA_RANK@;
 
   const int warpgroup = threadIdx.x / 128;
   if (warpgroup == 0) {

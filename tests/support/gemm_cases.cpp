@@ -30,7 +30,8 @@ std::string GemmCase::label() const {
   const auto t = overrides.cta_tile;
   return fmt::format("{}x{}x{}b{}_{}_{}to{}_{}_{}", problem.m, problem.n, problem.k, problem.batch,
                      scheduler::toString(problem.layout), scheduler::toString(problem.a_dtype),
-                     scheduler::toString(problem.out_dtype), grid, t ? t->toString() : "tiles");
+                     scheduler::toString(problem.out_dtype), grid, t ? t->toString() : "tiles") +
+         (overrides.cluster_m ? fmt::format("_c{}", *overrides.cluster_m) : "");
 }
 
 namespace {
@@ -42,7 +43,12 @@ struct Grid {
 
 const std::vector<Grid> kGrids = {{GridMethod::None, {1}}, {GridMethod::SplitMerge, {3}}, {GridMethod::SwizzleMerge, {4, 2}}};
 
-std::vector<GemmCase> compileCases(scheduler::Arch arch, const std::vector<std::optional<scheduler::TileShape>>& tiles) {
+struct TileConfig {
+  std::optional<scheduler::TileShape> cta_tile;
+  int64_t cluster_m = 1;
+};
+
+std::vector<GemmCase> compileCases(scheduler::Arch arch, const std::vector<TileConfig>& tiles) {
   std::vector<GemmCase> cases;
   const std::vector<std::pair<DType, DType>> types = {{DType::BF16, DType::BF16}, {DType::FP16, DType::FP32}};
   for (Layout layout : {Layout::TN, Layout::NT, Layout::NN, Layout::TT}) {
@@ -56,7 +62,8 @@ std::vector<GemmCase> compileCases(scheduler::Arch arch, const std::vector<std::
             c.overrides.method = g.method;
             c.overrides.factors = g.factors;
             c.overrides.group = GridGroup::M;
-            c.overrides.cta_tile = tile;
+            c.overrides.cta_tile = tile.cta_tile;
+            if (arch == scheduler::Arch::Sm90) c.overrides.cluster_m = tile.cluster_m;
             cases.push_back(c);
           }
         }
@@ -87,6 +94,8 @@ std::vector<GemmCase> runCases(scheduler::Arch arch, const scheduler::TileShape&
       c.overrides.method = g.method;
       c.overrides.factors = g.factors;
       if (i % 2 == 1) c.overrides.cta_tile = small_tile;
+      // sm_90: every third case pairs CTAs in clusters (odd tile rows leave a half-empty pair).
+      if (arch == scheduler::Arch::Sm90) c.overrides.cluster_m = i % 3 == 2 ? 2 : 1;
       cases.push_back(c);
       ++i;
     }
@@ -113,7 +122,7 @@ std::vector<GemmCase> cublasCases(scheduler::Arch arch, const std::vector<Shape3
 }  // namespace
 
 std::vector<GemmCase> sm80CompileCases() {
-  return compileCases(scheduler::Arch::Sm80, {std::nullopt, scheduler::TileShape{64, 128, 32}});
+  return compileCases(scheduler::Arch::Sm80, {{std::nullopt, 1}, {scheduler::TileShape{64, 128, 32}, 1}});
 }
 
 std::vector<GemmCase> sm80RunCases() { return runCases(scheduler::Arch::Sm80, scheduler::TileShape{64, 64, 32}); }
@@ -131,7 +140,8 @@ std::vector<GemmCase> sm80CublasCases() {
 }
 
 std::vector<GemmCase> sm90CompileCases() {
-  return compileCases(scheduler::Arch::Sm90, {std::nullopt, scheduler::TileShape{64, 128, 64}});
+  return compileCases(scheduler::Arch::Sm90,
+                      {{std::nullopt, 1}, {std::nullopt, 2}, {scheduler::TileShape{64, 128, 64}, 1}});
 }
 
 std::vector<GemmCase> sm90RunCases() { return runCases(scheduler::Arch::Sm90, scheduler::TileShape{64, 128, 64}); }

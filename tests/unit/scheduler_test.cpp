@@ -147,7 +147,9 @@ TEST(Schedule, PlansTheNamedProblemsOnBothArchs) {
       const MatmulSchedule s = schedule(problem(m, n, k), device);
       EXPECT_EQ(s.tiles(), ((m + s.params.cta_tile.m - 1) / s.params.cta_tile.m) *
                                ((n + s.params.cta_tile.n - 1) / s.params.cta_tile.n));
-      EXPECT_EQ(s.workUnits(), s.tiles());  // swizzle-merge: no overhang
+      // Swizzle-merge: no overhang. A work unit is a cluster tile (sm_90 pairs CTAs along M here).
+      EXPECT_EQ(s.params.cluster.m, device.arch() == Arch::Sm90 ? 2 : 1);
+      EXPECT_EQ(s.workUnits() * s.params.cluster.m, s.tiles());
       EXPECT_EQ(s.ctas(), device.arch() == Arch::Sm90 ? std::min<int64_t>(132, s.tiles()) : s.tiles());
       EXPECT_TRUE(s.banks_a.conflictFree());
       EXPECT_TRUE(s.banks_b.conflictFree());

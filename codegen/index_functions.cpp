@@ -59,6 +59,9 @@ std::string emitMatmulIndexFunctions(const scheduler::MatmulSchedule& s) {
                         {"m", "k", "stage"});
   out += offsetFunction("tg_smem_b", "B tile in shared memory: " + s.params.smem_b.toString() + " (smem_b)", s.smem_b,
                         {"n", "k", "stage"});
+  out += offsetFunction("tg_smem_epilogue",
+                        "output slab in shared memory: " + s.params.smem_epilogue.toString() + " (smem_epilogue)",
+                        s.smem_epilogue, {"m", "n", "buffer"});
   out += offsetFunction("tg_gmem_a", "A in global memory (gmem_a)", s.gmem_a, {"m", "k"});
   out += offsetFunction("tg_gmem_b", "B in global memory (gmem_b)", s.gmem_b, {"n", "k"});
   out += offsetFunction("tg_gmem_c", "C in global memory (gmem_c)", s.gmem_c, {"m", "n"});

@@ -42,6 +42,7 @@ struct OperandPlan {
 
 // `sharers` CTAs of a cluster load the tile together: each loads 1/sharers of every box's rows and
 // multicasts it to all of them.
+// With wgmma_mn == 0 the tile is not a wgmma operand (the epilogue slab): only its TMA boxes are planned.
 OperandPlan planOperand(const char* name, const ir::TensorDomain& smem, const scheduler::SmemAtom& atom,
                         int64_t tile_mn, int64_t tile_k, int64_t wgmma_mn, int64_t groups, int64_t sharers) {
   ir::Indexer indexer(smem);
@@ -90,6 +91,7 @@ OperandPlan planOperand(const char* name, const ir::TensorDomain& smem, const sc
       }
     }
   }
+  if (wgmma_mn == 0) return plan;
   // Descriptor offsets: K-major steps 8-row groups by SBO (and, without a swizzle, the two 8-element
   // halves of a k16 step by LBO); MN-major steps contiguous blocks by LBO and 8-k groups by SBO
   // (roles swapped without a swizzle).
@@ -206,6 +208,63 @@ std::string loadCode(char operand, const OperandPlan& plan, Major major, bool ba
   return code;
 }
 
+// The epilogue of one consumer warpgroup's 64 x WN tile. With a TMA store (C's rows 16-byte aligned)
+// it goes through double-buffered swizzled slabs of shared memory (tg_smem_epilogue) whose stores
+// clip at M and N and drain while the next tile's main loop runs; otherwise straight from registers
+// with predicated stores. wgmma's accumulator layout: in every 8-column block j, thread (warp, lane)
+// holds rows warp * 16 + lane / 4 (+ 8) and columns 8 j + 2 (lane % 4) (+ 1).
+std::string epilogueCode(const scheduler::MatmulSchedule& s, bool tma_store, int64_t slab_n, bool batched) {
+  const DType out = s.problem.out_dtype;
+  if (!tma_store) {
+    return fmt::format(
+        "// Epilogue: predicated stores straight from registers (C's rows are not 16-byte aligned for TMA).\n"
+        "      tg_out_t* c_batch = C + static_cast<long long>(batch) * M * N;\n"
+        "      const int m_base = tile_m * BM + consumer * WM + warp * 16 + lane / 4;\n"
+        "      const int n_base = tile_n * BN + (lane % 4) * 2;\n"
+        "#pragma unroll\n"
+        "      for (int j = 0; j < WN / 8; ++j) {{\n"
+        "#pragma unroll\n"
+        "        for (int half = 0; half < 2; ++half) {{\n"
+        "          const int m = m_base + half * 8, n = n_base + j * 8;\n"
+        "          if (m >= M) continue;\n"
+        "          const float v0 = acc[4 * j + 2 * half], v1 = acc[4 * j + 2 * half + 1];\n"
+        "          {}\n"
+        "        }}\n"
+        "      }}",
+        storeCode(out, s.problem.align_c >= 2, "c_batch"));
+  }
+  const char* pair = out == DType::BF16 ? "__nv_bfloat162" : out == DType::FP16 ? "__half2" : "float2";
+  const char* pack = out == DType::BF16   ? "__floats2bfloat162_rn(v0, v1)"
+                     : out == DType::FP16 ? "__floats2half2_rn(v0, v1)"
+                                          : "make_float2(v0, v1)";
+  return fmt::format(
+      "// Epilogue: {0}-column slabs through shared memory and TMA stores (clipped at M and N).\n"
+      "#pragma unroll\n"
+      "      for (int slab = 0; slab < WN / {0}; ++slab, ++epilogue_slabs) {{\n"
+      "        const int buffer = epilogue_slabs % 2;\n"
+      "        // The store issued from this buffer two slabs ago must have read it.\n"
+      "        if (t == 0) tg_tma_store_wait_read<1>();\n"
+      "        tg_named_barrier_sync(1 + consumer, 128);\n"
+      "#pragma unroll\n"
+      "        for (int j = 0; j < {0} / 8; ++j) {{\n"
+      "#pragma unroll\n"
+      "          for (int half = 0; half < 2; ++half) {{\n"
+      "            const int m = consumer * WM + warp * 16 + lane / 4 + half * 8, n = j * 8 + (lane % 4) * 2;\n"
+      "            const float v0 = acc[4 * (slab * ({0} / 8) + j) + 2 * half];\n"
+      "            const float v1 = acc[4 * (slab * ({0} / 8) + j) + 2 * half + 1];\n"
+      "            *reinterpret_cast<{1}*>(smem_c + tg_smem_epilogue(m, n, buffer)) = {2};\n"
+      "          }}\n"
+      "        }}\n"
+      "        tg_fence_proxy_async();\n"
+      "        tg_named_barrier_sync(1 + consumer, 128);\n"
+      "        if (t == 0) {{\n"
+      "          {3}(&tmap_c, tile_n * BN + slab * {0}, tile_m * BM + consumer * WM{4}, smem_c + tg_smem_epilogue(consumer * WM, 0, buffer));\n"
+      "          tg_tma_store_commit();\n"
+      "        }}\n"
+      "      }}",
+      slab_n, pair, pack, batched ? "tg_tma_store_3d" : "tg_tma_store_2d", batched ? ", batch" : "");
+}
+
 // D (64 x n fp32) += A * B for wgmma m64nNk16 from two descriptors; `accumulate` false overwrites D.
 std::string wgmmaWrapper(int64_t n, DType in, Major major_a, Major major_b) {
   const int64_t regs = n / 2;
@@ -255,6 +314,25 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   const OperandMap map_a = operandMap("A", s.gmem_a, prob, p.smem_a, prob.m, plan_a);
   const OperandMap map_b = operandMap("B", s.gmem_b, prob, p.smem_b, prob.n, plan_b);
   const bool batched = prob.batch > 1;
+  // TMA stores need C's rows (and batches) 16-byte aligned; otherwise the epilogue stores directly.
+  const int64_t out_bytes = scheduler::bytes(prob.out_dtype);
+  const bool tma_store = prob.n * out_bytes % 16 == 0 && (!batched || prob.m * prob.n * out_bytes % 16 == 0);
+  const int64_t slab_n = p.epilogue_tile.n;
+  TG_INTERNAL_CHECK(p.cta_tile.n % slab_n == 0 && p.epilogue_tile.m == p.cta_tile.m)
+      << "epilogue tile " << p.epilogue_tile.toString() << " does not tile the cta tile " << p.cta_tile.toString();
+  const OperandPlan plan_c = planOperand("C", s.smem_epilogue, p.smem_epilogue, p.cta_tile.m, slab_n, 0, 0, consumers);
+  TensorMapSpec map_c;
+  map_c.dtype = prob.out_dtype;
+  map_c.dims = {static_cast<uint64_t>(prob.n), static_cast<uint64_t>(prob.m)};
+  map_c.strides_bytes = {static_cast<uint64_t>(prob.n * out_bytes)};
+  map_c.box = plan_c.box;
+  if (batched) {
+    map_c.dims.push_back(static_cast<uint64_t>(prob.batch));
+    map_c.strides_bytes.push_back(static_cast<uint64_t>(prob.m * prob.n * out_bytes));
+    map_c.box.push_back(1);
+  }
+  map_c.swizzle = static_cast<TmaSwizzle>(p.smem_epilogue.tmaSwizzle());
+  const int64_t c_smem_elems = tma_store ? 2 * p.cta_tile.m * slab_n : 0;
 
   const std::string descriptors = fmt::format(
       "const tg_u64 desc_a = tg_wgmma_desc(smem_a_addr + tg_smem_a(consumer * WM, kk * 16, stage) * {0}, {1}, {2}, {3});\n"
@@ -315,16 +393,19 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
        {"LOAD_A", loadCode('a', plan_a, major_a, batched)},
        {"LOAD_B", loadCode('b', plan_b, major_b, batched)},
        {"DESCRIPTORS", descriptors},
-       {"STORE", storeCode(prob.out_dtype, prob.align_c >= 2, "c_batch")}});
+       {"C_PARAM", tma_store ? "const __grid_constant__ tg_tensor_map tmap_c" : "tg_out_t* __restrict__ C"},
+       {"C_SMEM_ELEMS", std::to_string(c_smem_elems)},
+       {"EPILOGUE", epilogueCode(s, tma_store, slab_n, batched)},
+       {"EPILOGUE_DRAIN", tma_store ? "// Shared memory must outlive the last stores' reads.\n    if (t == 0) tg_tma_store_wait_all();" : ""}});
   source.launch.grid = {static_cast<uint32_t>(s.ctas()), 1, 1};
   source.launch.block = {static_cast<uint32_t>(p.threadsPerCta()), 1, 1};
   source.launch.cluster = {static_cast<uint32_t>(cm), 1, 1};
   source.launch.persistent = p.persistent;
   source.launch.dynamic_smem_bytes = static_cast<uint32_t>(
-      p.stages * (a_stage + b_stage) * scheduler::bytes(prob.a_dtype) + 16 * p.stages + 1024);
+      p.stages * (a_stage + b_stage) * scheduler::bytes(prob.a_dtype) + c_smem_elems * out_bytes + 16 * p.stages + 1024);
   source.args = {{"tmap_a", ArgKind::TensorMap, "A", map_a.spec, map_a.padded},
                  {"tmap_b", ArgKind::TensorMap, "B", map_b.spec, map_b.padded},
-                 {"C", ArgKind::Pointer, "C", {}, {}}};
+                 tma_store ? KernelArg{"tmap_c", ArgKind::TensorMap, "C", map_c, {}} : KernelArg{"C", ArgKind::Pointer, "C", {}, {}}};
   return source;
 }
 

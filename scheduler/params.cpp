@@ -24,7 +24,8 @@ int64_t MatmulParams::threadsPerCta() const {
 int64_t MatmulParams::smemBytes(const MatmulProblem& problem) const {
   const int64_t a = cta_tile.m * cta_tile.k * bytes(problem.a_dtype);
   const int64_t b = cta_tile.n * cta_tile.k * bytes(problem.b_dtype);
-  const int64_t epilogue = epilogue_tile.m * epilogue_tile.n * bytes(problem.out_dtype);
+  // sm_90 double-buffers the epilogue slab: one is written while the TMA store of the other drains.
+  const int64_t epilogue = epilogue_tile.m * epilogue_tile.n * bytes(problem.out_dtype) * (arch == Arch::Sm90 ? 2 : 1);
   // sm_90: a full and an empty mbarrier (8 bytes each) per stage. Both families keep 1024 bytes to
   // align the dynamic buffer by hand, which 128B swizzled tiles need.
   // sm_80 stages the epilogue in the drained operand buffers; sm_90 overlaps it with the next

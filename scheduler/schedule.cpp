@@ -13,8 +13,9 @@ namespace {
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 ir::TensorDomain epilogueTile(const MatmulParams& p) {
-  return buildSmemTile("smem_epilogue", {"m", ir::Val(p.epilogue_tile.m)}, {"n", ir::Val(p.epilogue_tile.n)}, 1,
-                       p.smem_epilogue);
+  // sm_90: two slabs, one filled while the other's TMA store reads it.
+  return buildSmemTile("smem_epilogue", {"m", ir::Val(p.epilogue_tile.m)}, {"n", ir::Val(p.epilogue_tile.n)},
+                       p.arch == Arch::Sm90 ? 2 : 1, p.smem_epilogue);
 }
 
 }  // namespace

@@ -19,7 +19,7 @@ struct MatmulSchedule {
   ir::TensorDomain tile_grid;      // [tile_m, tile_n] -> one axis bound to blockIdx.x
   ir::TensorDomain smem_a;         // [m, k, stage] with the atom-tiled, swizzled allocation
   ir::TensorDomain smem_b;         // [n, k, stage]
-  ir::TensorDomain smem_epilogue;  // [m, n, 1]
+  ir::TensorDomain smem_epilogue;  // [m, n, slab buffer]: 1 buffer on sm_80, 2 on sm_90
   ir::TensorDomain gmem_a;         // [m, k] in A's storage order
   ir::TensorDomain gmem_b;         // [n, k] in B's storage order
   ir::TensorDomain gmem_c;         // [m, n] row-major

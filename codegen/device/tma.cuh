@@ -60,3 +60,21 @@ __device__ __forceinline__ void tg_tma_load_3d_multicast(void* smem_dst, const t
       "l"(reinterpret_cast<tg_u64>(map)), "r"(c0), "r"(c1), "r"(c2), "r"(tg_smem_addr(bar)), "h"(cta_mask)
       : "memory");
 }
+
+__device__ __forceinline__ void tg_tma_store_3d(const tg_tensor_map* map, int c0, int c1, int c2, const void* smem_src) {
+  asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group [%0, {%1, %2, %3}], [%4];" ::"l"(
+                   reinterpret_cast<tg_u64>(map)),
+               "r"(c0), "r"(c1), "r"(c2), "r"(tg_smem_addr(smem_src))
+               : "memory");
+}
+
+// Waits until at most `Pending` of this thread's committed bulk stores still read shared memory.
+template <int Pending>
+__device__ __forceinline__ void tg_tma_store_wait_read() {
+  asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(Pending) : "memory");
+}
+
+// A barrier among `threads` threads (a multiple of 32) on hardware barrier `id` (1-15; 0 is __syncthreads).
+__device__ __forceinline__ void tg_named_barrier_sync(int id, int threads) {
+  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}

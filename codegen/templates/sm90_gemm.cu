@@ -22,8 +22,8 @@ __device__ __forceinline__ tg_out_t tg_convert(float v) { return @CONVERT@; }
 
 extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const __grid_constant__ tg_tensor_map tmap_a,
                                                                         const __grid_constant__ tg_tensor_map tmap_b,
-                                                                        tg_out_t* __restrict__ C) {
-  constexpr int M = @M@, N = @N@, K = @K@;
+                                                                        @C_PARAM@) {
+  [[maybe_unused]] constexpr int M = @M@, N = @N@, K = @K@;
   constexpr int BM = @BM@, BN = @BN@, BK = @BK@, STAGES = @STAGES@;
   constexpr int WM = @WM@, WN = @WN@, CONSUMERS = @CONSUMERS@;
   // CTAs per cluster (along M). A work unit is a cluster tile; each CTA of the cluster takes one tile.
@@ -40,7 +40,8 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
   unsigned char* smem = tg_smem_raw + ((1024 - (tg_smem_addr(tg_smem_raw) & 1023)) & 1023);
   tg_in_t* smem_a = reinterpret_cast<tg_in_t*>(smem);
   tg_in_t* smem_b = smem_a + STAGES * A_STAGE_ELEMS;
-  tg_u64* full = reinterpret_cast<tg_u64*>(smem_b + STAGES * B_STAGE_ELEMS);
+  [[maybe_unused]] tg_out_t* smem_c = reinterpret_cast<tg_out_t*>(smem_b + STAGES * B_STAGE_ELEMS);
+  tg_u64* full = reinterpret_cast<tg_u64*>(smem_c + @C_SMEM_ELEMS@);
   tg_u64* empty = full + STAGES;
 
   if (threadIdx.x == 0) {
@@ -87,12 +88,13 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
     const tg_u32 smem_a_addr = tg_smem_addr(smem_a), smem_b_addr = tg_smem_addr(smem_b);
     float acc[WN / 2];
     int iter = 0;
+    [[maybe_unused]] int epilogue_slabs = 0;  // slabs this warpgroup has stored: picks the buffer
 #pragma unroll 1
     for (int unit = blockIdx.x / CM; unit < ALL_UNITS; unit += gridDim.x / CM) {
       int tile_m, tile_n;
       bool tile_valid;
       @TILE_OF@
-      const int batch = unit / UNITS;
+      [[maybe_unused]] const int batch = unit / UNITS;
 #pragma unroll 1
       for (int kt = 0; kt < K_TILES; ++kt, ++iter) {
         const int stage = iter % STAGES;
@@ -115,22 +117,9 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
         @RELEASE_PREVIOUS@
       }
 
-      // Epilogue. wgmma's accumulator layout: in every 8-column block j, thread (warp, lane) holds
-      // rows warp * 16 + lane / 4 (+ 8) and columns 8 j + 2 (lane % 4) (+ 1).
-      tg_out_t* c_batch = C + static_cast<long long>(batch) * M * N;
-      const int m_base = tile_m * BM + consumer * WM + warp * 16 + lane / 4;
-      const int n_base = tile_n * BN + (lane % 4) * 2;
-#pragma unroll
-      for (int j = 0; j < WN / 8; ++j) {
-#pragma unroll
-        for (int half = 0; half < 2; ++half) {
-          const int m = m_base + half * 8, n = n_base + j * 8;
-          if (m >= M) continue;
-          const float v0 = acc[4 * j + 2 * half], v1 = acc[4 * j + 2 * half + 1];
-          @STORE@
-        }
-      }
+      @EPILOGUE@
     }
+    @EPILOGUE_DRAIN@
   }
   @EXIT_SYNC@
 }

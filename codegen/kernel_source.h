@@ -27,8 +27,8 @@ enum class ArgKind { Pointer, Int32, Int64, TensorMap };
 
 // A copy the runtime makes before every launch: `rows` rows of `row_bytes` from the argument's
 // buffer (rows `src_pitch` bytes apart) into scratch memory (rows `dst_pitch` bytes apart), which the
-// argument then addresses. It lets TMA read operands whose rows are not 16-byte aligned; its time is
-// part of every launch, timings included.
+// argument then addresses (runtime/builtin_kernels.h: padRows). It lets TMA read operands whose rows
+// are not 16-byte aligned; its time is part of every launch, timings included.
 struct PaddedCopy {
   uint64_t rows = 0, row_bytes = 0, src_pitch = 0, dst_pitch = 0;
   bool operator==(const PaddedCopy&) const = default;

@@ -215,36 +215,13 @@ std::string loadCode(char operand, const OperandPlan& plan, Major major, bool ba
 // holds rows warp * 16 + lane / 4 (+ 8) and columns 8 j + 2 (lane % 4) (+ 1).
 std::string epilogueCode(const scheduler::MatmulSchedule& s, bool tma_store, int64_t slab_n, bool batched) {
   const DType out = s.problem.out_dtype;
-  if (!tma_store) {
-    return fmt::format(
-        "// Epilogue: predicated stores straight from registers (C's rows are not 16-byte aligned for TMA).\n"
-        "      tg_out_t* c_batch = C + static_cast<long long>(batch) * M * N;\n"
-        "      const int m_base = tile_m * BM + consumer * WM + warp * 16 + lane / 4;\n"
-        "      const int n_base = tile_n * BN + (lane % 4) * 2;\n"
-        "#pragma unroll\n"
-        "      for (int j = 0; j < WN / 8; ++j) {{\n"
-        "#pragma unroll\n"
-        "        for (int half = 0; half < 2; ++half) {{\n"
-        "          const int m = m_base + half * 8, n = n_base + j * 8;\n"
-        "          if (m >= M) continue;\n"
-        "          const float v0 = acc[4 * j + 2 * half], v1 = acc[4 * j + 2 * half + 1];\n"
-        "          {}\n"
-        "        }}\n"
-        "      }}",
-        storeCode(out, s.problem.align_c >= 2, "c_batch"));
-  }
   const char* pair = out == DType::BF16 ? "__nv_bfloat162" : out == DType::FP16 ? "__half2" : "float2";
   const char* pack = out == DType::BF16   ? "__floats2bfloat162_rn(v0, v1)"
                      : out == DType::FP16 ? "__floats2half2_rn(v0, v1)"
                                           : "make_float2(v0, v1)";
-  return fmt::format(
-      "// Epilogue: {0}-column slabs through shared memory and TMA stores (clipped at M and N).\n"
-      "#pragma unroll\n"
-      "      for (int slab = 0; slab < WN / {0}; ++slab, ++epilogue_slabs) {{\n"
+  // Every slab is first written to shared memory in the accumulator layout.
+  const std::string fill = fmt::format(
       "        const int buffer = epilogue_slabs % 2;\n"
-      "        // The store issued from this buffer two slabs ago must have read it.\n"
-      "        if (t == 0) tg_tma_store_wait_read<1>();\n"
-      "        tg_named_barrier_sync(1 + consumer, 128);\n"
       "#pragma unroll\n"
       "        for (int j = 0; j < {0} / 8; ++j) {{\n"
       "#pragma unroll\n"
@@ -254,15 +231,50 @@ std::string epilogueCode(const scheduler::MatmulSchedule& s, bool tma_store, int
       "            const float v1 = acc[4 * (slab * ({0} / 8) + j) + 2 * half + 1];\n"
       "            *reinterpret_cast<{1}*>(smem_c + tg_smem_epilogue(m, n, buffer)) = {2};\n"
       "          }}\n"
-      "        }}\n"
-      "        tg_fence_proxy_async();\n"
+      "        }}\n",
+      slab_n, pair, pack);
+  if (tma_store) {
+    return fmt::format(
+        "// Epilogue: {0}-column slabs through shared memory and TMA stores (clipped at M and N).\n"
+        "#pragma unroll\n"
+        "      for (int slab = 0; slab < WN / {0}; ++slab, ++epilogue_slabs) {{\n"
+        "        // The store issued from this buffer two slabs ago must have read it.\n"
+        "        if (t == 0) tg_tma_store_wait_read<1>();\n"
+        "        tg_named_barrier_sync(1 + consumer, 128);\n"
+        "{1}"
+        "        tg_fence_proxy_async();\n"
+        "        tg_named_barrier_sync(1 + consumer, 128);\n"
+        "        if (t == 0) {{\n"
+        "          {2}(&tmap_c, tile_n * BN + slab * {0}, tile_m * BM + consumer * WM{3}, smem_c + tg_smem_epilogue(consumer * WM, 0, buffer));\n"
+        "          tg_tma_store_commit();\n"
+        "        }}\n"
+        "      }}",
+        slab_n, fill, batched ? "tg_tma_store_3d" : "tg_tma_store_2d", batched ? ", batch" : "");
+  }
+  // C's rows are not 16-byte aligned (TMA cannot store them): read each slab back row by row, a warp
+  // per row, and store consecutive elements from consecutive lanes.
+  return fmt::format(
+      "// Epilogue: {0}-column slabs through shared memory, stored back a row per warp (C's rows are not\n"
+      "      // 16-byte aligned for TMA).\n"
+      "      tg_out_t* c_batch = C + static_cast<long long>(batch) * M * N;\n"
+      "#pragma unroll\n"
+      "      for (int slab = 0; slab < WN / {0}; ++slab, ++epilogue_slabs) {{\n"
+      "{1}"
       "        tg_named_barrier_sync(1 + consumer, 128);\n"
-      "        if (t == 0) {{\n"
-      "          {3}(&tmap_c, tile_n * BN + slab * {0}, tile_m * BM + consumer * WM{4}, smem_c + tg_smem_epilogue(consumer * WM, 0, buffer));\n"
-      "          tg_tma_store_commit();\n"
+      "#pragma unroll 4\n"
+      "        for (int r = warp; r < WM; r += 4) {{\n"
+      "          const int m = tile_m * BM + consumer * WM + r;\n"
+      "          if (m >= M) break;\n"
+      "#pragma unroll\n"
+      "          for (int e = lane; e < {0}; e += 32) {{\n"
+      "            const int n = tile_n * BN + slab * {0} + e;\n"
+      "            if (n < N) c_batch[tg_gmem_c(m, n)] = smem_c[tg_smem_epilogue(consumer * WM + r, e, buffer)];\n"
+      "          }}\n"
       "        }}\n"
+      "        // The buffer is written again two slabs on; every lane must have read it by then.\n"
+      "        tg_named_barrier_sync(1 + consumer, 128);\n"
       "      }}",
-      slab_n, pair, pack, batched ? "tg_tma_store_3d" : "tg_tma_store_2d", batched ? ", batch" : "");
+      slab_n, fill);
 }
 
 // D (64 x n fp32) += A * B for wgmma m64nNk16 from two descriptors; `accumulate` false overwrites D.
@@ -332,7 +344,7 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
     map_c.box.push_back(1);
   }
   map_c.swizzle = static_cast<TmaSwizzle>(p.smem_epilogue.tmaSwizzle());
-  const int64_t c_smem_elems = tma_store ? 2 * p.cta_tile.m * slab_n : 0;
+  const int64_t c_smem_elems = 2 * p.cta_tile.m * slab_n;
 
   const std::string descriptors = fmt::format(
       "const tg_u64 desc_a = tg_wgmma_desc(smem_a_addr + tg_smem_a(consumer * WM, kk * 16, stage) * {0}, {1}, {2}, {3});\n"

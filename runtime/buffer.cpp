@@ -1,5 +1,7 @@
 #include "runtime/buffer.h"
 
+#include "runtime/builtin_kernels.h"
+
 #include <utility>
 
 #include "ir/error.h"
@@ -9,8 +11,6 @@
 #include "runtime/kernel_cache.h"
 #include "runtime/launcher.h"
 
-#include <map>
-#include <mutex>
 
 namespace tilegrid::runtime {
 
@@ -93,16 +93,7 @@ void fillRandomOnDevice(DeviceBuffer& buffer, scheduler::DType type, size_t coun
       << count << " " << scheduler::toString(type) << " elements do not fit a " << buffer.bytes() << "-byte buffer";
   TG_USER_CHECK(lo < hi) << "random fill: lo (" << lo << ") must be below hi (" << hi << ")";
   static const codegen::KernelSource source{"tilegrid_fill_random", kFillSource, {}, {}};
-  const scheduler::Arch arch = currentDeviceSpec().arch();
-  static std::mutex mutex;
-  static std::map<scheduler::Arch, std::unique_ptr<LoadedKernel>> loaded;
-  const LoadedKernel* kernel = nullptr;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto& slot = loaded[arch];
-    if (!slot) slot = std::make_unique<LoadedKernel>(*KernelCache::global().get(source, arch));
-    kernel = slot.get();
-  }
+  const LoadedKernel* kernel = &builtinKernel(source);
   const int dtype = type == scheduler::DType::BF16 ? 0 : type == scheduler::DType::FP16 ? 1 : 2;
   KernelArgs args;
   args.add(buffer.ptr()).add(static_cast<unsigned long long>(count)).add(static_cast<unsigned long long>(seed));

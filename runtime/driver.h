@@ -54,7 +54,6 @@ class NoDeviceError : public std::runtime_error {
   X(cuMemcpyHtoD)                       \
   X(cuMemcpyDtoH)                       \
   X(cuMemsetD8Async)                    \
-  X(cuMemcpy2DAsync)                    \
   X(cuStreamCreate)                     \
   X(cuStreamDestroy)                    \
   X(cuStreamSynchronize)                \

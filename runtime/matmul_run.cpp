@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "ir/error.h"
+#include "runtime/builtin_kernels.h"
 #include "runtime/cublas_baseline.h"
 #include "runtime/device.h"
 #include "runtime/host_dtype.h"
@@ -125,20 +126,8 @@ MatmulLaunch::MatmulLaunch(const LoadedKernel& kernel, const codegen::KernelSour
                               << arg.buffer << "'; a matmul has A, B and C";
     CUdeviceptr address = buffer->ptr();
     if (arg.padded) {
-      const codegen::PaddedCopy& pad = *arg.padded;
-      TG_INTERNAL_CHECK(pad.rows * pad.src_pitch <= buffer->bytes() + pad.src_pitch - pad.row_bytes)
-          << "padded copy of " << arg.buffer << " reads past its " << buffer->bytes() << " bytes";
-      scratch_.emplace_back(pad.rows * pad.dst_pitch);
-      CUDA_MEMCPY2D copy{};
-      copy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
-      copy.srcDevice = buffer->ptr();
-      copy.srcPitch = pad.src_pitch;
-      copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-      copy.dstDevice = scratch_.back().ptr();
-      copy.dstPitch = pad.dst_pitch;
-      copy.WidthInBytes = pad.row_bytes;
-      copy.Height = pad.rows;
-      copies_.push_back(copy);
+      scratch_.emplace_back(arg.padded->rows * arg.padded->dst_pitch);
+      copies_.push_back({buffer->ptr(), buffer->bytes(), scratch_.back().ptr(), *arg.padded});
       address = scratch_.back().ptr();
     }
     switch (arg.kind) {
@@ -153,7 +142,7 @@ MatmulLaunch::MatmulLaunch(const LoadedKernel& kernel, const codegen::KernelSour
 }
 
 void MatmulLaunch::operator()(CUstream stream) {
-  for (const CUDA_MEMCPY2D& copy : copies_) TG_CU(cuMemcpy2DAsync, &copy, stream);
+  for (const PendingCopy& copy : copies_) padRows(copy.src, copy.src_bytes, copy.dst, copy.pad, stream);
   kernel_.launch(source_.launch, args_, stream);
 }
 

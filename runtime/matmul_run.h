@@ -75,8 +75,14 @@ class MatmulLaunch {
   const LoadedKernel& kernel_;
   const codegen::KernelSource& source_;
   KernelArgs args_;
+  struct PendingCopy {
+    CUdeviceptr src;
+    uint64_t src_bytes;
+    CUdeviceptr dst;
+    codegen::PaddedCopy pad;
+  };
   std::vector<DeviceBuffer> scratch_;
-  std::vector<CUDA_MEMCPY2D> copies_;
+  std::vector<PendingCopy> copies_;
 };
 
 }  // namespace tilegrid::runtime

@@ -7,6 +7,7 @@
 #include "codegen/device_helpers.h"
 #include "ir/indexer.h"
 #include "runtime/buffer.h"
+#include "runtime/builtin_kernels.h"
 #include "runtime/device.h"
 #include "runtime/driver.h"
 #include "runtime/host_dtype.h"
@@ -167,6 +168,35 @@ TEST(Gpu, RandomFillOnDeviceEqualsHostFill) {
       zeros += v == 0.0f;
     }
     EXPECT_LT(zeros, count / 100);
+  }
+}
+
+// Padded operand copies land every byte of every row at its padded place, for odd pitches (rows
+// starting 2 bytes past a 16-byte boundary), the last rows near the end of the buffer, and 4-byte
+// elements.
+TEST(Gpu, PadRowsCopiesEveryRow) {
+  REQUIRE_DEVICE();
+  struct Case {
+    uint64_t rows, row_bytes, src_pitch, dst_pitch;
+  };
+  for (const Case& c : {Case{4096, 4097 * 2, 4097 * 2, 4104 * 2}, Case{3, 6, 6, 16}, Case{257, 77 * 2, 77 * 2, 80 * 2},
+                        Case{100, 35 * 4, 35 * 4, 36 * 4}, Case{5, 2, 2, 16}}) {
+    const uint64_t src_bytes = (c.rows - 1) * c.src_pitch + c.row_bytes;
+    std::vector<uint8_t> host(src_bytes);
+    for (uint64_t i = 0; i < src_bytes; ++i) host[i] = static_cast<uint8_t>((i * 2654435761u) >> 13);
+    DeviceBuffer src(src_bytes), dst(c.rows * c.dst_pitch);
+    src.copyFromHost(host.data(), host.size());
+    Stream stream;
+    padRows(src.ptr(), src_bytes, dst.ptr(), codegen::PaddedCopy{c.rows, c.row_bytes, c.src_pitch, c.dst_pitch},
+            stream.get());
+    stream.synchronize();
+    const auto out = dst.toHost<uint8_t>();
+    for (uint64_t r = 0; r < c.rows; ++r) {
+      for (uint64_t b = 0; b < c.row_bytes; ++b) {
+        ASSERT_EQ(out[r * c.dst_pitch + b], host[r * c.src_pitch + b]) << "row " << r << " byte " << b << " of rows of "
+                                                                       << c.row_bytes << " bytes";
+      }
+    }
   }
 }
 

@@ -1,0 +1,90 @@
+#include "runtime/builtin_kernels.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "ir/error.h"
+#include "runtime/device.h"
+#include "runtime/kernel_cache.h"
+
+namespace tilegrid::runtime {
+namespace {
+
+// Each thread writes one aligned 16-byte chunk of a padded row. Its source starts 2-byte aligned at
+// best, so the thread reads the two aligned 16-byte words around it and funnel-shifts the chunk out
+// (the overlapping reads hit L1), instead of eight 2-byte loads. Near the end of the buffer, where
+// the second word would lie past it, it reads bytes one at a time.
+constexpr const char* kPadSource = R"(
+extern "C" __global__ void tilegrid_pad_rows(const unsigned char* __restrict__ src, unsigned char* __restrict__ dst,
+                                             unsigned long long rows, unsigned long long row_bytes,
+                                             unsigned long long src_pitch, unsigned long long dst_pitch,
+                                             unsigned long long src_bytes) {
+  const unsigned long long chunks = (row_bytes + 15) / 16;
+  for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < rows * chunks;
+       i += (unsigned long long)gridDim.x * blockDim.x) {
+    const unsigned long long row = i / chunks, c = i % chunks;
+    const unsigned long long s = row * src_pitch + c * 16;
+    const unsigned long long base = s & ~15ull;
+    unsigned int r[4];
+    if (base + 32 <= src_bytes) {
+      const uint4 a = *reinterpret_cast<const uint4*>(src + base);
+      const uint4 b = *reinterpret_cast<const uint4*>(src + base + 16);
+      const unsigned int w[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+      const unsigned int o = (unsigned int)(s & 15), q = o >> 2, shift = (o & 3) * 8;
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        const unsigned int lo = q == 0 ? w[k] : q == 1 ? w[k + 1] : q == 2 ? w[k + 2] : w[k + 3];
+        const unsigned int hi = q == 0 ? w[k + 1] : q == 1 ? w[k + 2] : q == 2 ? w[k + 3] : w[k + 4];
+        r[k] = __funnelshift_r(lo, hi, shift);
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        unsigned int word = 0;
+        for (int byte = 0; byte < 4; ++byte) {
+          const unsigned long long at = s + k * 4 + byte;
+          if (at < src_bytes) word |= (unsigned int)src[at] << (8 * byte);
+        }
+        r[k] = word;
+      }
+    }
+    *reinterpret_cast<uint4*>(dst + row * dst_pitch + c * 16) = make_uint4(r[0], r[1], r[2], r[3]);
+  }
+}
+)";
+
+}  // namespace
+
+const LoadedKernel& builtinKernel(const codegen::KernelSource& source) {
+  static std::mutex mutex;
+  static std::map<std::pair<std::string, scheduler::Arch>, std::unique_ptr<LoadedKernel>> loaded;
+  const scheduler::Arch arch = currentDeviceSpec().arch();
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& slot = loaded[{source.kernel_name, arch}];
+  if (!slot) slot = std::make_unique<LoadedKernel>(*KernelCache::global().get(source, arch));
+  return *slot;
+}
+
+void padRows(CUdeviceptr src, uint64_t src_bytes, CUdeviceptr dst, const codegen::PaddedCopy& pad, CUstream stream) {
+  TG_INTERNAL_CHECK(pad.dst_pitch % 16 == 0 && pad.dst_pitch >= (pad.row_bytes + 15) / 16 * 16 && pad.rows >= 1)
+      << "padded copy: destination pitch " << pad.dst_pitch << " cannot hold rows of " << pad.row_bytes << " bytes";
+  TG_INTERNAL_CHECK((pad.rows - 1) * pad.src_pitch + pad.row_bytes <= src_bytes)
+      << "padded copy reads past its " << src_bytes << "-byte source";
+  static const codegen::KernelSource source{"tilegrid_pad_rows", kPadSource, {}, {}};
+  const LoadedKernel& kernel = builtinKernel(source);
+  KernelArgs args;
+  args.add(src).add(dst).add(static_cast<unsigned long long>(pad.rows));
+  args.add(static_cast<unsigned long long>(pad.row_bytes)).add(static_cast<unsigned long long>(pad.src_pitch));
+  args.add(static_cast<unsigned long long>(pad.dst_pitch)).add(static_cast<unsigned long long>(src_bytes));
+  const uint64_t chunks = pad.rows * ((pad.row_bytes + 15) / 16);
+  codegen::LaunchConfig config;
+  config.grid = {static_cast<uint32_t>(std::min<uint64_t>((chunks + 255) / 256, 132 * 32)), 1, 1};
+  config.block = {256, 1, 1};
+  kernel.launch(config, args, stream);
+}
+
+}  // namespace tilegrid::runtime

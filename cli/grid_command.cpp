@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "cli/parse.h"
+#include "cli/svg.h"
 #include "codegen/cuda_printer.h"
 #include "ir/error.h"
 #include "scheduler/grid_traversal.h"
@@ -154,6 +155,65 @@ void printTable(const GridListing& listing, bool show_index, std::ostream& out) 
   out << summary(listing) << "\n";
 }
 
+// The picture of nvFuser issue #3942 (seed 003): every tile coloured by its launch order, the tiles
+// of the first wave outlined, and split-merge's overhanging CTAs in red past a gap.
+void printSvg(const GridListing& listing, int64_t wave, std::ostream& out) {
+  int64_t rows = listing.tiles_m, cols = listing.tiles_n;
+  for (const Cta& c : listing.ctas) {
+    rows = std::max(rows, c.tile_m + 1);
+    cols = std::max(cols, c.tile_n + 1);
+  }
+  TG_USER_CHECK(rows * cols <= 256 * 256) << "a grid of " << rows << " x " << cols
+                                          << " tiles is too large to draw (at most 65536 tiles); use --format csv";
+  const double cell = std::clamp(720.0 / static_cast<double>(std::max(rows, cols)), 3.0, 36.0);
+  const double gap = cell / 2, left = 48, top = 64;
+  // Overhanging rows and columns sit past a gap.
+  auto x = [&](int64_t n) { return left + static_cast<double>(n) * cell + (n >= listing.tiles_n ? gap : 0); };
+  auto y = [&](int64_t m) { return top + static_cast<double>(m) * cell + (m >= listing.tiles_m ? gap : 0); };
+  const double width = x(cols) + (cols > listing.tiles_n ? 0 : gap) + 24;
+  const double height = y(rows) + (rows > listing.tiles_m ? 0 : gap) + 40;
+  Svg svg(std::max(width, 560.0), height);
+  const std::string heading = fmt::format("tile grid {} x {}, {}", listing.tiles_m, listing.tiles_n,
+                                          listing.traversal.toString());
+  svg.title(heading + ": launch order of each tile");
+  svg.text(left, 22, heading, 15);
+  svg.text(left, 42,
+           fmt::format("colour: launch order (dark first); outlined: first wave of {} CTAs{}", wave,
+                       listing.wasted() > 0 ? "; red: overhanging CTAs (launched, predicated off)" : ""),
+           11);
+  std::vector<std::vector<int64_t>> order(static_cast<size_t>(rows), std::vector<int64_t>(static_cast<size_t>(cols), -1));
+  const double last = std::max<double>(1.0, static_cast<double>(listing.ctas.size()) - 1);
+  for (const Cta& c : listing.ctas) {
+    order[static_cast<size_t>(c.tile_m)][static_cast<size_t>(c.tile_n)] = c.cta;
+    const double t = static_cast<double>(c.cta) / last;
+    const std::string fill = c.valid ? sequentialColor(t) : "#d62728";
+    svg.rect(x(c.tile_n), y(c.tile_m), cell, cell, fill, "white", cell >= 8 ? 0.5 : 0,
+             fmt::format("CTA {} -> tile (m {}, n {}){}", c.cta, c.tile_m, c.tile_n, c.valid ? "" : ", overhang"));
+    if (cell >= 18) {
+      svg.text(x(c.tile_n) + cell / 2, y(c.tile_m) + cell / 2 + 4, std::to_string(c.cta), std::min(11.0, cell / 2.6),
+               "middle", t < 0.6 && c.valid ? "#fff" : "#222");
+    }
+  }
+  // The first wave's outline: every edge between a first-wave tile and one that is not.
+  auto in_wave = [&](int64_t m, int64_t n) {
+    if (m < 0 || n < 0 || m >= rows || n >= cols) return false;
+    const int64_t cta = order[static_cast<size_t>(m)][static_cast<size_t>(n)];
+    return cta >= 0 && cta < wave;
+  };
+  for (int64_t m = 0; m < rows; ++m) {
+    for (int64_t n = 0; n < cols; ++n) {
+      if (!in_wave(m, n)) continue;
+      const double x0 = x(n), y0 = y(m), x1 = x0 + cell, y1 = y0 + cell;
+      if (!in_wave(m - 1, n)) svg.line(x0, y0, x1, y0, "#000", 2.5);
+      if (!in_wave(m + 1, n)) svg.line(x0, y1, x1, y1, "#000", 2.5);
+      if (!in_wave(m, n - 1)) svg.line(x0, y0, x0, y1, "#000", 2.5);
+      if (!in_wave(m, n + 1)) svg.line(x1, y0, x1, y1, "#000", 2.5);
+    }
+  }
+  svg.text(left, height - 14, summary(listing), 11);
+  out << svg.str();
+}
+
 }  // namespace
 
 CLI::App* addGridCommand(CLI::App& app, GridOptions& options) {
@@ -163,15 +223,21 @@ CLI::App* addGridCommand(CLI::App& app, GridOptions& options) {
       ->capture_default_str();
   cmd->add_option("--method", options.method, "none | split-merge | swizzle-merge")->capture_default_str();
   cmd->add_option("--group", options.group, "Dimension cut into groups of <factor> tiles: m | n")->capture_default_str();
-  cmd->add_option("--format", options.format, "csv | table | json")->capture_default_str();
+  cmd->add_option("--format", options.format, "csv | table | json | svg")->capture_default_str();
+  cmd->add_option("--wave", options.wave, "svg: CTAs resident at once; the first wave is outlined")
+      ->capture_default_str();
   cmd->add_flag("--show-index", options.show_index, "Print the CUDA index expressions for tile_m and tile_n");
   return cmd;
 }
 
 void runGridCommand(const GridOptions& options, std::ostream& out) {
-  checkFormat(options.format, {"csv", "table", "json"});
+  checkFormat(options.format, {"csv", "table", "json", "svg"});
+  const int64_t wave = parseInt(options.wave, "--wave");
+  TG_USER_CHECK(wave >= 1) << "--wave: CTAs per wave must be >= 1, got " << wave;
   const GridListing listing = listGrid(options);
-  if (options.format == "csv") {
+  if (options.format == "svg") {
+    printSvg(listing, wave, out);
+  } else if (options.format == "csv") {
     printCsv(listing, options.show_index, out);
   } else if (options.format == "json") {
     printJson(listing, options.show_index, out);

@@ -12,6 +12,8 @@ struct GridOptions {
   std::string group = "m";
   std::string format = "table";
   bool show_index = false;
+  // svg: CTAs resident at once (the first wave is outlined); the H100's SM count by default.
+  std::string wave = "132";
 };
 
 // `tilegrid grid`: registers its options on `app` and returns the options they fill.

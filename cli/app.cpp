@@ -10,6 +10,7 @@
 #include "cli/kernel_commands.h"
 #include "cli/plan_command.h"
 #include "cli/run_command.h"
+#include "cli/sweep_command.h"
 #include "ir/error.h"
 #include "runtime/compiler.h"
 #include "runtime/cuda_toolkit.h"
@@ -63,6 +64,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   command<EmitOptions>(app, addEmitCommand, runEmitCommand, out, status);
   command<CompileCommandOptions>(app, addCompileCommand, runCompileCommand, out, status);
   command<RunCommandOptions>(app, addRunCommand, runRunCommand, out, status);
+  command<SweepCommandOptions>(app, addSweepCommand, runSweepCommand, out, status);
 
   try {
     // --version alone must work without a subcommand.

@@ -70,9 +70,12 @@ void runPlanCommand(const PlanCommandOptions& options, std::ostream& out) {
   const PlanRequest request = parsePlanOptions(options.plan);
   const scheduler::MatmulSchedule s = scheduler::schedule(request.problem, request.device, request.overrides);
   if (options.format == "json") {
-    out << scheduleJson(s).dump(2) << "\n";
+    nlohmann::json j = scheduleJson(s);
+    if (request.tuned) j["tuned"] = tunedNote(request);
+    out << j.dump(2) << "\n";
   } else {
     out << s.toString();
+    if (request.tuned) out << tunedNote(request) << "\n";
   }
 }
 

@@ -1,5 +1,7 @@
 #include "cli/plan_options.h"
 
+#include <fmt/format.h>
+
 #include "cli/parse.h"
 #include "ir/error.h"
 
@@ -23,6 +25,8 @@ void addPlanOptions(CLI::App& cmd, PlanOptions& o) {
   cmd.add_option("--cta-tile", o.cta_tile, "CTA tile M,N,K");
   cmd.add_option("--warp-tile", o.warp_tile, "Warp tile M,N (sm_80) or consumer warpgroup tile (sm_90)");
   cmd.add_option("--stages", o.stages, "Pipeline stages");
+  cmd.add_flag("--tuned,!--no-tuned", o.tuned,
+               "Use the grid traversal `tilegrid sweep --apply` stored for this problem (default on)");
   cmd.add_option("--cluster", o.cluster, "sm_90: CTAs per cluster along M, sharing the B tile by TMA multicast (1 or 2)");
 }
 
@@ -58,7 +62,27 @@ PlanRequest parsePlanOptions(const PlanOptions& o, const std::optional<scheduler
   }
   if (!o.stages.empty()) r.overrides.stages = parseInt(o.stages, "--stages");
   if (!o.cluster.empty()) r.overrides.cluster_m = parseInt(o.cluster, "--cluster");
+  if (o.tuned && o.factor.empty() && o.method.empty() && o.group.empty()) {
+    if (const auto store = runtime::TuningStore::openDefault()) {
+      const scheduler::Arch arch = r.overrides.arch.value_or(r.device.arch());
+      if (auto tuned = store->lookup(r.problem, r.device, arch)) {
+        r.overrides.method = tuned->traversal.method;
+        r.overrides.factors = tuned->traversal.factors;
+        r.overrides.group = tuned->traversal.group;
+        r.tuned = tuned;
+        r.tuned_from = store->file().string();
+      }
+    }
+  }
   return r;
+}
+
+std::string tunedNote(const PlanRequest& request) {
+  if (!request.tuned) return "";
+  return fmt::format("grid: tuned by tilegrid sweep --apply ({} measured {:.1f} TFLOP/s, cuBLAS {:.1f}; {}); "
+                     "--no-tuned for the L2 model's choice",
+                     request.tuned->traversal.toString(), request.tuned->tflops, request.tuned->cublas_tflops,
+                     request.tuned_from);
 }
 
 }  // namespace tilegrid::cli

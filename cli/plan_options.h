@@ -7,6 +7,7 @@
 
 #include "scheduler/heuristics.h"
 #include "scheduler/problem.h"
+#include "runtime/tuning_store.h"
 
 namespace tilegrid::cli {
 
@@ -17,6 +18,8 @@ struct PlanOptions {
   std::string layout = "TN";
   std::string arch;  // empty: the device's arch, or sm_90 without a device
   std::string factor, method, group, cta_tile, warp_tile, stages, cluster;
+  // Use the traversal `tilegrid sweep --apply` stored for this problem, unless one is given.
+  bool tuned = true;
 };
 
 void addPlanOptions(CLI::App& cmd, PlanOptions& options);
@@ -25,10 +28,17 @@ struct PlanRequest {
   scheduler::MatmulProblem problem;
   scheduler::DeviceSpec device;
   scheduler::ScheduleOverrides overrides;
+  // The stored traversal the overrides took, and the file it came from.
+  std::optional<runtime::TunedTraversal> tuned;
+  std::string tuned_from;
 };
 
+// "grid: tuned by tilegrid sweep --apply (...)", or nothing when no tuning applied.
+std::string tunedNote(const PlanRequest& request);
+
 // Parses and validates the options. The device is `device` when given (a real GPU), else the
-// preset for --arch. Throws UserError naming the option on bad input.
+// preset for --arch. Without --method, --factor and --group, a traversal stored by
+// `tilegrid sweep --apply` for this problem, device and arch is used (unless --no-tuned). Throws UserError naming the option on bad input.
 PlanRequest parsePlanOptions(const PlanOptions& options,
                              const std::optional<scheduler::DeviceSpec>& device = std::nullopt);
 

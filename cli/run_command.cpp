@@ -52,6 +52,7 @@ int runRunCommand(const RunCommandOptions& options, std::ostream& out) {
                    {"params", schedule.params.toString()},
                    {"registers", registers},
                    {"spills", spills}};
+  if (request.tuned) j["tuned"] = tunedNote(request);
   if (!device) {
     if (options.format == "json") {
       j["ran"] = false;
@@ -88,6 +89,7 @@ int runRunCommand(const RunCommandOptions& options, std::ostream& out) {
   }
   out << fmt::format("kernel   {}\nproblem  {}\ndevice   {}\nparams   {}\n", source.kernel_name,
                      schedule.problem.toString(), schedule.device.toString(), schedule.params.toString());
+  if (request.tuned) out << "tuned    " << tunedNote(request) << "\n";
   if (result.errors) {
     const auto& e = *result.errors;
     out << fmt::format("check    vs cuBLAS: max rel {:.2e}, norm rel {:.2e} (tolerance {:.0e}), {} non-finite: {}\n",

@@ -76,7 +76,10 @@ size_t elements(const scheduler::MatmulProblem& p, char which) {
   return static_cast<size_t>(n * p.batch);
 }
 
-TimingStats summarize(std::vector<float> ms, double flops) {
+}  // namespace
+
+TimingStats summarizeTimes(std::vector<float> ms, double flops) {
+  TG_USER_CHECK(!ms.empty()) << "no timed runs to summarize";
   std::sort(ms.begin(), ms.end());
   TimingStats t;
   t.median_ms = ms[ms.size() / 2];
@@ -86,22 +89,25 @@ TimingStats summarize(std::vector<float> ms, double flops) {
   return t;
 }
 
-template <typename Launch>
-TimingStats timeRuns(Launch launch, const RunOptions& options, double flops, L2Flusher& flusher, CUstream stream) {
-  for (int i = 0; i < options.warmup; ++i) launch();
+std::vector<float> timeEachLaunch(const std::function<void()>& launch, int warmup, int iterations, L2Flusher& flusher,
+                                  CUstream stream) {
+  for (int i = 0; i < warmup; ++i) launch();
   EventTimer timer;
   std::vector<float> ms;
-  for (int i = 0; i < options.iterations; ++i) {
+  for (int i = 0; i < iterations; ++i) {
     flusher.flush(stream);
     timer.start(stream);
     launch();
     timer.stop(stream);
     ms.push_back(timer.elapsedMs());
   }
-  return summarize(std::move(ms), flops);
+  return ms;
 }
 
-}  // namespace
+TimingStats timeLaunches(const std::function<void()>& launch, int warmup, int iterations, double flops,
+                         L2Flusher& flusher, CUstream stream) {
+  return summarizeTimes(timeEachLaunch(launch, warmup, iterations, flusher, stream), flops);
+}
 
 MatmulBuffers::MatmulBuffers(const scheduler::MatmulProblem& p, uint64_t seed)
     : a(elements(p, 'a') * static_cast<size_t>(scheduler::bytes(p.a_dtype))),
@@ -179,11 +185,12 @@ RunResult runMatmul(const scheduler::MatmulSchedule& schedule, const codegen::Ke
   }
   if (options.iterations > 0) {
     L2Flusher flusher(currentDeviceSpec().l2_bytes);
-    result.ours = timeRuns([&] { launch(stream.get()); }, options, p.flops(), flusher, stream.get());
+    result.ours = timeLaunches([&] { launch(stream.get()); }, options.warmup, options.iterations, p.flops(), flusher,
+                               stream.get());
     if (options.time_cublas) {
       if (!cublas) cublas = std::make_unique<CublasGemm>();
-      result.cublas = timeRuns([&] { cublas->run(p, buffers.a.ptr(), buffers.b.ptr(), buffers.c.ptr(), stream.get()); },
-                               options, p.flops(), flusher, stream.get());
+      result.cublas = timeLaunches([&] { cublas->run(p, buffers.a.ptr(), buffers.b.ptr(), buffers.c.ptr(), stream.get()); },
+                                   options.warmup, options.iterations, p.flops(), flusher, stream.get());
     }
   }
   return result;

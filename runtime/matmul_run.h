@@ -2,6 +2,7 @@
 // Running a generated GEMM on the GPU: random inputs, a launch, verification against a reference,
 // and event timing next to cuBLAS in the same process.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +35,16 @@ struct TimingStats {
   double median_ms = 0, min_ms = 0, max_ms = 0;
   double tflops = 0;  // at the median
 };
+
+// Medians over `ms`; `flops` per run gives the rate.
+TimingStats summarizeTimes(std::vector<float> ms, double flops);
+
+// `warmup` untimed runs, then `iterations` runs each timed with events on `stream` after an L2 flush:
+// the milliseconds of each, or their summary.
+std::vector<float> timeEachLaunch(const std::function<void()>& launch, int warmup, int iterations, L2Flusher& flusher,
+                                  CUstream stream);
+TimingStats timeLaunches(const std::function<void()>& launch, int warmup, int iterations, double flops,
+                         L2Flusher& flusher, CUstream stream);
 
 enum class Reference { Cublas, CpuFp64 };
 

@@ -31,8 +31,11 @@ struct MatmulSchedule {
   int64_t tilesM() const;
   int64_t tilesN() const;
   int64_t tiles() const { return tilesM() * tilesN() * problem.batch; }
-  // Work units the traversal launches (tiles plus any split-merge overhang).
+  // Work units the traversal launches (tiles plus any split-merge overhang); a clustered grid's
+  // unit is one cluster tile.
   int64_t workUnits() const;
+  // Tiles of the work units that fall outside the grid: split-merge's overhang, a partial cluster.
+  int64_t wastedTiles() const { return workUnits() * params.cluster.m * params.cluster.n - tiles(); }
   // CTAs launched: the work units, or for a persistent kernel at most one CTA per SM.
   int64_t ctas() const;
 

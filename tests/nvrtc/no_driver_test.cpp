@@ -6,6 +6,11 @@
 #include "runtime/compiler.h"
 #include "runtime/device.h"
 #include "runtime/driver.h"
+#include "support/cli_runner.h"
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 
 namespace tilegrid::runtime {
 namespace {
@@ -23,6 +28,48 @@ TEST(NoDriver, LaunchingFailsClearlyAndCompilingWorks) {
   const codegen::KernelSource source{"tg_no_driver", "extern \"C\" __global__ void tg_no_driver(int* x) { *x = 1; }\n",
                                      {}, {}};
   EXPECT_GT(compile(source, scheduler::Arch::Sm90).cubin.size(), 0u);
+}
+
+// Without a GPU, a sweep still plans, emits and compiles every candidate, and says it timed none.
+TEST(NoDriver, SweepCompilesEveryCandidateAndSaysWhyItDidNotTime) {
+  const std::string json = (std::filesystem::temp_directory_path() / "tilegrid_no_driver_sweep.json").string();
+  const auto r = testing::runCli({"sweep", "--m", "300", "--n", "200", "--k", "64", "--methods", "none",
+                                  "swizzle-merge", "--factors", "2", "4,2", "--out", json});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("not timed: no CUDA driver found"), std::string::npos) << r.out;
+  std::ifstream in(json);
+  const nlohmann::json j = nlohmann::json::parse(in);
+  EXPECT_FALSE(j["timed"].get<bool>());
+  // none x {m, n}, swizzle-merge x {2, (4,2)} x {m, n}, and the heuristic's own choice unless it is one of them.
+  EXPECT_GE(j["entries"].size(), 6u);
+  EXPECT_LE(j["entries"].size(), 7u);
+  for (const auto& e : j["entries"]) {
+    EXPECT_GT(e["registers"].get<int>(), 0) << e.dump();
+    EXPECT_FALSE(e.contains("tflops"));
+  }
+  std::filesystem::remove(json);
+}
+
+TEST(NoDriver, SweepRejectsWhatItCannotDo) {
+  const std::vector<std::string> problem{"sweep", "--m", "300", "--n", "200", "--k", "64", "--methods", "none"};
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--apply"}, "--apply needs a GPU"},
+      {{"--plot", "sweep.svg"}, "--plot needs measured times"},
+      {{"--plot", "sweep.png"}, "must end in .svg"},
+      {{"--out", "sweep.txt"}, "must end in .csv or .json"},
+      {{"--methods", "hilbert"}, "expected none, split-merge or swizzle-merge"},
+      {{"--groups", "k"}, "expected m or n"},
+      {{"--factors", "0"}, "factor"},
+      {{"--iters", "0"}, "--iters"},
+      {{"--factor", "4"}, "--factor"},  // the sweep varies the traversal; --factors is its option
+  };
+  for (const auto& [extra, needle] : cases) {
+    std::vector<std::string> args = problem;
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = testing::runCli(args);
+    EXPECT_EQ(r.status, 2) << extra[0] << ": " << r.out << r.err;
+    EXPECT_NE(r.err.find(needle), std::string::npos) << extra[0] << ": " << r.err;
+  }
 }
 
 }  // namespace

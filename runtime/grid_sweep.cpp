@@ -1,0 +1,217 @@
+#include "runtime/grid_sweep.h"
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <thread>
+
+#include "codegen/emit.h"
+#include "ir/error.h"
+#include "ir/swizzle_merge.h"
+#include "runtime/cublas_baseline.h"
+#include "runtime/device.h"
+#include "runtime/host_dtype.h"
+#include "runtime/kernel_cache.h"
+#include "runtime/launcher.h"
+#include "scheduler/schedule.h"
+
+namespace tilegrid::runtime {
+
+namespace {
+
+using scheduler::GridMethod;
+using scheduler::GridTraversal;
+
+bool accepts(const GridTraversal& traversal, std::string* why) {
+  try {
+    traversal.validate();
+    return true;
+  } catch (const UserError& e) {
+    *why = e.what();
+    return false;
+  }
+}
+
+scheduler::ScheduleOverrides withTraversal(scheduler::ScheduleOverrides overrides, const GridTraversal& traversal) {
+  overrides.method = traversal.method;
+  overrides.factors = traversal.factors;
+  overrides.group = traversal.group;
+  return overrides;
+}
+
+GridTraversal heuristicTraversal(const SweepRequest& request) {
+  scheduler::ScheduleOverrides base = request.base;
+  base.method.reset();
+  base.factors.reset();
+  base.group.reset();
+  return scheduler::chooseParams(request.problem, request.device, base).grid;
+}
+
+// A candidate compiled and bound to the shared buffers.
+struct Prepared {
+  scheduler::MatmulSchedule schedule;
+  codegen::KernelSource source;
+  std::shared_ptr<const CompiledKernel> compiled;
+  std::unique_ptr<LoadedKernel> kernel;
+  std::unique_ptr<MatmulLaunch> launch;
+  std::vector<float> ms;
+};
+
+void compileAll(std::vector<Prepared>& prepared, scheduler::Arch target, const SweepOptions& options) {
+  std::atomic<size_t> next{0}, done{0};
+  std::mutex progress_mutex;
+  std::exception_ptr failure;
+  auto worker = [&] {
+    for (size_t i = next++; i < prepared.size(); i = next++) {
+      try {
+        prepared[i].compiled = KernelCache::global().get(prepared[i].source, target);
+      } catch (...) {
+        std::lock_guard lock(progress_mutex);
+        if (!failure) failure = std::current_exception();
+      }
+      std::lock_guard lock(progress_mutex);
+      if (options.progress) options.progress(++done, prepared.size(), "compiling " + prepared[i].source.kernel_name);
+    }
+  };
+  const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 16);
+  std::vector<std::thread> pool;
+  for (size_t t = 0; t < std::min(threads, prepared.size()); ++t) pool.emplace_back(worker);
+  for (std::thread& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace
+
+std::vector<GridTraversal> sweepCandidates(const SweepRequest& request, std::vector<std::string>* skipped) {
+  TG_USER_CHECK(!request.methods.empty()) << "a sweep needs at least one grid method";
+  // Every factor list must be valid on its own, even when only `none` is swept.
+  for (const auto& factors : request.factor_lists) ir::validateSwizzleFactors(factors);
+  std::vector<GridTraversal> candidates;
+  auto add = [&](const GridTraversal& t) {
+    if (std::find(candidates.begin(), candidates.end(), t) == candidates.end()) candidates.push_back(t);
+  };
+  for (GridMethod method : request.methods) {
+    TG_USER_CHECK(!request.groups.empty()) << "a sweep over " << scheduler::toString(method)
+                                           << " needs at least one grouped dimension (m, n)";
+    if (method == GridMethod::None) {
+      for (scheduler::GridGroup group : request.groups) add(GridTraversal{GridMethod::None, {1}, group});
+      continue;
+    }
+    TG_USER_CHECK(!request.factor_lists.empty()) << "a sweep over " << scheduler::toString(method)
+                                                 << " needs at least one factor";
+    for (const auto& factors : request.factor_lists) {
+      for (scheduler::GridGroup group : request.groups) {
+        const GridTraversal t{method, factors, group};
+        std::string why;
+        if (accepts(t, &why)) {
+          add(t);
+        } else if (skipped != nullptr) {
+          skipped->push_back(t.toString() + ": " + why);
+        }
+      }
+    }
+  }
+  add(heuristicTraversal(request));
+  return candidates;
+}
+
+size_t SweepReport::heuristicRank() const {
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (entries[i].heuristic) return i + 1;
+  }
+  TG_INTERNAL_ERROR() << "the sweep lost the heuristic's traversal";
+  return 0;
+}
+
+bool SweepReport::allPassed() const {
+  return std::all_of(entries.begin(), entries.end(), [](const SweepEntry& e) { return !e.errors || e.errors->passed; });
+}
+
+SweepReport sweepGrid(const SweepRequest& request, const SweepOptions& options) {
+  TG_USER_CHECK(options.iterations >= 1 && options.rounds >= 1 && options.rounds <= options.iterations)
+      << "a sweep needs >= 1 timed iteration in 1 to iterations rounds, got " << options.iterations
+      << " iterations in " << options.rounds << " rounds";
+  SweepReport report;
+  report.problem = request.problem;
+  report.device = request.device;
+  const GridTraversal heuristic = heuristicTraversal(request);
+  const std::vector<GridTraversal> candidates = sweepCandidates(request, &report.skipped);
+
+  std::vector<Prepared> prepared;
+  prepared.reserve(candidates.size());
+  for (const GridTraversal& t : candidates) {
+    scheduler::MatmulSchedule s = scheduler::schedule(request.problem, request.device, withTraversal(request.base, t));
+    codegen::KernelSource source = codegen::emit(s);
+    prepared.push_back(Prepared{std::move(s), std::move(source), nullptr, nullptr, nullptr, {}});
+  }
+  report.arch = prepared.front().schedule.params.arch;
+  // A device runs its own target (sm_80-family code compiles for sm_90a on a Hopper).
+  compileAll(prepared, options.run ? request.device.arch() : report.arch, options);
+
+  for (size_t i = 0; i < prepared.size(); ++i) {
+    const Prepared& p = prepared[i];
+    SweepEntry e;
+    e.traversal = candidates[i];
+    e.heuristic = candidates[i] == heuristic;
+    e.kernel_name = p.source.kernel_name;
+    e.tiles = p.schedule.tiles();
+    e.work_units = p.schedule.workUnits();
+    e.ctas = p.schedule.ctas();
+    e.wasted_tiles = p.schedule.wastedTiles();
+    if (const KernelStats* stats = p.compiled->findStats()) e.registers = stats->registers;
+    report.entries.push_back(std::move(e));
+  }
+  if (!options.run) return report;
+
+  const scheduler::MatmulProblem& problem = request.problem;
+  MatmulBuffers buffers(problem, options.seed);
+  Stream stream;
+  CublasGemm cublas;
+  std::vector<float> reference;
+  if (options.check) {
+    DeviceBuffer c_ref(buffers.c.bytes());
+    cublas.run(problem, buffers.a.ptr(), buffers.b.ptr(), c_ref.ptr(), stream.get());
+    stream.synchronize();
+    reference = decode(c_ref.toHost<uint8_t>(), problem.out_dtype);
+  }
+  for (size_t i = 0; i < prepared.size(); ++i) {
+    Prepared& p = prepared[i];
+    p.kernel = std::make_unique<LoadedKernel>(*p.compiled);
+    p.launch = std::make_unique<MatmulLaunch>(*p.kernel, p.source, buffers);
+    if (options.check) {
+      buffers.c.fill(0xff, stream.get());
+      (*p.launch)(stream.get());
+      stream.synchronize();
+      report.entries[i].errors =
+          compareOutputs(decode(buffers.c.toHost<uint8_t>(), problem.out_dtype), reference, problem.out_dtype);
+    }
+  }
+
+  // Interleaved rounds spread clock and thermal drift over every candidate and cuBLAS alike.
+  L2Flusher flusher(request.device.l2_bytes);
+  const double flops = problem.flops();
+  std::vector<float> cublas_ms;
+  const size_t steps = prepared.size() * static_cast<size_t>(options.rounds);
+  size_t step = 0;
+  for (int round = 0; round < options.rounds; ++round) {
+    const int runs = options.iterations / options.rounds + (round < options.iterations % options.rounds ? 1 : 0);
+    auto time = [&](const std::function<void()>& launch, std::vector<float>& ms) {
+      const std::vector<float> more = timeEachLaunch(launch, options.warmup, runs, flusher, stream.get());
+      ms.insert(ms.end(), more.begin(), more.end());
+    };
+    time([&] { cublas.run(problem, buffers.a.ptr(), buffers.b.ptr(), buffers.c.ptr(), stream.get()); }, cublas_ms);
+    for (Prepared& p : prepared) {
+      time([&] { (*p.launch)(stream.get()); }, p.ms);
+      if (options.progress) options.progress(++step, steps, "timing " + p.source.kernel_name);
+    }
+  }
+  report.cublas = summarizeTimes(std::move(cublas_ms), flops);
+  for (size_t i = 0; i < prepared.size(); ++i) report.entries[i].timing = summarizeTimes(std::move(prepared[i].ms), flops);
+  std::stable_sort(report.entries.begin(), report.entries.end(), [](const SweepEntry& a, const SweepEntry& b) {
+    return a.timing->median_ms < b.timing->median_ms;
+  });
+  report.timed = true;
+  return report;
+}
+
+}  // namespace tilegrid::runtime

@@ -1,16 +1,26 @@
 #include "runtime/device.h"
 
+#include <fmt/format.h>
+
+#include "runtime/compiler.h"
+#include "runtime/cuda_toolkit.h"
 #include "runtime/driver.h"
 
 namespace tilegrid::runtime {
 
+namespace {
+
+int attribute(CUdevice device, CUdevice_attribute which) {
+  int value = 0;
+  TG_CU(cuDeviceGetAttribute, &value, which, device);
+  return value;
+}
+
+}  // namespace
+
 scheduler::DeviceSpec currentDeviceSpec() {
   const CUdevice device = currentDevice();
-  auto attribute = [&](CUdevice_attribute which) {
-    int value = 0;
-    TG_CU(cuDeviceGetAttribute, &value, which, device);
-    return value;
-  };
+  auto attribute = [&](CUdevice_attribute which) { return runtime::attribute(device, which); };
   char name[256] = {};
   TG_CU(cuDeviceGetName, name, sizeof(name), device);
   scheduler::DeviceSpec spec;
@@ -21,6 +31,24 @@ scheduler::DeviceSpec currentDeviceSpec() {
   spec.smem_per_block = attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
   spec.l2_bytes = attribute(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
   return spec;
+}
+
+std::vector<std::pair<std::string, std::string>> describeDevice() {
+  const scheduler::DeviceSpec spec = currentDeviceSpec();
+  const CUdevice device = currentDevice();
+  int driver = 0;
+  TG_CU(cuDriverGetVersion, &driver);
+  std::vector<std::pair<std::string, std::string>> context{
+      {"gpu", spec.name},
+      {"compute_capability", fmt::format("{}.{}", spec.cc_major, spec.cc_minor)},
+      {"sm_count", std::to_string(spec.sm_count)},
+      {"sm_clock_mhz", std::to_string(attribute(device, CU_DEVICE_ATTRIBUTE_CLOCK_RATE) / 1000)},
+      {"memory_clock_mhz", std::to_string(attribute(device, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE) / 1000)},
+      {"l2_mb", fmt::format("{:.0f}", spec.l2_bytes / 1e6)},
+      {"driver_cuda_version", fmt::format("{}.{}", driver / 1000, driver % 1000 / 10)},
+      {"nvrtc", nvrtcVersion()}};
+  if (auto toolkit = findCudaToolkit()) context.emplace_back("cuda_toolkit", toolkit->versionString());
+  return context;
 }
 
 }  // namespace tilegrid::runtime

@@ -1,4 +1,8 @@
 #pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "scheduler/problem.h"
 
 namespace tilegrid::runtime {
@@ -6,5 +10,9 @@ namespace tilegrid::runtime {
 // The scheduler's view of the current device: compute capability, SM count, the opt-in maximum of
 // shared memory per block, and L2 size. Throws NoDeviceError without a driver or device.
 scheduler::DeviceSpec currentDeviceSpec();
+
+// What a measurement needs to be read later: GPU name, SMs, clocks, driver, CUDA toolkit and NVRTC
+// versions, as (key, value) pairs. Throws NoDeviceError without a driver or device.
+std::vector<std::pair<std::string, std::string>> describeDevice();
 
 }  // namespace tilegrid::runtime

@@ -1,9 +1,7 @@
 #include "runtime/grid_sweep.h"
 
 #include <algorithm>
-#include <atomic>
 #include <memory>
-#include <thread>
 
 #include "codegen/emit.h"
 #include "ir/error.h"
@@ -56,29 +54,6 @@ struct Prepared {
   std::unique_ptr<MatmulLaunch> launch;
   std::vector<float> ms;
 };
-
-void compileAll(std::vector<Prepared>& prepared, scheduler::Arch target, const SweepOptions& options) {
-  std::atomic<size_t> next{0}, done{0};
-  std::mutex progress_mutex;
-  std::exception_ptr failure;
-  auto worker = [&] {
-    for (size_t i = next++; i < prepared.size(); i = next++) {
-      try {
-        prepared[i].compiled = KernelCache::global().get(prepared[i].source, target);
-      } catch (...) {
-        std::lock_guard lock(progress_mutex);
-        if (!failure) failure = std::current_exception();
-      }
-      std::lock_guard lock(progress_mutex);
-      if (options.progress) options.progress(++done, prepared.size(), "compiling " + prepared[i].source.kernel_name);
-    }
-  };
-  const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 16);
-  std::vector<std::thread> pool;
-  for (size_t t = 0; t < std::min(threads, prepared.size()); ++t) pool.emplace_back(worker);
-  for (std::thread& t : pool) t.join();
-  if (failure) std::rethrow_exception(failure);
-}
 
 }  // namespace
 
@@ -146,7 +121,14 @@ SweepReport sweepGrid(const SweepRequest& request, const SweepOptions& options) 
   }
   report.arch = prepared.front().schedule.params.arch;
   // A device runs its own target (sm_80-family code compiles for sm_90a on a Hopper).
-  compileAll(prepared, options.run ? request.device.arch() : report.arch, options);
+  std::vector<const codegen::KernelSource*> sources;
+  for (const Prepared& p : prepared) sources.push_back(&p.source);
+  const auto compiled = KernelCache::global().getAll(
+      sources, options.run ? request.device.arch() : report.arch, {},
+      [&](size_t done, size_t total, const std::string& kernel) {
+        if (options.progress) options.progress(done, total, "compiling " + kernel);
+      });
+  for (size_t i = 0; i < prepared.size(); ++i) prepared[i].compiled = compiled[i];
 
   for (size_t i = 0; i < prepared.size(); ++i) {
     const Prepared& p = prepared[i];

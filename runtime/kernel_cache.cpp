@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -238,6 +240,34 @@ std::shared_ptr<const CompiledKernel> KernelCache::get(const codegen::KernelSour
   std::shared_ptr<const CompiledKernel> kernel = future.get();
   dumpArtefacts(*kernel, source);
   return kernel;
+}
+
+std::vector<std::shared_ptr<const CompiledKernel>> KernelCache::getAll(
+    const std::vector<const codegen::KernelSource*>& sources, scheduler::Arch arch, const CompileOptions& options,
+    const std::function<void(size_t, size_t, const std::string&)>& progress) {
+  std::vector<std::shared_ptr<const CompiledKernel>> compiled(sources.size());
+  std::atomic<size_t> next{0};
+  size_t done = 0;
+  std::mutex report_mutex;
+  std::exception_ptr failure;
+  auto worker = [&] {
+    for (size_t i = next++; i < sources.size(); i = next++) {
+      try {
+        compiled[i] = get(*sources[i], arch, options);
+      } catch (...) {
+        std::lock_guard lock(report_mutex);
+        if (!failure) failure = std::current_exception();
+      }
+      std::lock_guard lock(report_mutex);
+      if (progress) progress(++done, sources.size(), sources[i]->kernel_name);
+    }
+  };
+  const size_t threads = std::min<size_t>(std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 16), sources.size());
+  std::vector<std::thread> pool;
+  for (size_t t = 0; t < threads; ++t) pool.emplace_back(worker);
+  for (std::thread& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
+  return compiled;
 }
 
 }  // namespace tilegrid::runtime

@@ -7,12 +7,14 @@
 // an entry that is truncated or fails its checksum is deleted and recompiled.
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <future>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "runtime/compiler.h"
 
@@ -29,6 +31,12 @@ class KernelCache {
   // dumps TILEGRID_DUMP asks for. Throws CompileError if the source does not compile.
   std::shared_ptr<const CompiledKernel> get(const codegen::KernelSource& source, scheduler::Arch arch,
                                             const CompileOptions& options = {});
+
+  // Every source compiled for `arch`, on up to 16 threads; results in the order of `sources`.
+  // `progress` (optional) is called after each, one call at a time. Rethrows the first failure.
+  std::vector<std::shared_ptr<const CompiledKernel>> getAll(
+      const std::vector<const codegen::KernelSource*>& sources, scheduler::Arch arch, const CompileOptions& options = {},
+      const std::function<void(size_t done, size_t total, const std::string& kernel)>& progress = nullptr);
 
   struct Stats {
     int64_t memory_hits = 0;

@@ -180,7 +180,6 @@ int runSweepCommand(const SweepCommandOptions& options, std::ostream& out) {
   run.run = device.has_value();
   run.check = options.check;
   run.iterations = options.iters;
-  run.rounds = std::min(3, options.iters);
   ProgressBar progress;
   run.progress = [&](size_t done, size_t total, const std::string& step) { progress.update(done, total, step); };
   runtime::SweepReport report = runtime::sweepGrid(sweep, run);
@@ -190,7 +189,7 @@ int runSweepCommand(const SweepCommandOptions& options, std::ostream& out) {
                      report.device.toString(), scheduler::toString(report.arch), report.entries.size());
   for (const std::string& s : report.skipped) out << "skipped  " << s << "\n";
   if (report.cublas) {
-    out << fmt::format("cuBLAS   {:.1f} TFLOP/s ({:.4f} ms, median of {})\n", report.cublas->tflops,
+    out << fmt::format("cuBLAS   {:.1f} TFLOP/s ({:.4f} ms); every figure is the median of {} runs, taken in turns with the others\n", report.cublas->tflops,
                        report.cublas->median_ms, options.iters);
   }
   out << "\n";

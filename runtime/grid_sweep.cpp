@@ -103,9 +103,9 @@ bool SweepReport::allPassed() const {
 }
 
 SweepReport sweepGrid(const SweepRequest& request, const SweepOptions& options) {
-  TG_USER_CHECK(options.iterations >= 1 && options.rounds >= 1 && options.rounds <= options.iterations)
-      << "a sweep needs >= 1 timed iteration in 1 to iterations rounds, got " << options.iterations
-      << " iterations in " << options.rounds << " rounds";
+  TG_USER_CHECK(options.iterations >= 1 && options.warmup >= 0)
+      << "a sweep needs >= 1 timed iteration and >= 0 warm-up runs, got " << options.iterations << " and "
+      << options.warmup;
   SweepReport report;
   report.problem = request.problem;
   report.device = request.device;
@@ -169,24 +169,17 @@ SweepReport sweepGrid(const SweepRequest& request, const SweepOptions& options) 
     }
   }
 
-  // Interleaved rounds spread clock and thermal drift over every candidate and cuBLAS alike.
   L2Flusher flusher(request.device.l2_bytes);
-  const double flops = problem.flops();
+  const auto run_cublas = [&] { cublas.run(problem, buffers.a.ptr(), buffers.b.ptr(), buffers.c.ptr(), stream.get()); };
   std::vector<float> cublas_ms;
-  const size_t steps = prepared.size() * static_cast<size_t>(options.rounds);
-  size_t step = 0;
-  for (int round = 0; round < options.rounds; ++round) {
-    const int runs = options.iterations / options.rounds + (round < options.iterations % options.rounds ? 1 : 0);
-    auto time = [&](const std::function<void()>& launch, std::vector<float>& ms) {
-      const std::vector<float> more = timeEachLaunch(launch, options.warmup, runs, flusher, stream.get());
-      ms.insert(ms.end(), more.begin(), more.end());
-    };
-    time([&] { cublas.run(problem, buffers.a.ptr(), buffers.b.ptr(), buffers.c.ptr(), stream.get()); }, cublas_ms);
-    for (Prepared& p : prepared) {
-      time([&] { (*p.launch)(stream.get()); }, p.ms);
-      if (options.progress) options.progress(++step, steps, "timing " + p.source.kernel_name);
-    }
+  timeEachLaunch(run_cublas, options.warmup, 0, flusher, stream.get());
+  for (Prepared& p : prepared) timeEachLaunch([&] { (*p.launch)(stream.get()); }, options.warmup, 0, flusher, stream.get());
+  for (int round = 0; round < options.iterations; ++round) {
+    cublas_ms.push_back(timeEachLaunch(run_cublas, 0, 1, flusher, stream.get()).front());
+    for (Prepared& p : prepared) p.ms.push_back(timeEachLaunch([&] { (*p.launch)(stream.get()); }, 0, 1, flusher, stream.get()).front());
+    if (options.progress) options.progress(static_cast<size_t>(round) + 1, static_cast<size_t>(options.iterations), "timing");
   }
+  const double flops = problem.flops();
   report.cublas = summarizeTimes(std::move(cublas_ms), flops);
   for (size_t i = 0; i < prepared.size(); ++i) report.entries[i].timing = summarizeTimes(std::move(prepared[i].ms), flops);
   std::stable_sort(report.entries.begin(), report.entries.end(), [](const SweepEntry& a, const SweepEntry& b) {

@@ -59,9 +59,10 @@ struct SweepReport {
 struct SweepOptions {
   bool run = true;  // false: plan, emit and compile only (no GPU needed)
   bool check = true;
-  int iterations = 30;  // timed runs per candidate, spread over `rounds` interleaved passes
-  int rounds = 3;
-  int warmup = 3;
+  // Timed runs per candidate. Each round times cuBLAS and every candidate once, in turn, so clock
+  // and power drift (large on an H100 near its power limit) fall on all of them alike.
+  int iterations = 30;
+  int warmup = 3;  // untimed runs of each before the first round
   uint64_t seed = 2026;
   // Called after each step: compiling every candidate, then timing every candidate.
   std::function<void(size_t done, size_t total, const std::string& step)> progress;

@@ -48,7 +48,13 @@ struct TileConfig {
   int64_t cluster_m = 1;
 };
 
-std::vector<GemmCase> compileCases(scheduler::Arch arch, const std::vector<TileConfig>& tiles) {
+struct Shape3 {
+  int64_t m, n, k;
+};
+
+// `aligned` has every leading dimension a multiple of 8; `misaligned` does not.
+std::vector<GemmCase> compileCases(scheduler::Arch arch, const std::vector<TileConfig>& tiles,
+                                   Shape3 aligned_shape = {1024, 512, 256}, Shape3 misaligned_shape = {1001, 515, 257}) {
   std::vector<GemmCase> cases;
   const std::vector<std::pair<DType, DType>> types = {{DType::BF16, DType::BF16}, {DType::FP16, DType::FP32}};
   for (Layout layout : {Layout::TN, Layout::NT, Layout::NN, Layout::TT}) {
@@ -56,8 +62,8 @@ std::vector<GemmCase> compileCases(scheduler::Arch arch, const std::vector<TileC
       for (const Grid& g : kGrids) {
         for (const auto& tile : tiles) {
           for (bool aligned : {true, false}) {
-            GemmCase c{aligned ? makeProblem(1024, 512, 256, layout, in, out) : makeProblem(1001, 515, 257, layout, in, out),
-                       {}};
+            const Shape3 s = aligned ? aligned_shape : misaligned_shape;
+            GemmCase c{makeProblem(s.m, s.n, s.k, layout, in, out), {}};
             c.overrides.arch = arch;
             c.overrides.method = g.method;
             c.overrides.factors = g.factors;
@@ -103,10 +109,6 @@ std::vector<GemmCase> runCases(scheduler::Arch arch, const scheduler::TileShape&
   return cases;
 }
 
-struct Shape3 {
-  int64_t m, n, k;
-};
-
 std::vector<GemmCase> cublasCases(scheduler::Arch arch, const std::vector<Shape3>& shapes) {
   std::vector<GemmCase> cases;
   for (Layout layout : {Layout::TN, Layout::NT, Layout::NN, Layout::TT}) {
@@ -123,6 +125,20 @@ std::vector<GemmCase> cublasCases(scheduler::Arch arch, const std::vector<Shape3
 
 std::vector<GemmCase> sm80CompileCases() {
   return compileCases(scheduler::Arch::Sm80, {{std::nullopt, 1}, {scheduler::TileShape{64, 128, 32}, 1}});
+}
+
+// Edge tiles in M and N and a K tail in the aligned shape; alignment 1 in the other.
+constexpr Shape3 kSmallAligned{200, 264, 136}, kSmallMisaligned{131, 67, 37};
+
+std::vector<GemmCase> sm80SmallVariants() {
+  return compileCases(scheduler::Arch::Sm80, {{std::nullopt, 1}, {scheduler::TileShape{64, 128, 32}, 1}}, kSmallAligned,
+                      kSmallMisaligned);
+}
+
+std::vector<GemmCase> sm90SmallVariants() {
+  return compileCases(scheduler::Arch::Sm90,
+                      {{std::nullopt, 1}, {std::nullopt, 2}, {scheduler::TileShape{64, 128, 64}, 1}}, kSmallAligned,
+                      kSmallMisaligned);
 }
 
 std::vector<GemmCase> sm80RunCases() { return runCases(scheduler::Arch::Sm80, scheduler::TileShape{64, 64, 32}); }

@@ -28,6 +28,10 @@ std::vector<GemmCase> sm80RunCases();
 // The shapes issue #5 names, every layout, default schedules, bf16: checked against cuBLAS.
 std::vector<GemmCase> sm80CublasCases();
 
+// Every compile variant on small odd shapes, for compute-sanitizer runs.
+std::vector<GemmCase> sm80SmallVariants();
+std::vector<GemmCase> sm90SmallVariants();
+
 // The sm_90a family: layouts x dtypes x grid methods x tiles x aligned and misaligned shapes.
 std::vector<GemmCase> sm90CompileCases();
 // Edge tiles, K tails, misaligned operands (padded copies), batches and dtypes, fp64-checkable.

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Issue #8 on the GPU: compute-sanitizer memcheck, racecheck and synccheck over every emitted sm_80
+# and sm_90a variant on small odd shapes (tests/gpu/variants_gpu_test.cpp), and memcheck over the
+# 8-thread concurrency test. Reuses /tmp/tg-build when the machine is still warm.
+# $OUT gets sanitize.tar.gz with every log; a summary is printed last.
+set -uo pipefail
+out=${OUT:-/tmp/out} b=/tmp/tg-build w=/tmp/tg-san
+mkdir -p "$out" $w
+cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release > $w/configure.log 2>&1 || { tail -20 $w/configure.log; exit 1; }
+ninja -C $b > $w/build.log 2>&1 || { grep -E "error" $w/build.log | head -20; exit 1; }
+export TILEGRID_CACHE_DIR=/tmp/tg-cache
+t=$b/tests/gpu_tests
+san() {  # name, tool, gtest filter, timeout, [env]
+  local name=$1 tool=$2 filter=$3 limit=$4; shift 4
+  local start=$(date +%s)
+  env "$@" timeout $limit compute-sanitizer --tool $tool --error-exitcode 9 $t --gtest_filter="$filter" > $w/$name.log 2>&1
+  local rc=$?
+  printf "%-28s rc=%-3s %4ss  %s | %s\n" "$name" $rc $(( $(date +%s) - start )) \
+    "$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' $w/$name.log | tail -1)" "$(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' $w/$name.log | tr '\n' ' ')" >> $w/summary.txt
+}
+# Warm the kernel cache outside the sanitizer (NVRTC is host code; this only saves time).
+$t --gtest_filter='Variants.*:Concurrency.*' > $w/plain.log 2>&1
+echo "plain run: $(grep -E '^\[  (PASSED|FAILED) ' $w/plain.log | tr '\n' ' ')" > $w/summary.txt
+san memcheck_sm80 memcheck 'Variants.EverySm80*' 240
+san memcheck_sm90 memcheck 'Variants.EverySm90*' 240
+san memcheck_threads memcheck 'Concurrency.*' 120
+san racecheck_sm80 racecheck 'Variants.EverySm80*' 300 TILEGRID_VARIANT_STRIDE=${RACE_STRIDE:-1}
+san racecheck_sm90 racecheck 'Variants.EverySm90*' 300 TILEGRID_VARIANT_STRIDE=${RACE_STRIDE:-1}
+san synccheck_all synccheck 'Variants.*' 200 TILEGRID_VARIANT_STRIDE=4
+tar czf "$out/sanitize.tar.gz" -C $w .
+cat $w/summary.txt

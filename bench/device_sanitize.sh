@@ -27,5 +27,8 @@ san memcheck_threads memcheck 'Concurrency.*' 120
 san racecheck_sm80 racecheck 'Variants.EverySm80*' 300 TILEGRID_VARIANT_STRIDE=${RACE_STRIDE:-1}
 san racecheck_sm90 racecheck 'Variants.EverySm90*' 300 TILEGRID_VARIANT_STRIDE=${RACE_STRIDE:-1}
 san synccheck_all synccheck 'Variants.*' 200 TILEGRID_VARIANT_STRIDE=4
+# Negative controls: known bugs that must be reported (rc 9 and a non-zero summary).
+san control_memcheck memcheck 'SanitizerControl.DISABLED_WritesOnePastTheEnd' 60 GTEST_ALSO_RUN_DISABLED_TESTS=1
+san control_racecheck racecheck 'SanitizerControl.DISABLED_RacesOnSharedMemory' 60 GTEST_ALSO_RUN_DISABLED_TESTS=1
 tar czf "$out/sanitize.tar.gz" -C $w .
 cat $w/summary.txt

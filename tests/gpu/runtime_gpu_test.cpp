@@ -74,6 +74,32 @@ TEST(Gpu, LaunchesAKernelAndChecksItsOutput) {
   }
 }
 
+// Negative controls for bench/device_sanitize.sh: kernels with a known bug, which memcheck and
+// racecheck must report (run with --gtest_also_run_disabled_tests). Disabled in normal runs.
+void launchControl(const char* name, const char* body) {
+  const codegen::KernelSource source{name, std::string("extern \"C\" __global__ void ") + name + "(int* x) {\n" + body + "}\n",
+                                     {}, {}};
+  const LoadedKernel kernel = load(source);
+  DeviceBuffer x(64 * sizeof(int));
+  KernelArgs args;
+  args.add(x.ptr());
+  codegen::LaunchConfig config;
+  config.grid = {1, 1, 1};
+  config.block = {64, 1, 1};
+  kernel.launch(config, args);
+  synchronizeDevice();
+}
+
+TEST(SanitizerControl, DISABLED_WritesOnePastTheEnd) {
+  REQUIRE_DEVICE();
+  launchControl("tg_control_oob", "  x[threadIdx.x + 1] = 1;\n");
+}
+
+TEST(SanitizerControl, DISABLED_RacesOnSharedMemory) {
+  REQUIRE_DEVICE();
+  launchControl("tg_control_race", "  __shared__ int s;\n  s = threadIdx.x;\n  x[threadIdx.x] = s;\n");
+}
+
 TEST(Gpu, EventTimerStreamAndL2Flush) {
   REQUIRE_DEVICE();
   const scheduler::DeviceSpec spec = currentDeviceSpec();

@@ -97,7 +97,9 @@ TEST(SanitizerControl, DISABLED_WritesOnePastTheEnd) {
 
 TEST(SanitizerControl, DISABLED_RacesOnSharedMemory) {
   REQUIRE_DEVICE();
-  launchControl("tg_control_race", "  __shared__ int s;\n  s = threadIdx.x;\n  x[threadIdx.x] = s;\n");
+  // Each thread reads what a thread of the other warp wrote, with no barrier between.
+  launchControl("tg_control_race",
+                "  __shared__ int s[64];\n  s[threadIdx.x] = threadIdx.x;\n  x[threadIdx.x] = s[(threadIdx.x + 32) % 64];\n");
 }
 
 TEST(Gpu, EventTimerStreamAndL2Flush) {

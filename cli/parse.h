@@ -5,11 +5,23 @@
 #include <string>
 #include <vector>
 
+#include "ir/error.h"
+
 namespace tilegrid::cli {
 
 int64_t parseInt(const std::string& text, const std::string& option);
 // "4", "8,2": one or more integers separated by commas, no empty entries.
 std::vector<int64_t> parseIntList(const std::string& text, const std::string& option);
+
+// Runs `parse`, prefixing any UserError's message with the option it came from.
+template <typename Parse>
+auto forOption(const std::string& option, Parse&& parse) -> decltype(parse()) {
+  try {
+    return parse();
+  } catch (const UserError& e) {
+    throw UserError(option + ": " + e.what());
+  }
+}
 
 // Throws UserError unless `format` is one of `allowed`, listing them.
 void checkFormat(const std::string& format, const std::vector<std::string>& allowed);

@@ -4,6 +4,7 @@
 
 #include "cli/parse.h"
 #include "ir/error.h"
+#include "ir/swizzle_merge.h"
 
 namespace tilegrid::cli {
 
@@ -36,20 +37,23 @@ PlanRequest parsePlanOptions(const PlanOptions& o, const std::optional<scheduler
   r.problem.n = parseInt(o.n, "--n");
   r.problem.k = parseInt(o.k, "--k");
   r.problem.batch = parseInt(o.batch, "--batch");
-  r.problem.a_dtype = r.problem.b_dtype = scheduler::parseDType(o.dtype);
+  r.problem.a_dtype = r.problem.b_dtype = forOption("--dtype", [&] { return scheduler::parseDType(o.dtype); });
   TG_USER_CHECK(r.problem.a_dtype != scheduler::DType::FP32) << "--dtype: A and B must be bf16 or fp16, got fp32";
-  r.problem.out_dtype = scheduler::parseDType(o.out_dtype);
-  r.problem.layout = scheduler::parseLayout(o.layout);
+  r.problem.out_dtype = forOption("--out-dtype", [&] { return scheduler::parseDType(o.out_dtype); });
+  r.problem.layout = forOption("--layout", [&] { return scheduler::parseLayout(o.layout); });
   r.problem.validate();
   if (device) {
     r.device = *device;
-    if (!o.arch.empty()) r.overrides.arch = scheduler::parseArch(o.arch);
+    if (!o.arch.empty()) r.overrides.arch = forOption("--arch", [&] { return scheduler::parseArch(o.arch); });
   } else {
-    r.device = scheduler::DeviceSpec::preset(o.arch.empty() ? "sm_90" : o.arch);
+    r.device = forOption("--arch", [&] { return scheduler::DeviceSpec::preset(o.arch.empty() ? "sm_90" : o.arch); });
   }
-  if (!o.factor.empty()) r.overrides.factors = parseIntList(o.factor, "--factor");
-  if (!o.method.empty()) r.overrides.method = scheduler::parseGridMethod(o.method);
-  if (!o.group.empty()) r.overrides.group = scheduler::parseGridGroup(o.group);
+  if (!o.factor.empty()) {
+    r.overrides.factors = parseIntList(o.factor, "--factor");
+    forOption("--factor", [&] { ir::validateSwizzleFactors(*r.overrides.factors); });
+  }
+  if (!o.method.empty()) r.overrides.method = forOption("--method", [&] { return scheduler::parseGridMethod(o.method); });
+  if (!o.group.empty()) r.overrides.group = forOption("--group", [&] { return scheduler::parseGridGroup(o.group); });
   if (!o.cta_tile.empty()) {
     const auto t = parseIntList(o.cta_tile, "--cta-tile");
     TG_USER_CHECK(t.size() == 3) << "--cta-tile: expected M,N,K, got '" << o.cta_tile << "'";

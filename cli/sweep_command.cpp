@@ -14,6 +14,7 @@
 #include "cli/parse.h"
 #include "cli/sweep_plot.h"
 #include "ir/error.h"
+#include "ir/swizzle_merge.h"
 #include "runtime/device.h"
 #include "runtime/driver.h"
 #include "runtime/grid_sweep.h"
@@ -170,11 +171,14 @@ int runSweepCommand(const SweepCommandOptions& options, std::ostream& out) {
   sweep.device = request.device;
   sweep.base = request.overrides;
   sweep.methods.clear();
-  for (const std::string& m : options.methods) sweep.methods.push_back(scheduler::parseGridMethod(m));
+  for (const std::string& m : options.methods) sweep.methods.push_back(forOption("--methods", [&] { return scheduler::parseGridMethod(m); }));
   sweep.factor_lists.clear();
-  for (const std::string& f : options.factors) sweep.factor_lists.push_back(parseIntList(f, "--factors"));
+  for (const std::string& f : options.factors) {
+    sweep.factor_lists.push_back(parseIntList(f, "--factors"));
+    forOption("--factors", [&] { ir::validateSwizzleFactors(sweep.factor_lists.back()); });
+  }
   sweep.groups.clear();
-  for (const std::string& g : options.groups) sweep.groups.push_back(scheduler::parseGridGroup(g));
+  for (const std::string& g : options.groups) sweep.groups.push_back(forOption("--groups", [&] { return scheduler::parseGridGroup(g); }));
 
   runtime::SweepOptions run;
   run.run = device.has_value();

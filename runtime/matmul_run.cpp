@@ -110,7 +110,8 @@ TimingStats timeLaunches(const std::function<void()>& launch, int warmup, int it
 }
 
 MatmulBuffers::MatmulBuffers(const scheduler::MatmulProblem& p, uint64_t seed)
-    : a(elements(p, 'a') * static_cast<size_t>(scheduler::bytes(p.a_dtype))),
+    : problem(p),
+      a(elements(p, 'a') * static_cast<size_t>(scheduler::bytes(p.a_dtype))),
       b(elements(p, 'b') * static_cast<size_t>(scheduler::bytes(p.b_dtype))),
       c(elements(p, 'c') * static_cast<size_t>(scheduler::bytes(p.out_dtype))) {
   fillRandomOnDevice(a, p.a_dtype, elements(p, 'a'), seed);
@@ -121,19 +122,45 @@ MatmulBuffers::MatmulBuffers(const scheduler::MatmulProblem& p, uint64_t seed)
   synchronizeDevice();
 }
 
+void checkOperands(const scheduler::MatmulProblem& p, const MatmulOperands& operands) {
+  const struct {
+    const char* name;
+    const char* field;
+    CUdeviceptr ptr;
+    int64_t align;
+    scheduler::DType type;
+  } checks[] = {{"A", "align_a", operands.a, p.align_a, p.a_dtype},
+                {"B", "align_b", operands.b, p.align_b, p.b_dtype},
+                {"C", "align_c", operands.c, p.align_c, p.out_dtype}};
+  for (const auto& o : checks) {
+    TG_USER_CHECK(o.ptr != 0) << "operand " << o.name << ": the device pointer is null";
+    TG_USER_CHECK(o.align >= 1) << "operand " << o.name << ": the problem has no alignment; validate() it first";
+    const uint64_t bytes = static_cast<uint64_t>(o.align * scheduler::bytes(o.type));
+    TG_USER_CHECK(o.ptr % bytes == 0)
+        << "operand " << o.name << ": device pointer 0x" << std::hex << o.ptr << std::dec << " is not " << bytes
+        << "-byte aligned, which the problem promises (" << o.align << " " << scheduler::toString(o.type)
+        << " elements); pass an aligned pointer or plan the problem with " << o.field << " = " << std::max<uint64_t>(1, (o.ptr & (~o.ptr + 1)) / static_cast<uint64_t>(scheduler::bytes(o.type)))
+        << " or less";
+  }
+}
+
 MatmulLaunch::MatmulLaunch(const LoadedKernel& kernel, const codegen::KernelSource& source, MatmulBuffers& buffers)
+    : MatmulLaunch(kernel, source, buffers.problem, {buffers.a.ptr(), buffers.b.ptr(), buffers.c.ptr()}) {}
+
+MatmulLaunch::MatmulLaunch(const LoadedKernel& kernel, const codegen::KernelSource& source,
+                           const scheduler::MatmulProblem& problem, const MatmulOperands& operands)
     : kernel_(kernel), source_(source) {
+  checkOperands(problem, operands);
   for (const codegen::KernelArg& arg : source.args) {
-    const DeviceBuffer* buffer = arg.buffer == "A"   ? &buffers.a
-                                 : arg.buffer == "B" ? &buffers.b
-                                 : arg.buffer == "C" ? &buffers.c
-                                                     : nullptr;
-    TG_INTERNAL_CHECK(buffer) << "kernel " << source.kernel_name << " argument " << arg.name << " names buffer '"
-                              << arg.buffer << "'; a matmul has A, B and C";
-    CUdeviceptr address = buffer->ptr();
+    const bool a = arg.buffer == "A", b = arg.buffer == "B", c = arg.buffer == "C";
+    TG_INTERNAL_CHECK(a || b || c) << "kernel " << source.kernel_name << " argument " << arg.name << " names buffer '"
+                                   << arg.buffer << "'; a matmul has A, B and C";
+    CUdeviceptr address = a ? operands.a : b ? operands.b : operands.c;
     if (arg.padded) {
+      const uint64_t bytes = elements(problem, a ? 'a' : 'b') *
+                             static_cast<uint64_t>(scheduler::bytes(a ? problem.a_dtype : problem.b_dtype));
       scratch_.emplace_back(arg.padded->rows * arg.padded->dst_pitch);
-      copies_.push_back({buffer->ptr(), buffer->bytes(), scratch_.back().ptr(), *arg.padded});
+      copies_.push_back({address, bytes, scratch_.back().ptr(), *arg.padded});
       address = scratch_.back().ptr();
     }
     switch (arg.kind) {

@@ -70,9 +70,20 @@ RunResult runMatmul(const scheduler::MatmulSchedule& schedule, const codegen::Ke
 
 // The inputs and output of one problem on the device, A and B filled with random values.
 struct MatmulBuffers {
+  scheduler::MatmulProblem problem;
   DeviceBuffer a, b, c;
   MatmulBuffers(const scheduler::MatmulProblem& problem, uint64_t seed);
 };
+
+// A GEMM's operands in the caller's device memory: A, B and C as `problem` lays them out (dense,
+// batches one after another).
+struct MatmulOperands {
+  CUdeviceptr a = 0, b = 0, c = 0;
+};
+
+// Throws UserError naming the operand if a pointer is null or not aligned to what `problem`
+// promises (its align_a/b/c elements, 16 bytes for leading dimensions that are multiples of 8).
+void checkOperands(const scheduler::MatmulProblem& problem, const MatmulOperands& operands);
 
 // One matmul kernel bound to its buffers: the arguments `source` declares (device pointers, tensor
 // maps encoded over them, which needs a driver) and the padded operand copies it asks for, made
@@ -80,6 +91,9 @@ struct MatmulBuffers {
 class MatmulLaunch {
  public:
   MatmulLaunch(const LoadedKernel& kernel, const codegen::KernelSource& source, MatmulBuffers& buffers);
+  // The caller's memory, checked by checkOperands against the problem `source` was emitted for.
+  MatmulLaunch(const LoadedKernel& kernel, const codegen::KernelSource& source,
+               const scheduler::MatmulProblem& problem, const MatmulOperands& operands);
   void operator()(CUstream stream = nullptr);
 
  private:

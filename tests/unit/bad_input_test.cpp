@@ -1,0 +1,138 @@
+// The table of bad input (issue #8): every entry point rejects it with a message naming the
+// argument, the value and what is allowed. The CLI exits 2 and never aborts; the library throws
+// UserError (never InternalError, never a crash).
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "ir/error.h"
+#include "ir/swizzle_merge.h"
+#include "runtime/dump.h"
+#include "runtime/matmul_run.h"
+#include "scheduler/bank_model.h"
+#include "scheduler/schedule.h"
+#include "support/cli_runner.h"
+
+namespace tilegrid {
+namespace {
+
+struct CliCase {
+  std::vector<std::string> args;
+  std::vector<std::string> needles;  // each must appear in the message
+};
+
+TEST(BadInput, CliExitsTwoNamingTheArgumentTheValueAndWhatIsAllowed) {
+  const std::vector<std::string> p{"--m", "64", "--n", "64", "--k", "64"};
+  auto plan = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args{"plan"};
+    args.insert(args.end(), p.begin(), p.end());
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  const std::vector<CliCase> cases = {
+      // sizes: zero, negative, overflowing, too large to address, not numbers
+      {{"plan", "--m", "0", "--n", "64", "--k", "64"}, {"M=0", ">= 1"}},
+      {{"plan", "--m", "-5", "--n", "64", "--k", "64"}, {"M=-5", ">= 1"}},
+      {{"plan", "--m", "64", "--n", "64", "--k", "99999999999999999999"}, {"--k", "99999999999999999999", "out of range"}},
+      {{"plan", "--m", "3000000000", "--n", "3000000000", "--k", "3000000000"}, {"A (3000000000 x 3000000000", "64-bit"}},
+      {{"plan", "--m", "abc", "--n", "64", "--k", "64"}, {"--m", "'abc'", "not an integer"}},
+      {{"plan", "--m", "6.5", "--n", "64", "--k", "64"}, {"--m", "'6.5'", "not an integer"}},
+      {plan({"--batch", "0"}), {"batch", "0", ">= 1"}},
+      // unknown names
+      {plan({"--dtype", "fp8"}), {"--dtype", "'fp8'", "bf16, fp16"}},
+      {plan({"--dtype", "fp32"}), {"--dtype", "fp32", "bf16 or fp16"}},
+      {plan({"--out-dtype", "int8"}), {"--out-dtype", "'int8'", "bf16, fp16 or fp32"}},
+      {plan({"--layout", "XY"}), {"--layout", "'XY'", "TN, NT, NN or TT"}},
+      {plan({"--arch", "sm_75"}), {"--arch", "'sm_75'", "sm_80 or sm_90"}},
+      {plan({"--method", "zigzag"}), {"--method", "'zigzag'", "none, split-merge or swizzle-merge"}},
+      {plan({"--group", "k"}), {"--group", "'k'", "m or n"}},
+      {{"frobnicate"}, {"'frobnicate'", "grid, plan"}},
+      {plan({"--frobnicate", "1"}), {"--frobnicate"}},
+      {{"grid", "--format", "xml"}, {"--format", "'xml'", "csv, table, json or svg"}},
+      // factors
+      {plan({"--factor", "0"}), {"--factor", "is 0", ">= 1"}},
+      {plan({"--factor", "-2"}), {"--factor", "-2", ">= 1"}},
+      {plan({"--factor", "4,0"}), {"--factor", "#2 is 0", ">= 1"}},
+      {plan({"--factor", "4,,2"}), {"--factor", "empty entry"}},
+      {plan({"--method", "split-merge", "--factor", "8,2"}), {"exactly one factor", "swizzle-merge"}},
+      {{"grid", "--tiles", "5,5", "--factor", "0"}, {"--factor", "got 0", "between 1 and"}},
+      // malformed layouts, swizzles, tiles
+      {{"banks", "--layout", "(32,64)"}, {"'(32,64)'", "(R,C):(S0,S1)"}},
+      {{"banks", "--layout", "(32,64):(64,x)"}, {"'(32,64):(64,x)'", "(R,C):(S0,S1)"}},
+      {{"banks", "--layout", "(32,64):(64,1)", "--swizzle", "3,4"}, {"--swizzle", "'3,4'", "B,M,S"}},
+      {{"banks", "--layout", "(32,64):(64,1)", "--swizzle", "3,4,x"}, {"--swizzle", "'x'", "not an integer"}},
+      {plan({"--cta-tile", "128,128"}), {"--cta-tile", "'128,128'", "M,N,K"}},
+      {plan({"--cta-tile", "128,x,32"}), {"--cta-tile", "'x'", "not an integer"}},
+      {plan({"--warp-tile", "7,7"}), {"warp_tile 7x7", "divide cta_tile"}},
+      // tiles that do not fit shared memory or break instruction shapes
+      {plan({"--cta-tile", "1024,1024,256"}), {"cta_tile 1024x1024x256", "bytes of shared memory", "allows"}},
+      {plan({"--arch", "sm_80", "--cta-tile", "100,128,32"}), {"100x128x32", "multiples of 8"}},
+      {plan({"--stages", "0"}), {"stages is 0", "2 to 32"}},
+      {plan({"--cluster", "3"}), {"cluster 3x1", "powers of two"}},
+      {{"sweep", "--m", "64", "--n", "64", "--k", "64", "--factors", "0"}, {"--factors", "is 0", ">= 1"}},
+      {{"run", "--m", "64", "--n", "64", "--k", "64", "--iters", "-1"}, {"--iters", "-1", "0 to 100000"}},
+  };
+  for (const CliCase& c : cases) {
+    const auto r = testing::runCli(c.args);
+    std::string joined;
+    for (const auto& a : c.args) joined += a + " ";
+    EXPECT_EQ(r.status, 2) << joined << "\n" << r.out << r.err;
+    EXPECT_EQ(r.err.find("bug"), std::string::npos) << joined << ": " << r.err;
+    for (const std::string& needle : c.needles) EXPECT_NE(r.err.find(needle), std::string::npos) << joined << ": " << r.err;
+  }
+}
+
+struct LibraryCase {
+  std::string what;
+  std::function<void()> call;
+  std::vector<std::string> needles;
+};
+
+scheduler::MatmulProblem problem64() {
+  scheduler::MatmulProblem p;
+  p.m = p.n = p.k = 64;
+  return p.validate();
+}
+
+TEST(BadInput, LibraryThrowsUserErrorsThatSayWhatIsAllowed) {
+  const scheduler::DeviceSpec h100 = scheduler::DeviceSpec::preset("sm_90");
+  scheduler::DeviceSpec turing = h100;
+  turing.name = "Tesla T4";
+  turing.cc_major = 7;
+  turing.cc_minor = 5;
+  const std::vector<LibraryCase> cases = {
+      {"k = 0", [] { scheduler::MatmulProblem p; p.m = p.n = 8; p.validate(); }, {"K=0", ">= 1"}},
+      {"alignment 3", [] { auto p = problem64(); p.align_a = 3; p.validate(); }, {"alignment of A is 3", "power of two"}},
+      {"device older than sm_80", [&] { scheduler::schedule(problem64(), turing); }, {"Tesla T4", "7.5", "sm_80 or newer"}},
+      {"unknown device preset", [] { scheduler::DeviceSpec::preset("sm_70"); }, {"sm_70", "sm_80"}},
+      {"factor 0", [] { ir::validateSwizzleFactors({8, 0}); }, {"#2 is 0", ">= 1"}},
+      {"empty factor list", [] { ir::validateSwizzleFactors({}); }, {"factor"}},
+      {"smem overflow",
+       [&] {
+         scheduler::ScheduleOverrides o;
+         o.cta_tile = scheduler::TileShape{256, 256, 128};
+         o.stages = 8;
+         scheduler::chooseParams(problem64(), h100, o);
+       },
+       {"256x256x128", "shared memory"}},
+      {"unknown dump name", [] { runtime::DumpConfig::parse("cuda,assembly"); }, {"'assembly'", "valid names"}},
+      {"malformed layout", [] { scheduler::Layout2D::parse("(4,4):(1)"); }, {"'(4,4):(1)'", "(R,C):(S0,S1)"}},
+      {"null pointer", [] { runtime::checkOperands(problem64(), {0, 256, 512}); }, {"operand A", "null"}},
+      {"misaligned pointer",
+       [] { runtime::checkOperands(problem64(), {256, 0x1002, 512}); },
+       {"operand B", "0x1002", "16-byte aligned", "align_b = 1"}},
+  };
+  for (const LibraryCase& c : cases) {
+    try {
+      c.call();
+      ADD_FAILURE() << c.what << ": accepted";
+    } catch (const UserError& e) {
+      for (const std::string& needle : c.needles) EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << c.what << ": " << e.what();
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << c.what << ": threw something other than UserError: " << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tilegrid

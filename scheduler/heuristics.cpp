@@ -74,8 +74,10 @@ void chooseEpilogue(const MatmulProblem& problem, MatmulParams& p) {
     // The whole CTA tile goes through shared memory, reusing the drained operand buffers.
     p.epilogue_tile = TileShape{p.cta_tile.m, p.cta_tile.n, 1};
   } else {
-    // 128-byte wide column slabs, the widest a TMA store box with 128B swizzle takes.
-    const int64_t span = std::min(p.cta_tile.n, 128 / bytes(problem.out_dtype));
+    // Column slabs of up to 128 bytes, the widest a TMA store box with 128B swizzle takes; narrower
+    // (64, 32, 16 bytes) when the CTA tile's n is not a multiple of that (n = 160, 200, 224).
+    int64_t span = std::min(p.cta_tile.n, 128 / bytes(problem.out_dtype));
+    while (span * bytes(problem.out_dtype) > 16 && p.cta_tile.n % span != 0) span /= 2;
     p.epilogue_tile = TileShape{p.cta_tile.m, span, 1};
   }
   p.smem_epilogue = chooseSmemAtom(Major::K, problem.out_dtype, p.epilogue_tile.n);

@@ -65,6 +65,9 @@ void validateTiles(const MatmulParams& p) {
     TG_USER_CHECK(c.k % 16 == 0) << "sm_90 cta_tile k is " << c.k << ": it must be a multiple of 16 (wgmma k)";
     TG_USER_CHECK(p.mathGroups() >= 1 && p.mathGroups() <= 2)
         << "sm_90: cta_tile / warp_tile gives " << p.mathGroups() << " consumer warpgroups; allowed 1 or 2";
+    TG_USER_CHECK(p.epilogue_tile.m == c.m && p.epilogue_tile.n >= 1 && c.n % p.epilogue_tile.n == 0)
+        << "sm_90 epilogue_tile " << p.epilogue_tile.toString() << " must span the cta_tile's m (" << c.m
+        << ") and divide its n (" << c.n << ")";
   }
 }
 

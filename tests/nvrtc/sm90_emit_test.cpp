@@ -66,6 +66,22 @@ TEST(Sm90Emit, MisalignedOperandsAreReadThroughPaddedCopies) {
   EXPECT_FALSE(aligned.args[1].padded.has_value());
 }
 
+// CTA tiles whose n is not a multiple of 64 store C through narrower slabs (32 columns here).
+TEST(Sm90Emit, TileWidthsOffThe64ColumnSlabCompile) {
+  for (int64_t n : {160, 224}) {
+    for (auto out : {scheduler::DType::BF16, scheduler::DType::FP32}) {
+      const auto problem = testing::makeProblem(4000, 4000, 4000, scheduler::Layout::TN, scheduler::DType::BF16, out);
+      scheduler::ScheduleOverrides o;
+      o.cta_tile = scheduler::TileShape{128, n, 64};
+      const auto schedule = scheduler::schedule(problem, scheduler::DeviceSpec::preset("sm_90"), o);
+      EXPECT_EQ(schedule.params.epilogue_tile.n, 32) << n;
+      const auto compiled = runtime::compile(emit(schedule), scheduler::Arch::Sm90);
+      EXPECT_TRUE(compiled.warnings.empty()) << n << ": " << compiled.log;
+      EXPECT_EQ(compiled.statsFor().spill_stores, 0) << n;
+    }
+  }
+}
+
 TEST(Sm90Emit, EachFamilyRejectsTheOthersSchedule) {
   const auto problem = testing::makeProblem(256, 256, 256, scheduler::Layout::TN, scheduler::DType::BF16,
                                             scheduler::DType::BF16);

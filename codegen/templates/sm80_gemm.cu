@@ -63,44 +63,70 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const t
 #pragma unroll
       for (int c = 0; c < 4; ++c) acc[mi][ni][c] = 0.0f;
 
+  // One k16 step's fragments of A and B from `stage`, k offset `kk`, by ldmatrix.
+  auto load_fragments = [&](int stage, int kk, tg_u32 (&a)[MI][4], tg_u32 (&b)[NI][2]) {
+#pragma unroll
+    for (int mi = 0; mi < MI; ++mi) {
+      // ldmatrix x4 quads: (rows 0-7, k 0-7), (rows 8-15, k 0-7), (rows 0-7, k 8-15), (rows 8-15, k 8-15)
+      @LDMATRIX_A@
+    }
+#pragma unroll
+    for (int nj = 0; nj < NI / 2; ++nj) {
+      // quads: (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15)
+      tg_u32 r[4];
+      @LDMATRIX_B@
+      b[2 * nj][0] = r[0];
+      b[2 * nj][1] = r[1];
+      b[2 * nj + 1][0] = r[2];
+      b[2 * nj + 1][1] = r[3];
+    }
+  };
+  auto multiply = [&](const tg_u32 (&a)[MI][4], const tg_u32 (&b)[NI][2]) {
+#pragma unroll
+    for (int mi = 0; mi < MI; ++mi)
+#pragma unroll
+      for (int ni = 0; ni < NI; ++ni) tg_mma_m16n8k16<@IS_BF16@>(acc[mi][ni], a[mi], b[ni][0], b[ni][1]);
+  };
+
 #pragma unroll
   for (int s = 0; s < STAGES - 1; ++s) {
     if (s < K_TILES) load_tile(s, s);
     tg_cp_async_commit();
   }
 
+  // Fragments are double-buffered in registers: the next k16 step's are loaded while this step's
+  // mma.sync run, across the K-tile boundary too, so the tensor pipe does not wait on ldmatrix.
+  constexpr int KSTEPS = BK / 16;
+  tg_u32 frag_a[2][MI][4];
+  tg_u32 frag_b[2][NI][2];
+  tg_cp_async_wait<STAGES - 2>();
+  __syncthreads();
+  load_fragments(0, 0, frag_a[0], frag_b[0]);
+
   // Not unrolled: a short K would otherwise unroll the whole main loop and run out of registers.
 #pragma unroll 1
   for (int kt = 0; kt < K_TILES; ++kt) {
-    tg_cp_async_wait<STAGES - 2>();
-    __syncthreads();
-    // Refill the stage every warp finished reading in the previous iteration.
-    if (kt + STAGES - 1 < K_TILES) load_tile(kt + STAGES - 1, (kt + STAGES - 1) % STAGES);
-    tg_cp_async_commit();
     const int stage = kt % STAGES;
 #pragma unroll
-    for (int kk = 0; kk < BK; kk += 16) {
-      tg_u32 a[MI][4];
-      tg_u32 b[NI][2];
-#pragma unroll
-      for (int mi = 0; mi < MI; ++mi) {
-        // ldmatrix x4 quads: (rows 0-7, k 0-7), (rows 8-15, k 0-7), (rows 0-7, k 8-15), (rows 8-15, k 8-15)
-        @LDMATRIX_A@
+    for (int step = 0; step < KSTEPS; ++step) {
+      const int cur = step % 2;
+      if (step == 0) {
+        // Refill the stage every warp finished reading before the barrier that ended the last tile.
+        if (kt + STAGES - 1 < K_TILES) load_tile(kt + STAGES - 1, (kt + STAGES - 1) % STAGES);
+        tg_cp_async_commit();
       }
-#pragma unroll
-      for (int nj = 0; nj < NI / 2; ++nj) {
-        // quads: (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15)
-        tg_u32 r[4];
-        @LDMATRIX_B@
-        b[2 * nj][0] = r[0];
-        b[2 * nj][1] = r[1];
-        b[2 * nj + 1][0] = r[2];
-        b[2 * nj + 1][1] = r[3];
+      if (step + 1 < KSTEPS) {
+        load_fragments(stage, (step + 1) * 16, frag_a[cur ^ 1], frag_b[cur ^ 1]);
+        multiply(frag_a[cur], frag_b[cur]);
+      } else {
+        // The next tile's first fragments go to buffer 0: with an odd step count that is this
+        // step's own buffer, so multiply first.
+        if (KSTEPS % 2 == 1) multiply(frag_a[cur], frag_b[cur]);
+        tg_cp_async_wait<STAGES - 2>();
+        __syncthreads();
+        if (kt + 1 < K_TILES) load_fragments((kt + 1) % STAGES, 0, frag_a[0], frag_b[0]);
+        if (KSTEPS % 2 == 0) multiply(frag_a[cur], frag_b[cur]);
       }
-#pragma unroll
-      for (int mi = 0; mi < MI; ++mi)
-#pragma unroll
-        for (int ni = 0; ni < NI; ++ni) tg_mma_m16n8k16<@IS_BF16@>(acc[mi][ni], a[mi], b[ni][0], b[ni][1]);
     }
   }
   tg_cp_async_wait<0>();

@@ -308,18 +308,6 @@ FragmentCode fragmentCode(char operand, const FragmentAddressing& addr, const st
 }  // namespace
 
 
-// CTAs per SM the kernel is compiled for (__launch_bounds__'s minimum): 2 when two fit in shared
-// memory and a warp's accumulators leave room (at most 64 floats per thread, so ptxas can keep each
-// thread under 128 registers); else 1, which leaves ptxas all 255.
-int64_t residentCtas(const scheduler::MatmulSchedule& s) {
-  const scheduler::MatmulParams& p = s.params;
-  const int64_t smem = p.stages * (p.cta_tile.m + p.cta_tile.n) * p.cta_tile.k * scheduler::bytes(s.problem.a_dtype) + 128;
-  const int64_t per_cta_reserved = 1024;  // the driver reserves 1 KiB of shared memory per CTA
-  const bool two_fit = 2 * (smem + per_cta_reserved) <= s.device.smem_per_block + per_cta_reserved;
-  const bool registers_allow = p.warp_tile.m * p.warp_tile.n / 32 <= 64 && p.threadsPerCta() * 2 * 128 <= 65536;
-  return two_fit && registers_allow ? 2 : 1;
-}
-
 KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
   const auto& p = s.params;
   const auto& prob = s.problem;
@@ -365,7 +353,6 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
        {"INDEX_FUNCTIONS", emitMatmulIndexFunctions(s)},
        {"CONVERT", convert},
        {"THREADS", std::to_string(p.threadsPerCta())},
-       {"MIN_BLOCKS", std::to_string(residentCtas(s))},
        {"KERNEL_NAME", source.kernel_name},
        {"M", std::to_string(prob.m)},
        {"N", std::to_string(prob.n)},

@@ -16,7 +16,7 @@ typedef @OUT_TYPE@ tg_out_t;
 
 __device__ __forceinline__ tg_out_t tg_convert(float v) { return @CONVERT@; }
 
-extern "C" __global__ void __launch_bounds__(@THREADS@, @MIN_BLOCKS@) @KERNEL_NAME@(const tg_in_t* __restrict__ A,
+extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const tg_in_t* __restrict__ A,
                                                                      const tg_in_t* __restrict__ B,
                                                                      tg_out_t* __restrict__ C) {
   constexpr int M = @M@, N = @N@, K = @K@;

@@ -26,6 +26,8 @@ void addPlanOptions(CLI::App& cmd, PlanOptions& o) {
   cmd.add_option("--cta-tile", o.cta_tile, "CTA tile M,N,K");
   cmd.add_option("--warp-tile", o.warp_tile, "Warp tile M,N (sm_80) or consumer warpgroup tile (sm_90)");
   cmd.add_option("--stages", o.stages, "Pipeline stages");
+  cmd.add_option("--persistent", o.persistent,
+                 "on: about one CTA per SM, each walking tiles (default on sm_90); off: one CTA per tile");
   cmd.add_flag("--tuned,!--no-tuned", o.tuned,
                "Use the grid traversal `tilegrid sweep --apply` stored for this problem (default on)");
   cmd.add_option("--cluster", o.cluster, "sm_90: CTAs per cluster along M, sharing the B tile by TMA multicast (1 or 2)");
@@ -66,6 +68,11 @@ PlanRequest parsePlanOptions(const PlanOptions& o, const std::optional<scheduler
   }
   if (!o.stages.empty()) r.overrides.stages = parseInt(o.stages, "--stages");
   if (!o.cluster.empty()) r.overrides.cluster_m = parseInt(o.cluster, "--cluster");
+  if (!o.persistent.empty()) {
+    TG_USER_CHECK(o.persistent == "on" || o.persistent == "off")
+        << "--persistent: expected on or off, got '" << o.persistent << "'";
+    r.overrides.persistent = o.persistent == "on";
+  }
   if (o.tuned && o.factor.empty() && o.method.empty() && o.group.empty()) {
     if (const auto store = runtime::TuningStore::openDefault()) {
       const scheduler::Arch arch = r.overrides.arch.value_or(r.device.arch());

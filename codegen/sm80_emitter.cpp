@@ -107,15 +107,22 @@ CopyPlan deriveCopyPlan(const ir::TensorDomain& copy, const ir::TensorDomain& sm
 }
 
 // The copy of one operand's K tile into `stage`: each thread takes the 16-byte pieces tg_copy_x
-// assigns it, finds how many of the 8 elements lie inside the matrix, and moves them. Returns the
-// per-thread setup (before the main loop) and the loop. Rows of an operand's smem tile run along
-// MN when it is K-major, along K otherwise.
-std::pair<std::string, std::string> copyLoop(char operand, Major major, int64_t iterations, int64_t vec,
-                                             const CopyPlan& plan) {
+// assigns it, finds how many of the 8 elements lie inside the matrix, and moves them. Rows of an
+// operand's smem tile run along MN when it is K-major, along K otherwise. The copies read the tile
+// being loaded (load_m0, load_n0, load_A, load_B), which a persistent CTA moves on to the next tile
+// while it still stores the current one.
+struct CopyCode {
+  std::string setup;  // per thread, once
+  std::string bind;   // per tile, after load_* are set
+  std::string loop;   // per K tile
+};
+
+CopyCode copyLoop(char operand, Major major, int64_t iterations, int64_t vec, const CopyPlan& plan) {
   const bool is_a = operand == 'a';
   const std::string mn = is_a ? "m" : "n";
   const std::string MN = is_a ? "M" : "N";
-  const std::string origin = is_a ? "m0" : "n0";
+  const std::string origin = is_a ? "load_m0" : "load_n0";
+  const std::string base = is_a ? "load_A" : "load_B";
   // (row, col) of the copy tile -> (mn, k) of the operand.
   const std::string from_row = major == Major::K ? "row" : "col";
   const std::string from_col = major == Major::K ? "col" : "row";
@@ -128,7 +135,7 @@ std::pair<std::string, std::string> copyLoop(char operand, Major major, int64_t 
           : fmt::format("const int avail = (K % BK == 0 || k0 + k < K) ? ({2} % {3} == 0 ? 8 : min(max({2} - ({0} + {1}), 0), 8)) : 0;",
                         origin, mn, MN, tile_mn);
   const std::string src = fmt::format("const tg_in_t* src = {0} + (avail > 0 ? tg_gmem_{1}({2} + {3}, k0 + k) : 0);",
-                                      is_a ? "A" : "B", operand, origin, mn);
+                                      base, operand, origin, mn);
   if (plan.derived) {
     std::string setup = fmt::format(
         "int copy_{0}_mn, copy_{0}_k;\n"
@@ -142,15 +149,17 @@ std::pair<std::string, std::string> copyLoop(char operand, Major major, int64_t 
         "  const int copy_{0}_dst = tg_smem_{0}(copy_{0}_mn, copy_{0}_k, 0);",
         operand, from_row, from_col);
     std::string src_code = src;
+    std::string bind;
     if (plan.gmem_affine) {
       // tg_gmem_{0}(mn, k) == mn * s_mn + k * s_k (checked by the emitter); 64-bit from the start.
-      setup += fmt::format(
-          "\n  const tg_in_t* copy_{0}_src = {1} + static_cast<long long>({2} + copy_{0}_mn) * {3}LL + "
+      setup += fmt::format("\n  const tg_in_t* copy_{0}_src = nullptr;", operand);
+      bind = fmt::format(
+          "copy_{0}_src = {1} + static_cast<long long>({2} + copy_{0}_mn) * {3}LL + "
           "static_cast<long long>(copy_{0}_k) * {4}LL;",
-          operand, is_a ? "A" : "B", origin, plan.gmem_mn, plan.gmem_k);
+          operand, base, origin, plan.gmem_mn, plan.gmem_k);
       src_code = fmt::format(
           "const tg_in_t* src = avail > 0 ? copy_{0}_src + static_cast<long long>(k0) * {1}LL + it * {2}LL : {3};",
-          operand, plan.gmem_k, plan.d_mn * plan.gmem_mn + plan.d_k * plan.gmem_k, is_a ? "A" : "B");
+          operand, plan.gmem_k, plan.d_mn * plan.gmem_mn + plan.d_k * plan.gmem_k, base);
     }
     const std::string loop = fmt::format(
         "if (copy_{0}_ok) {{\n"
@@ -165,7 +174,7 @@ std::pair<std::string, std::string> copyLoop(char operand, Major major, int64_t 
         "    }}",
         operand, iterations, mn, plan.d_mn, plan.d_k, is_a ? "A_STAGE_ELEMS" : "B_STAGE_ELEMS", plan.d_dst, avail,
         src_code, moveCode(vec));
-    return {setup, loop};
+    return {setup, bind, loop};
   }
   const std::string loop = fmt::format(
       "#pragma unroll\n"
@@ -182,7 +191,7 @@ std::pair<std::string, std::string> copyLoop(char operand, Major major, int64_t 
       "      }}\n"
       "    }}",
       iterations, operand, mn, from_row, from_col, avail, src, moveCode(vec));
-  return {"", loop};
+  return {"", "", loop};
 }
 
 
@@ -363,9 +372,13 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
        {"STAGES", std::to_string(p.stages)},
        {"TM", std::to_string(p.warp_tile.m)},
        {"TN", std::to_string(p.warp_tile.n)},
-       {"COPY_SETUP", copy_a.first + (copy_a.first.empty() ? "" : "\n  ") + copy_b.first},
-       {"COPY_A", copy_a.second},
-       {"COPY_B", copy_b.second},
+       {"COPY_SETUP", copy_a.setup + (copy_a.setup.empty() ? "" : "\n  ") + copy_b.setup},
+       {"COPY_BIND", copy_a.bind + (copy_a.bind.empty() ? "" : "\n    ") + copy_b.bind},
+       {"COPY_A", copy_a.loop},
+       {"COPY_B", copy_b.loop},
+       {"UNITS", std::to_string(s.workUnits() / prob.batch)},
+       {"BATCH", std::to_string(prob.batch)},
+       {"PERSISTENT", p.persistent ? "true" : "false"},
        {"A_STAGE_ELEMS", std::to_string(p.cta_tile.m * p.cta_tile.k)},
        {"B_STAGE_ELEMS", std::to_string(p.cta_tile.n * p.cta_tile.k)},
        {"FRAGMENT_SETUP", setup},
@@ -373,7 +386,8 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
        {"LDMATRIX_B", frag_b.load},
        {"IS_BF16", prob.a_dtype == DType::BF16 ? "true" : "false"},
        {"STORE", storeCode(prob.out_dtype, prob.align_c >= 2)}});
-  source.launch.grid = {static_cast<uint32_t>(s.workUnits() / prob.batch), static_cast<uint32_t>(prob.batch), 1};
+  source.launch.grid = {static_cast<uint32_t>(s.ctas()), 1, 1};
+  source.launch.persistent = p.persistent;
   source.launch.block = {static_cast<uint32_t>(p.threadsPerCta()), 1, 1};
   source.launch.dynamic_smem_bytes = static_cast<uint32_t>(
       p.stages * (p.cta_tile.m + p.cta_tile.n) * p.cta_tile.k * scheduler::bytes(prob.a_dtype) + 128);

@@ -16,30 +16,62 @@ typedef @OUT_TYPE@ tg_out_t;
 
 __device__ __forceinline__ tg_out_t tg_convert(float v) { return @CONVERT@; }
 
-extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const tg_in_t* __restrict__ A,
-                                                                     const tg_in_t* __restrict__ B,
-                                                                     tg_out_t* __restrict__ C) {
+extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const tg_in_t* __restrict__ A_all,
+                                                                     const tg_in_t* __restrict__ B_all,
+                                                                     tg_out_t* __restrict__ C_all) {
   constexpr int M = @M@, N = @N@, K = @K@;
   constexpr int BM = @BM@, BN = @BN@, BK = @BK@, STAGES = @STAGES@;
   constexpr int TM = @TM@, TN = @TN@, MI = TM / 16, NI = TN / 8;
   constexpr int K_TILES = (K + BK - 1) / BK;
+  // Work units per batch entry (tiles, plus split-merge's overhang) and in all.
+  constexpr int UNITS = @UNITS@, ALL_UNITS = UNITS * @BATCH@;
+  // Persistent: the grid is smaller than the units and each CTA walks several, loading the next
+  // tile while it stores this one. Otherwise each CTA takes exactly one unit.
+  constexpr bool PERSISTENT = @PERSISTENT@;
 
   extern __shared__ __align__(128) unsigned char tg_smem_raw[];
   // Bank behaviour of the swizzle assumes 128-byte aligned tiles; dynamic smem promises 16 bytes.
   tg_in_t* smem_a = reinterpret_cast<tg_in_t*>(tg_smem_raw + ((128 - (tg_smem_addr(tg_smem_raw) & 127)) & 127));
   tg_in_t* smem_b = smem_a + STAGES * BM * BK;
 
-  int tile_m, tile_n;
-  bool tile_valid;
-  tg_tile_of(blockIdx.x, tile_m, tile_n, tile_valid);
-  if (!tile_valid) return;
-  A += static_cast<long long>(blockIdx.y) * M * K;
-  B += static_cast<long long>(blockIdx.y) * N * K;
-  C += static_cast<long long>(blockIdx.y) * M * N;
-  const int m0 = tile_m * BM, n0 = tile_n * BN;
+  // A CTA walks units blockIdx.x, + gridDim.x, ...: one unit when the grid covers them all, several
+  // when the grid is persistent. Units past the grid (split-merge's overhang) are skipped.
+  auto tile_of = [&](int unit, int& m0, int& n0, int& batch) {
+    int tile_m, tile_n;
+    bool tile_valid;
+    tg_tile_of(unit % UNITS, tile_m, tile_n, tile_valid);
+    m0 = tile_m * BM;
+    n0 = tile_n * BN;
+    batch = unit / UNITS;
+    return tile_valid;
+  };
+  auto next_unit = [&](int unit) {
+    int m0, n0, batch;
+    do {
+      unit += gridDim.x;
+    } while (unit < ALL_UNITS && !tile_of(unit, m0, n0, batch));
+    return unit;
+  };
+  int unit = blockIdx.x;
+  {
+    int m0, n0, batch;
+    if (unit < ALL_UNITS && !tile_of(unit, m0, n0, batch)) unit = next_unit(unit);
+  }
+  if (unit >= ALL_UNITS) return;
+
+  // The tile being loaded; it runs one tile ahead of the one being stored.
+  int load_m0 = 0, load_n0 = 0, load_batch = 0;
+  const tg_in_t* load_A = A_all;
+  const tg_in_t* load_B = B_all;
+  @COPY_SETUP@
+  auto bind_loads = [&](int u) {
+    tile_of(u, load_m0, load_n0, load_batch);
+    load_A = A_all + static_cast<long long>(load_batch) * M * K;
+    load_B = B_all + static_cast<long long>(load_batch) * N * K;
+    @COPY_BIND@
+  };
 
   constexpr int A_STAGE_ELEMS = @A_STAGE_ELEMS@, B_STAGE_ELEMS = @B_STAGE_ELEMS@;
-  @COPY_SETUP@
   // One K tile of A and B into `stage`: 16-byte pieces (read in narrower parts from misaligned
   // operands), zero-filled past M, N and K.
   auto load_tile = [&](int kt, int stage) {
@@ -56,13 +88,6 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const t
   @FRAGMENT_SETUP@
 
   float acc[MI][NI][4];
-#pragma unroll
-  for (int mi = 0; mi < MI; ++mi)
-#pragma unroll
-    for (int ni = 0; ni < NI; ++ni)
-#pragma unroll
-      for (int c = 0; c < 4; ++c) acc[mi][ni][c] = 0.0f;
-
   // One k16 step's fragments of A and B from `stage`, k offset `kk`, by ldmatrix.
   auto load_fragments = [&](int stage, int kk, tg_u32 (&a)[MI][4], tg_u32 (&b)[NI][2]) {
 #pragma unroll
@@ -88,60 +113,87 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const t
       for (int ni = 0; ni < NI; ++ni) tg_mma_m16n8k16<@IS_BF16@>(acc[mi][ni], a[mi], b[ni][0], b[ni][1]);
   };
 
+  // The first STAGES - 1 K tiles of the bound tile.
+  auto prologue = [&] {
 #pragma unroll
-  for (int s = 0; s < STAGES - 1; ++s) {
-    if (s < K_TILES) load_tile(s, s);
-    tg_cp_async_commit();
-  }
+    for (int s = 0; s < STAGES - 1; ++s) {
+      if (s < K_TILES) load_tile(s, s);
+      tg_cp_async_commit();
+    }
+  };
 
   // Fragments are double-buffered in registers: the next k16 step's are loaded while this step's
   // mma.sync run, across the K-tile boundary too, so the tensor pipe does not wait on ldmatrix.
   constexpr int KSTEPS = BK / 16;
   tg_u32 frag_a[2][MI][4];
   tg_u32 frag_b[2][NI][2];
-  tg_cp_async_wait<STAGES - 2>();
-  __syncthreads();
-  load_fragments(0, 0, frag_a[0], frag_b[0]);
 
-  // Not unrolled: a short K would otherwise unroll the whole main loop and run out of registers.
+  bind_loads(unit);
+  prologue();
 #pragma unroll 1
-  for (int kt = 0; kt < K_TILES; ++kt) {
-    const int stage = kt % STAGES;
+  while (true) {
+    int m0, n0, batch;
+    tile_of(unit, m0, n0, batch);
+    tg_out_t* C = C_all + static_cast<long long>(batch) * M * N;
 #pragma unroll
-    for (int step = 0; step < KSTEPS; ++step) {
-      const int cur = step % 2;
-      if (step == 0) {
-        // Refill the stage every warp finished reading before the barrier that ended the last tile.
-        if (kt + STAGES - 1 < K_TILES) load_tile(kt + STAGES - 1, (kt + STAGES - 1) % STAGES);
-        tg_cp_async_commit();
-      }
-      if (step + 1 < KSTEPS) {
-        load_fragments(stage, (step + 1) * 16, frag_a[cur ^ 1], frag_b[cur ^ 1]);
-        multiply(frag_a[cur], frag_b[cur]);
-      } else {
-        // The next tile's first fragments go to buffer 0: with an odd step count that is this
-        // step's own buffer, so multiply first.
-        if (KSTEPS % 2 == 1) multiply(frag_a[cur], frag_b[cur]);
-        tg_cp_async_wait<STAGES - 2>();
-        __syncthreads();
-        if (kt + 1 < K_TILES) load_fragments((kt + 1) % STAGES, 0, frag_a[0], frag_b[0]);
-        if (KSTEPS % 2 == 0) multiply(frag_a[cur], frag_b[cur]);
+    for (int mi = 0; mi < MI; ++mi)
+#pragma unroll
+      for (int ni = 0; ni < NI; ++ni)
+#pragma unroll
+        for (int c = 0; c < 4; ++c) acc[mi][ni][c] = 0.0f;
+    tg_cp_async_wait<STAGES - 2>();
+    __syncthreads();
+    load_fragments(0, 0, frag_a[0], frag_b[0]);
+
+    // Not unrolled: a short K would otherwise unroll the whole main loop and run out of registers.
+#pragma unroll 1
+    for (int kt = 0; kt < K_TILES; ++kt) {
+      const int stage = kt % STAGES;
+#pragma unroll
+      for (int step = 0; step < KSTEPS; ++step) {
+        const int cur = step % 2;
+        if (step == 0) {
+          // Refill the stage every warp finished reading before the barrier that ended the last tile.
+          if (kt + STAGES - 1 < K_TILES) load_tile(kt + STAGES - 1, (kt + STAGES - 1) % STAGES);
+          tg_cp_async_commit();
+        }
+        if (step + 1 < KSTEPS) {
+          load_fragments(stage, (step + 1) * 16, frag_a[cur ^ 1], frag_b[cur ^ 1]);
+          multiply(frag_a[cur], frag_b[cur]);
+        } else {
+          // The next tile's first fragments go to buffer 0: with an odd step count that is this
+          // step's own buffer, so multiply first.
+          if (KSTEPS % 2 == 1) multiply(frag_a[cur], frag_b[cur]);
+          tg_cp_async_wait<STAGES - 2>();
+          __syncthreads();
+          if (kt + 1 < K_TILES) load_fragments((kt + 1) % STAGES, 0, frag_a[0], frag_b[0]);
+          if (KSTEPS % 2 == 0) multiply(frag_a[cur], frag_b[cur]);
+        }
       }
     }
+    // Every warp read its last fragments of this tile before the barrier of the last k step, so the
+    // next tile's first K tiles may load now, while this one is stored.
+    const int next = PERSISTENT ? next_unit(unit) : ALL_UNITS;
+    if (next < ALL_UNITS) {
+      bind_loads(next);
+      prologue();
+    }
+
+    // Epilogue: each thread owns rows lane/4 and lane/4 + 8, columns 2*(lane%4) and +1 of every 16x8 tile.
+#pragma unroll
+    for (int mi = 0; mi < MI; ++mi)
+#pragma unroll
+      for (int ni = 0; ni < NI; ++ni)
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+          const int m = m0 + wm0 + mi * 16 + lane / 4 + half * 8;
+          const int n = n0 + wn0 + ni * 8 + (lane % 4) * 2;
+          if (m >= M) continue;
+          const float v0 = acc[mi][ni][2 * half], v1 = acc[mi][ni][2 * half + 1];
+          @STORE@
+        }
+    if (next >= ALL_UNITS) break;
+    unit = next;
   }
   tg_cp_async_wait<0>();
-
-  // Epilogue: each thread owns rows lane/4 and lane/4 + 8, columns 2*(lane%4) and +1 of every 16x8 tile.
-#pragma unroll
-  for (int mi = 0; mi < MI; ++mi)
-#pragma unroll
-    for (int ni = 0; ni < NI; ++ni)
-#pragma unroll
-      for (int half = 0; half < 2; ++half) {
-        const int m = m0 + wm0 + mi * 16 + lane / 4 + half * 8;
-        const int n = n0 + wn0 + ni * 8 + (lane % 4) * 2;
-        if (m >= M) continue;
-        const float v0 = acc[mi][ni][2 * half], v1 = acc[mi][ni][2 * half + 1];
-        @STORE@
-      }
 }

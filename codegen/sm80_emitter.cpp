@@ -109,8 +109,7 @@ CopyPlan deriveCopyPlan(const ir::TensorDomain& copy, const ir::TensorDomain& sm
 // The copy of one operand's K tile into `stage`: each thread takes the 16-byte pieces tg_copy_x
 // assigns it, finds how many of the 8 elements lie inside the matrix, and moves them. Rows of an
 // operand's smem tile run along MN when it is K-major, along K otherwise. The copies read the tile
-// being loaded (load_m0, load_n0, load_A, load_B), which a persistent CTA moves on to the next tile
-// while it still stores the current one.
+// bound to load_m0, load_n0, load_A and load_B, which a persistent CTA rebinds for each unit.
 struct CopyCode {
   std::string setup;  // per thread, once
   std::string bind;   // per tile, after load_* are set

@@ -25,8 +25,8 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const t
   constexpr int K_TILES = (K + BK - 1) / BK;
   // Work units per batch entry (tiles, plus split-merge's overhang) and in all.
   constexpr int UNITS = @UNITS@, ALL_UNITS = UNITS * @BATCH@;
-  // Persistent: the grid is smaller than the units and each CTA walks several, loading the next
-  // tile while it stores this one. Otherwise each CTA takes exactly one unit.
+  // Persistent: the grid is smaller than the units and each CTA walks several. Otherwise each CTA
+  // takes exactly one unit.
   constexpr bool PERSISTENT = @PERSISTENT@;
 
   extern __shared__ __align__(128) unsigned char tg_smem_raw[];
@@ -59,7 +59,7 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const t
   }
   if (unit >= ALL_UNITS) return;
 
-  // The tile being loaded; it runs one tile ahead of the one being stored.
+  // The tile the copies read (bound before its prologue).
   int load_m0 = 0, load_n0 = 0, load_batch = 0;
   const tg_in_t* load_A = A_all;
   const tg_in_t* load_B = B_all;
@@ -171,14 +171,6 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const t
         }
       }
     }
-    // Every warp read its last fragments of this tile before the barrier of the last k step, so the
-    // next tile's first K tiles may load now, while this one is stored.
-    const int next = PERSISTENT ? next_unit(unit) : ALL_UNITS;
-    if (next < ALL_UNITS) {
-      bind_loads(next);
-      prologue();
-    }
-
     // Epilogue: each thread owns rows lane/4 and lane/4 + 8, columns 2*(lane%4) and +1 of every 16x8 tile.
 #pragma unroll
     for (int mi = 0; mi < MI; ++mi)
@@ -192,7 +184,13 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const t
           const float v0 = acc[mi][ni][2 * half], v1 = acc[mi][ni][2 * half + 1];
           @STORE@
         }
+    // Every warp read its last fragments of this tile before the barrier of its last k step, so the
+    // next tile's first K tiles may load into any stage. (Loading them before the epilogue instead
+    // measured no faster on an H100 and left ptxas short of registers.)
+    const int next = PERSISTENT ? next_unit(unit) : ALL_UNITS;
     if (next >= ALL_UNITS) break;
+    bind_loads(next);
+    prologue();
     unit = next;
   }
   tg_cp_async_wait<0>();

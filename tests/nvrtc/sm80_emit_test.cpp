@@ -55,6 +55,26 @@ std::string withoutName(std::string line, const std::string& name) {
   return line;
 }
 
+// Persistent sm_80 kernels (--persistent on): a grid of one CTA per SM, each walking units.
+TEST(Sm80Emit, PersistentKernelsCompileWithoutSpillsAndLaunchOneCtaPerSm) {
+  const auto device = scheduler::DeviceSpec::preset("sm_90");
+  for (auto layout : {scheduler::Layout::TN, scheduler::Layout::NT, scheduler::Layout::NN, scheduler::Layout::TT}) {
+    const auto problem = testing::makeProblem(4000, 3000, 1000, layout, scheduler::DType::BF16, scheduler::DType::BF16, 2);
+    scheduler::ScheduleOverrides o;
+    o.arch = scheduler::Arch::Sm80;
+    o.persistent = true;
+    o.method = scheduler::GridMethod::SplitMerge;  // overhanging units are skipped inside the loop
+    o.factors = std::vector<int64_t>{3};
+    const auto schedule = scheduler::schedule(problem, device, o);
+    const KernelSource source = emit(schedule);
+    EXPECT_EQ(source.launch.grid[0], static_cast<uint32_t>(device.sm_count));
+    EXPECT_TRUE(source.launch.persistent);
+    EXPECT_NE(source.cuda.find("constexpr bool PERSISTENT = true;"), std::string::npos);
+    const auto compiled = runtime::compile(source, scheduler::Arch::Sm90);
+    EXPECT_EQ(compiled.statsFor().spill_stores, 0) << source.kernel_name;
+  }
+}
+
 TEST(Sm80Emit, GridTraversalChangesOnlyTheTileIndexFunction) {
   const auto problem = testing::makeProblem(1000, 700, 256, scheduler::Layout::TN, scheduler::DType::BF16,
                                             scheduler::DType::BF16);

@@ -52,6 +52,8 @@ std::string emitMatmulIndexFunctions(const scheduler::MatmulSchedule& s) {
       params.push_back({"rank", extentOf(s.tile_grid, s.tile_grid.loop()[1]) - 1});
       what = "cluster work unit and CTA rank -> output tile: ";
     }
+    out += "// Work units the traversal launches per batch entry (tile_grid)\nconstexpr int TG_TILE_UNITS = " +
+           grid.ctas.toString() + ";\n";
     out += emitIndexFunction("tg_tile_of", what + s.params.grid.toString() + " (tile_grid)", params,
                              {{"tile_m", grid.tile_m}, {"tile_n", grid.tile_n}, {"valid", grid.valid}});
   }

@@ -375,7 +375,6 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
        {"COPY_BIND", copy_a.bind + (copy_a.bind.empty() ? "" : "\n    ") + copy_b.bind},
        {"COPY_A", copy_a.loop},
        {"COPY_B", copy_b.loop},
-       {"UNITS", std::to_string(s.workUnits() / prob.batch)},
        {"BATCH", std::to_string(prob.batch)},
        {"PERSISTENT", p.persistent ? "true" : "false"},
        {"A_STAGE_ELEMS", std::to_string(p.cta_tile.m * p.cta_tile.k)},

@@ -355,7 +355,6 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
                         : prob.out_dtype == DType::FP16 ? "__float2half_rn(v)"
                                                         : "v";
   const int64_t a_stage = p.cta_tile.m * p.cta_tile.k, b_stage = p.cta_tile.n * p.cta_tile.k;
-  const int64_t units = s.workUnits() / prob.batch;
   KernelSource source;
   source.kernel_name = kernelName(s);
   source.cuda = fillTemplate(
@@ -397,7 +396,6 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
        {"WM", std::to_string(p.warp_tile.m)},
        {"WN", std::to_string(p.warp_tile.n)},
        {"CONSUMERS", std::to_string(consumers)},
-       {"UNITS", std::to_string(units)},
        {"A_STAGE_ELEMS", std::to_string(a_stage)},
        {"B_STAGE_ELEMS", std::to_string(b_stage)},
        {"PRODUCER_REGS", "40"},

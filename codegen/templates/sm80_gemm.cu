@@ -24,7 +24,7 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const t
   constexpr int TM = @TM@, TN = @TN@, MI = TM / 16, NI = TN / 8;
   constexpr int K_TILES = (K + BK - 1) / BK;
   // Work units per batch entry (tiles, plus split-merge's overhang) and in all.
-  constexpr int UNITS = @UNITS@, ALL_UNITS = UNITS * @BATCH@;
+  constexpr int UNITS = TG_TILE_UNITS, ALL_UNITS = UNITS * @BATCH@;
   // Persistent: the grid is smaller than the units and each CTA walks several. Otherwise each CTA
   // takes exactly one unit.
   constexpr bool PERSISTENT = @PERSISTENT@;

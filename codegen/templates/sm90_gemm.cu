@@ -30,7 +30,7 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
   constexpr int CM = @CLUSTER_M@;
   constexpr int K_TILES = (K + BK - 1) / BK;
   // Work units per batch (tiles, plus the overhang of a split-merge traversal) and in all.
-  constexpr int UNITS = @UNITS@, ALL_UNITS = UNITS * @BATCH@;
+  constexpr int UNITS = TG_TILE_UNITS, ALL_UNITS = UNITS * @BATCH@;
   constexpr int A_STAGE_ELEMS = @A_STAGE_ELEMS@, B_STAGE_ELEMS = @B_STAGE_ELEMS@;
   constexpr tg_u32 STAGE_BYTES = (A_STAGE_ELEMS + B_STAGE_ELEMS) * sizeof(tg_in_t);
 

@@ -59,7 +59,7 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const t
   }
   if (unit >= ALL_UNITS) return;
 
-  // The tile the copies read (bound before its prologue).
+  // The tile the copies read (the load cursor's, below).
   int load_m0 = 0, load_n0 = 0, load_batch = 0;
   const tg_in_t* load_A = A_all;
   const tg_in_t* load_B = B_all;
@@ -113,13 +113,21 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const t
       for (int ni = 0; ni < NI; ++ni) tg_mma_m16n8k16<@IS_BF16@>(acc[mi][ni], a[mi], b[ni][0], b[ni][1]);
   };
 
-  // The first STAGES - 1 K tiles of the bound tile.
-  auto prologue = [&] {
-#pragma unroll
-    for (int s = 0; s < STAGES - 1; ++s) {
-      if (s < K_TILES) load_tile(s, s);
-      tg_cp_async_commit();
+  // The copies run STAGES - 1 K tiles ahead of the math, across tile boundaries: a load cursor
+  // walks the same units as the math, so a persistent CTA fetches the next tile's first K tiles
+  // during the last ones of the current tile instead of in a burst after its epilogue.
+  int load_unit = unit, load_kt = 0, load_iter = 0;
+  auto load_next = [&] {
+    if (load_unit < ALL_UNITS) {
+      load_tile(load_kt, load_iter % STAGES);
+      ++load_iter;
+      if (++load_kt == K_TILES) {
+        load_kt = 0;
+        load_unit = PERSISTENT ? next_unit(load_unit) : ALL_UNITS;
+        if (load_unit < ALL_UNITS) bind_loads(load_unit);
+      }
     }
+    tg_cp_async_commit();
   };
 
   // Fragments are double-buffered in registers: the next k16 step's are loaded while this step's
@@ -129,7 +137,9 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const t
   tg_u32 frag_b[2][NI][2];
 
   bind_loads(unit);
-  prologue();
+#pragma unroll
+  for (int s = 0; s < STAGES - 1; ++s) load_next();
+  int iter = 0;  // K tiles this CTA has multiplied, over all its units: picks the stage
 #pragma unroll 1
   while (true) {
     int m0, n0, batch;
@@ -143,30 +153,27 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const t
         for (int c = 0; c < 4; ++c) acc[mi][ni][c] = 0.0f;
     tg_cp_async_wait<STAGES - 2>();
     __syncthreads();
-    load_fragments(0, 0, frag_a[0], frag_b[0]);
+    load_fragments(iter % STAGES, 0, frag_a[0], frag_b[0]);
 
     // Not unrolled: a short K would otherwise unroll the whole main loop and run out of registers.
 #pragma unroll 1
-    for (int kt = 0; kt < K_TILES; ++kt) {
-      const int stage = kt % STAGES;
+    for (int kt = 0; kt < K_TILES; ++kt, ++iter) {
+      const int stage = iter % STAGES;
 #pragma unroll
       for (int step = 0; step < KSTEPS; ++step) {
         const int cur = step % 2;
-        if (step == 0) {
-          // Refill the stage every warp finished reading before the barrier that ended the last tile.
-          if (kt + STAGES - 1 < K_TILES) load_tile(kt + STAGES - 1, (kt + STAGES - 1) % STAGES);
-          tg_cp_async_commit();
-        }
+        // Refill the stage every warp finished reading before the barrier that ended the last K tile.
+        if (step == 0) load_next();
         if (step + 1 < KSTEPS) {
           load_fragments(stage, (step + 1) * 16, frag_a[cur ^ 1], frag_b[cur ^ 1]);
           multiply(frag_a[cur], frag_b[cur]);
         } else {
-          // The next tile's first fragments go to buffer 0: with an odd step count that is this
+          // The next K tile's first fragments go to buffer 0: with an odd step count that is this
           // step's own buffer, so multiply first.
           if (KSTEPS % 2 == 1) multiply(frag_a[cur], frag_b[cur]);
           tg_cp_async_wait<STAGES - 2>();
           __syncthreads();
-          if (kt + 1 < K_TILES) load_fragments((kt + 1) % STAGES, 0, frag_a[0], frag_b[0]);
+          if (kt + 1 < K_TILES) load_fragments((iter + 1) % STAGES, 0, frag_a[0], frag_b[0]);
           if (KSTEPS % 2 == 0) multiply(frag_a[cur], frag_b[cur]);
         }
       }
@@ -184,13 +191,8 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const t
           const float v0 = acc[mi][ni][2 * half], v1 = acc[mi][ni][2 * half + 1];
           @STORE@
         }
-    // Every warp read its last fragments of this tile before the barrier of its last k step, so the
-    // next tile's first K tiles may load into any stage. (Loading them before the epilogue instead
-    // measured no faster on an H100 and left ptxas short of registers.)
     const int next = PERSISTENT ? next_unit(unit) : ALL_UNITS;
     if (next >= ALL_UNITS) break;
-    bind_loads(next);
-    prologue();
     unit = next;
   }
   tg_cp_async_wait<0>();

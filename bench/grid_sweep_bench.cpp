@@ -107,14 +107,8 @@ void sweepBenchmark(benchmark::State& state, const Candidate* c) {
   const rt::LoadedKernel kernel(*c->compiled);
   rt::MatmulLaunch launch(kernel, c->source, *s.buffers);
   if (const char* check = std::getenv("TILEGRID_BENCH_CHECK"); check != nullptr && std::string(check) == "1") {
-    rt::CublasGemm cublas;
-    rt::DeviceBuffer ref(s.buffers->c.bytes());
-    cublas.run(problem, s.buffers->a.ptr(), s.buffers->b.ptr(), ref.ptr(), s.stream->get());
-    s.buffers->c.fill(0xff, s.stream->get());
-    launch(s.stream->get());
-    s.stream->synchronize();
-    const auto errors = rt::compareOutputs(rt::decode(s.buffers->c.toHost<uint8_t>(), problem.out_dtype),
-                                           rt::decode(ref.toHost<uint8_t>(), problem.out_dtype), problem.out_dtype);
+    const auto errors =
+        rt::checkLaunch(launch, *s.buffers, rt::cublasReference(*s.buffers, s.stream->get()), s.stream->get());
     if (!errors.passed) {
       state.SkipWithError(fmt::format("wrong result: norm rel error {:.2e}", errors.norm_rel).c_str());
       return;
@@ -174,11 +168,7 @@ int main(int argc, char** argv) {
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);
     for (const sc::GridTraversal& t : rt::sweepCandidates(request)) {
-      sc::ScheduleOverrides overrides;
-      overrides.method = t.method;
-      overrides.factors = t.factors;
-      overrides.group = t.group;
-      sc::MatmulSchedule schedule = sc::schedule(request.problem, device, overrides);
+      sc::MatmulSchedule schedule = sc::schedule(request.problem, device, rt::withTraversal({}, t));
       auto source = tilegrid::codegen::emit(schedule);
       auto c = std::make_unique<Candidate>(Candidate{std::move(schedule), std::move(source), nullptr, t == heuristic});
       const std::string name = fmt::format("sweep/{}/{}/{}/{}", shape.name(), sc::toString(t.method),

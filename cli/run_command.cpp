@@ -27,13 +27,8 @@ CLI::App* addRunCommand(CLI::App& app, RunCommandOptions& options) {
 int runRunCommand(const RunCommandOptions& options, std::ostream& out) {
   checkFormat(options.format, {"text", "json"});
   TG_USER_CHECK(options.iters >= 0 && options.iters <= 100000) << "--iters: expected 0 to 100000, got " << options.iters;
-  std::optional<scheduler::DeviceSpec> device;
   std::string no_device;
-  try {
-    device = runtime::currentDeviceSpec();
-  } catch (const runtime::NoDeviceError& e) {
-    no_device = e.what();
-  }
+  const std::optional<scheduler::DeviceSpec> device = runtime::findDeviceSpec(no_device);
   PlanOptions plan = options.plan;
   const PlanRequest request = parsePlanOptions(plan, device);
   const scheduler::MatmulSchedule schedule = scheduler::schedule(request.problem, request.device, request.overrides);

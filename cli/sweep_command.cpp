@@ -154,13 +154,8 @@ int runSweepCommand(const SweepCommandOptions& options, std::ostream& out) {
   TG_USER_CHECK(options.iters >= 1 && options.iters <= 10000) << "--iters: expected 1 to 10000, got " << options.iters;
   TG_USER_CHECK(options.plot_file.empty() || options.plot_file.ends_with(".svg"))
       << "--plot: '" << options.plot_file << "' must end in .svg";
-  std::optional<scheduler::DeviceSpec> device;
   std::string no_device;
-  try {
-    device = runtime::currentDeviceSpec();
-  } catch (const runtime::NoDeviceError& e) {
-    no_device = e.what();
-  }
+  const std::optional<scheduler::DeviceSpec> device = runtime::findDeviceSpec(no_device);
   TG_USER_CHECK(device || !options.apply) << "--apply needs a GPU to measure on: " << no_device;
   PlanOptions plan = options.plan;
   plan.tuned = false;  // the sweep ranks the heuristic's own choice, not an earlier tuning
@@ -187,7 +182,6 @@ int runSweepCommand(const SweepCommandOptions& options, std::ostream& out) {
   ProgressBar progress;
   run.progress = [&](size_t done, size_t total, const std::string& step) { progress.update(done, total, step); };
   runtime::SweepReport report = runtime::sweepGrid(sweep, run);
-  run.progress = nullptr;
 
   out << fmt::format("sweep    {}\ndevice   {}\nkernels  {}, {} candidates\n", report.problem.toString(),
                      report.device.toString(), scheduler::toString(report.arch), report.entries.size());

@@ -33,6 +33,15 @@ scheduler::DeviceSpec currentDeviceSpec() {
   return spec;
 }
 
+std::optional<scheduler::DeviceSpec> findDeviceSpec(std::string& why_not) {
+  try {
+    return currentDeviceSpec();
+  } catch (const NoDeviceError& e) {
+    why_not = e.what();
+    return std::nullopt;
+  }
+}
+
 std::vector<std::pair<std::string, std::string>> describeDevice() {
   const scheduler::DeviceSpec spec = currentDeviceSpec();
   const CUdevice device = currentDevice();

@@ -1,4 +1,5 @@
 #pragma once
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -10,6 +11,8 @@ namespace tilegrid::runtime {
 // The scheduler's view of the current device: compute capability, SM count, the opt-in maximum of
 // shared memory per block, and L2 size. Throws NoDeviceError without a driver or device.
 scheduler::DeviceSpec currentDeviceSpec();
+// The same, or nothing with the reason in `why_not` when there is no driver or device.
+std::optional<scheduler::DeviceSpec> findDeviceSpec(std::string& why_not);
 
 // What a measurement needs to be read later: GPU name, SMs, clocks, driver, CUDA toolkit and NVRTC
 // versions, as (key, value) pairs. Throws NoDeviceError without a driver or device.

@@ -30,13 +30,6 @@ bool accepts(const GridTraversal& traversal, std::string* why) {
   }
 }
 
-scheduler::ScheduleOverrides withTraversal(scheduler::ScheduleOverrides overrides, const GridTraversal& traversal) {
-  overrides.method = traversal.method;
-  overrides.factors = traversal.factors;
-  overrides.group = traversal.group;
-  return overrides;
-}
-
 GridTraversal heuristicTraversal(const SweepRequest& request) {
   scheduler::ScheduleOverrides base = request.base;
   base.method.reset();
@@ -102,6 +95,13 @@ bool SweepReport::allPassed() const {
   return std::all_of(entries.begin(), entries.end(), [](const SweepEntry& e) { return !e.errors || e.errors->passed; });
 }
 
+scheduler::ScheduleOverrides withTraversal(scheduler::ScheduleOverrides overrides, const GridTraversal& traversal) {
+  overrides.method = traversal.method;
+  overrides.factors = traversal.factors;
+  overrides.group = traversal.group;
+  return overrides;
+}
+
 SweepReport sweepGrid(const SweepRequest& request, const SweepOptions& options) {
   TG_USER_CHECK(options.iterations >= 1 && options.warmup >= 0)
       << "a sweep needs >= 1 timed iteration and >= 0 warm-up runs, got " << options.iterations << " and "
@@ -149,24 +149,12 @@ SweepReport sweepGrid(const SweepRequest& request, const SweepOptions& options) 
   MatmulBuffers buffers(problem, options.seed);
   Stream stream;
   CublasGemm cublas;
-  std::vector<float> reference;
-  if (options.check) {
-    DeviceBuffer c_ref(buffers.c.bytes());
-    cublas.run(problem, buffers.a.ptr(), buffers.b.ptr(), c_ref.ptr(), stream.get());
-    stream.synchronize();
-    reference = decode(c_ref.toHost<uint8_t>(), problem.out_dtype);
-  }
+  const std::vector<float> reference = options.check ? cublasReference(buffers, stream.get()) : std::vector<float>{};
   for (size_t i = 0; i < prepared.size(); ++i) {
     Prepared& p = prepared[i];
     p.kernel = std::make_unique<LoadedKernel>(*p.compiled);
     p.launch = std::make_unique<MatmulLaunch>(*p.kernel, p.source, buffers);
-    if (options.check) {
-      buffers.c.fill(0xff, stream.get());
-      (*p.launch)(stream.get());
-      stream.synchronize();
-      report.entries[i].errors =
-          compareOutputs(decode(buffers.c.toHost<uint8_t>(), problem.out_dtype), reference, problem.out_dtype);
-    }
+    if (options.check) report.entries[i].errors = checkLaunch(*p.launch, buffers, reference, stream.get());
   }
 
   L2Flusher flusher(request.device.l2_bytes);

@@ -31,6 +31,10 @@ struct SweepRequest {
 std::vector<scheduler::GridTraversal> sweepCandidates(const SweepRequest& request,
                                                       std::vector<std::string>* skipped = nullptr);
 
+// `overrides` with the traversal replaced by `traversal`.
+scheduler::ScheduleOverrides withTraversal(scheduler::ScheduleOverrides overrides,
+                                           const scheduler::GridTraversal& traversal);
+
 struct SweepEntry {
   scheduler::GridTraversal traversal;
   bool heuristic = false;  // the L2 model's choice

@@ -179,6 +179,22 @@ void MatmulLaunch::operator()(CUstream stream) {
   kernel_.launch(source_.launch, args_, stream);
 }
 
+std::vector<float> cublasReference(const MatmulBuffers& buffers, CUstream stream) {
+  DeviceBuffer c_ref(buffers.c.bytes());
+  CublasGemm().run(buffers.problem, buffers.a.ptr(), buffers.b.ptr(), c_ref.ptr(), stream);
+  synchronizeDevice();
+  return decode(c_ref.toHost<uint8_t>(), buffers.problem.out_dtype);
+}
+
+ErrorStats checkLaunch(MatmulLaunch& launch, MatmulBuffers& buffers, const std::vector<float>& reference,
+                       CUstream stream) {
+  buffers.c.fill(0xff, stream);
+  launch(stream);
+  synchronizeDevice();
+  return compareOutputs(decode(buffers.c.toHost<uint8_t>(), buffers.problem.out_dtype), reference,
+                        buffers.problem.out_dtype);
+}
+
 RunResult runMatmul(const scheduler::MatmulSchedule& schedule, const codegen::KernelSource& source,
                     const RunOptions& options) {
   const scheduler::MatmulProblem& p = schedule.problem;
@@ -192,23 +208,12 @@ RunResult runMatmul(const scheduler::MatmulSchedule& schedule, const codegen::Ke
   Stream stream;
   std::unique_ptr<CublasGemm> cublas;
   if (options.check) {
-    // Poison the output first: every element must be written.
-    buffers.c.fill(0xff, stream.get());
-    launch(stream.get());
-    stream.synchronize();
-    const std::vector<float> ours = decode(buffers.c.toHost<uint8_t>(), p.out_dtype);
-    std::vector<float> reference;
-    if (options.reference == Reference::Cublas) {
-      DeviceBuffer c_ref(buffers.c.bytes());
-      cublas = std::make_unique<CublasGemm>();
-      cublas->run(p, buffers.a.ptr(), buffers.b.ptr(), c_ref.ptr(), stream.get());
-      stream.synchronize();
-      reference = decode(c_ref.toHost<uint8_t>(), p.out_dtype);
-    } else {
-      reference = referenceGemm(p, decode(buffers.a.toHost<uint8_t>(), p.a_dtype),
-                                decode(buffers.b.toHost<uint8_t>(), p.b_dtype));
-    }
-    result.errors = compareOutputs(ours, reference, p.out_dtype);
+    const std::vector<float> reference =
+        options.reference == Reference::Cublas
+            ? cublasReference(buffers, stream.get())
+            : referenceGemm(p, decode(buffers.a.toHost<uint8_t>(), p.a_dtype),
+                            decode(buffers.b.toHost<uint8_t>(), p.b_dtype));
+    result.errors = checkLaunch(launch, buffers, reference, stream.get());
   }
   if (options.iterations > 0) {
     L2Flusher flusher(currentDeviceSpec().l2_bytes);

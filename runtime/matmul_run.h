@@ -64,6 +64,14 @@ struct RunOptions {
   bool time_cublas = true;
 };
 
+class MatmulLaunch;
+struct MatmulBuffers;
+// C = A * B computed by cuBLAS from `buffers`' inputs, decoded to floats.
+std::vector<float> cublasReference(const MatmulBuffers& buffers, CUstream stream);
+// Poisons C (every element must be written), launches once and compares C with `reference`.
+ErrorStats checkLaunch(MatmulLaunch& launch, MatmulBuffers& buffers, const std::vector<float>& reference,
+                       CUstream stream);
+
 // Compiles (cached), launches and, as asked, checks and times `source` for `schedule`'s problem.
 RunResult runMatmul(const scheduler::MatmulSchedule& schedule, const codegen::KernelSource& source,
                     const RunOptions& options);

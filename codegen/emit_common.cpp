@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "ir/error.h"
 #include "ir/indexer.h"
 
 namespace tilegrid::codegen {
@@ -63,26 +64,29 @@ std::optional<std::pair<int64_t, int64_t>> affineSteps(const ir::TensorDomain& g
   return std::pair{sx, sy};
 }
 
+std::string pairStore(scheduler::DType out, const std::string& address, const std::string& v0,
+                      const std::string& v1) {
+  switch (out) {
+    case scheduler::DType::BF16:
+      return fmt::format("*reinterpret_cast<__nv_bfloat162*>({}) = __floats2bfloat162_rn({}, {});", address, v0, v1);
+    case scheduler::DType::FP16:
+      return fmt::format("*reinterpret_cast<__half2*>({}) = __floats2half2_rn({}, {});", address, v0, v1);
+    case scheduler::DType::FP32:
+      return fmt::format("*reinterpret_cast<float2*>({}) = make_float2({}, {});", address, v0, v1);
+  }
+  TG_INTERNAL_CHECK(false) << "unknown output dtype";
+  return {};
+}
+
 std::string storeCode(scheduler::DType out, bool pairs, const std::string& c) {
   const std::string scalar = fmt::format(
       "if (n < N) {0}[tg_gmem_c(m, n)] = tg_convert(v0);\n"
       "        if (n + 1 < N) {0}[tg_gmem_c(m, n + 1)] = tg_convert(v1);",
       c);
   if (!pairs) return scalar;
-  std::string pair;
-  switch (out) {
-    case scheduler::DType::BF16:
-      pair = fmt::format("*reinterpret_cast<__nv_bfloat162*>({} + tg_gmem_c(m, n)) = __floats2bfloat162_rn(v0, v1);", c);
-      break;
-    case scheduler::DType::FP16:
-      pair = fmt::format("*reinterpret_cast<__half2*>({} + tg_gmem_c(m, n)) = __floats2half2_rn(v0, v1);", c);
-      break;
-    case scheduler::DType::FP32:
-      pair = fmt::format("*reinterpret_cast<float2*>({} + tg_gmem_c(m, n)) = make_float2(v0, v1);", c);
-      break;
-  }
   // Pairs need n even and N even (align_c >= 2) so the two elements are one aligned store.
-  return "if (n + 1 < N) {\n          " + pair + "\n        } else {\n          " + scalar + "\n        }";
+  return "if (n + 1 < N) {\n          " + pairStore(out, c + " + tg_gmem_c(m, n)", "v0", "v1") +
+         "\n        } else {\n          " + scalar + "\n        }";
 }
 
 std::string kernelName(const scheduler::MatmulSchedule& s) {

@@ -20,6 +20,9 @@ std::string kernelName(const scheduler::MatmulSchedule& schedule);
 // Steps (s_mn, s_k) when tg_gmem_x(mn, k) == mn * s_mn + k * s_k on the Indexer's expression.
 std::optional<std::pair<int64_t, int64_t>> affineSteps(const ir::TensorDomain& gmem);
 
+// One 2-element store of fp32 values v0 and v1, converted to `out`, at `address` (aligned for two).
+std::string pairStore(scheduler::DType out, const std::string& address, const std::string& v0, const std::string& v1);
+
 // Stores v0 and v1 to `c` at (m, n) and (m, n + 1): one paired store when `pairs` (n even, N even),
 // else one guarded element at a time.
 std::string storeCode(scheduler::DType out, bool pairs, const std::string& c = "C");

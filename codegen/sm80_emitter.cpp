@@ -313,6 +313,62 @@ FragmentCode fragmentCode(char operand, const FragmentAddressing& addr, const st
 }
 
 
+// The epilogue. Each thread holds rows lane/4 and lane/4 + 8, columns 2*(lane%4) and +1 of every
+// 16x8 mma tile: stored straight to C that is 8-row by 16-byte patches, four bytes a lane. When C's
+// rows are 16-byte aligned and the CTA owns its shared memory after the main loop (one tile per
+// CTA), each warp instead writes its tile into the drained operand stages through the swizzled
+// tg_smem_epilogue and reads it back as whole 16-byte row chunks, so C is written with full-line
+// 16-byte stores: an eighth of the store instructions, which otherwise queue up behind each other.
+std::string epilogueCode(const scheduler::MatmulSchedule& s) {
+  const auto& p = s.params;
+  const auto& prob = s.problem;
+  const int64_t out_bytes = scheduler::bytes(prob.out_dtype);
+  const int64_t row_chunks = p.warp_tile.n * out_bytes / 16;
+  const bool staged = !p.persistent && prob.align_c * out_bytes == 16 && row_chunks >= 1 && 32 % row_chunks == 0 &&
+                      p.warp_tile.m % (32 / row_chunks) == 0;
+  const std::string fragments =
+      "#pragma unroll\n"
+      "    for (int mi = 0; mi < MI; ++mi)\n"
+      "#pragma unroll\n"
+      "      for (int ni = 0; ni < NI; ++ni)\n"
+      "#pragma unroll\n"
+      "        for (int half = 0; half < 2; ++half) {\n";
+  if (!staged) {
+    return "// Epilogue: straight from the accumulators to C.\n" + fragments +
+           "          const int m = m0 + wm0 + mi * 16 + lane / 4 + half * 8;\n"
+           "          const int n = n0 + wn0 + ni * 8 + (lane % 4) * 2;\n"
+           "          if (m >= M) continue;\n"
+           "          const float v0 = acc[mi][ni][2 * half], v1 = acc[mi][ni][2 * half + 1];\n"
+           "          " +
+           storeCode(prob.out_dtype, prob.align_c >= 2) + "\n        }";
+  }
+  // The staging tile reuses the operand stages; the scheduler sized shared memory for both.
+  TG_INTERNAL_CHECK(p.epilogue_tile.m == p.cta_tile.m && p.epilogue_tile.n == p.cta_tile.n)
+      << "the sm_80 epilogue stages the whole CTA tile, got " << p.epilogue_tile.toString();
+  return "// Epilogue through shared memory (the drained operand stages), then 16-byte stores to C.\n"
+         "    tg_cp_async_wait<0>();\n"
+         "    __syncthreads();\n"
+         "    tg_out_t* smem_c = reinterpret_cast<tg_out_t*>(smem_a);\n" +
+         fragments +
+         "          const int m = wm0 + mi * 16 + lane / 4 + half * 8, n = wn0 + ni * 8 + (lane % 4) * 2;\n"
+         "          " +
+         pairStore(prob.out_dtype, "smem_c + tg_smem_epilogue(m, n, 0)", "acc[mi][ni][2 * half]",
+                   "acc[mi][ni][2 * half + 1]") +
+         "\n        }\n"
+         "    __syncwarp();\n"
+         "    {\n"
+         "      // A warp reads back only what it wrote: 16-byte chunks of its rows, a few rows per pass.\n"
+         "      constexpr int VEC = 16 / sizeof(tg_out_t), ROW_CHUNKS = TN / VEC, ROWS = 32 / ROW_CHUNKS;\n"
+         "#pragma unroll\n"
+         "      for (int pass = 0; pass < TM / ROWS; ++pass) {\n"
+         "        const int m = wm0 + pass * ROWS + lane / ROW_CHUNKS, n = wn0 + (lane % ROW_CHUNKS) * VEC;\n"
+         "        const uint4 v = *reinterpret_cast<const uint4*>(smem_c + tg_smem_epilogue(m, n, 0));\n"
+         "        // N is a multiple of VEC here, so a chunk is either wholly inside C or wholly outside.\n"
+         "        if (m0 + m < M && n0 + n < N) *reinterpret_cast<uint4*>(C + tg_gmem_c(m0 + m, n0 + n)) = v;\n"
+         "      }\n"
+         "    }";
+}
+
 }  // namespace
 
 
@@ -383,12 +439,14 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
        {"LDMATRIX_A", frag_a.load},
        {"LDMATRIX_B", frag_b.load},
        {"IS_BF16", prob.a_dtype == DType::BF16 ? "true" : "false"},
-       {"STORE", storeCode(prob.out_dtype, prob.align_c >= 2)}});
+       {"EPILOGUE", epilogueCode(s)}});
   source.launch.grid = {static_cast<uint32_t>(s.ctas()), 1, 1};
   source.launch.persistent = p.persistent;
   source.launch.block = {static_cast<uint32_t>(p.threadsPerCta()), 1, 1};
-  source.launch.dynamic_smem_bytes = static_cast<uint32_t>(
-      p.stages * (p.cta_tile.m + p.cta_tile.n) * p.cta_tile.k * scheduler::bytes(prob.a_dtype) + 128);
+  // The operand stages, or the epilogue tile staged in them if it is larger, plus 128 bytes to align by hand.
+  const int64_t operand_bytes = p.stages * (p.cta_tile.m + p.cta_tile.n) * p.cta_tile.k * scheduler::bytes(prob.a_dtype);
+  const int64_t epilogue_bytes = p.epilogue_tile.m * p.epilogue_tile.n * scheduler::bytes(prob.out_dtype);
+  source.launch.dynamic_smem_bytes = static_cast<uint32_t>(std::max(operand_bytes, epilogue_bytes) + 128);
   source.args = {{"A", ArgKind::Pointer, "A", {}, {}}, {"B", ArgKind::Pointer, "B", {}, {}}, {"C", ArgKind::Pointer, "C", {}, {}}};
   return source;
 }

@@ -178,19 +178,7 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const t
         }
       }
     }
-    // Epilogue: each thread owns rows lane/4 and lane/4 + 8, columns 2*(lane%4) and +1 of every 16x8 tile.
-#pragma unroll
-    for (int mi = 0; mi < MI; ++mi)
-#pragma unroll
-      for (int ni = 0; ni < NI; ++ni)
-#pragma unroll
-        for (int half = 0; half < 2; ++half) {
-          const int m = m0 + wm0 + mi * 16 + lane / 4 + half * 8;
-          const int n = n0 + wn0 + ni * 8 + (lane % 4) * 2;
-          if (m >= M) continue;
-          const float v0 = acc[mi][ni][2 * half], v1 = acc[mi][ni][2 * half + 1];
-          @STORE@
-        }
+    @EPILOGUE@
     const int next = PERSISTENT ? next_unit(unit) : ALL_UNITS;
     if (next >= ALL_UNITS) break;
     unit = next;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # sm_80 CTA-tile experiments on the GPU: builds the CLI only and runs bench/sm80_tile_sweep.sh for the
-# shapes and layouts in SHAPES ("M N K layout;...") over TILES (see that script). Table printed last.
+# shapes and layouts in SHAPES ("M N K layout;...") over TILES and EXTRA (see that script) into
+# $OUT/$TAG.txt (TAG defaults to tiles). Table printed last.
 set -uo pipefail
 out=${OUT:-/tmp/out} b=/tmp/tg-build
 mkdir -p "$out"
@@ -12,4 +13,4 @@ for shape in "${shapes[@]}"; do
   set -- $shape
   echo "== $1x$2x$3 $4"
   bench/sm80_tile_sweep.sh $b/tilegrid "$1" "$2" "$3" "$4"
-done | tee "$out/tiles.txt"
+done | tee "$out/${TAG:-tiles}.txt"

@@ -314,27 +314,23 @@ FragmentCode fragmentCode(char operand, const FragmentAddressing& addr, const st
 
 
 // The epilogue. Each thread holds rows lane/4 and lane/4 + 8, columns 2*(lane%4) and +1 of every
-// 16x8 mma tile: stored straight to C that is 8-row by 16-byte patches, four bytes a lane. When C's
-// rows are 16-byte aligned and the CTA owns its shared memory after the main loop (one tile per
-// CTA), each warp instead writes its tile into the drained operand stages through the swizzled
-// tg_smem_epilogue and reads it back as whole 16-byte row chunks, so C is written with full-line
-// 16-byte stores: an eighth of the store instructions, which otherwise queue up behind each other.
+// 16x8 mma tile. Stored straight from registers that is 8-row patches of 16 bytes, four bytes a
+// lane, and the store queue backs up. When the schedule stages the epilogue, each warp writes 16
+// rows of its tile at a time into its own slab of tg_smem_epilogue (swizzled, so the 4-byte writes
+// are conflict-free) and reads them back as 16-byte row chunks: C is written in full 16-byte stores,
+// an eighth of the instructions. The slabs sit apart from the operand stages, so nothing waits for
+// the other warps or for the copies of a persistent CTA's next tile.
 std::string epilogueCode(const scheduler::MatmulSchedule& s) {
   const auto& p = s.params;
   const auto& prob = s.problem;
-  const int64_t out_bytes = scheduler::bytes(prob.out_dtype);
-  const int64_t row_chunks = p.warp_tile.n * out_bytes / 16;
-  const bool staged = !p.persistent && prob.align_c * out_bytes == 16 && row_chunks >= 1 && 32 % row_chunks == 0 &&
-                      p.warp_tile.m % (32 / row_chunks) == 0;
-  const std::string fragments =
-      "#pragma unroll\n"
-      "    for (int mi = 0; mi < MI; ++mi)\n"
-      "#pragma unroll\n"
-      "      for (int ni = 0; ni < NI; ++ni)\n"
-      "#pragma unroll\n"
-      "        for (int half = 0; half < 2; ++half) {\n";
-  if (!staged) {
-    return "// Epilogue: straight from the accumulators to C.\n" + fragments +
+  if (!p.stagedEpilogue(prob)) {
+    return "// Epilogue: straight from the accumulators to C.\n"
+           "#pragma unroll\n"
+           "    for (int mi = 0; mi < MI; ++mi)\n"
+           "#pragma unroll\n"
+           "      for (int ni = 0; ni < NI; ++ni)\n"
+           "#pragma unroll\n"
+           "        for (int half = 0; half < 2; ++half) {\n"
            "          const int m = m0 + wm0 + mi * 16 + lane / 4 + half * 8;\n"
            "          const int n = n0 + wn0 + ni * 8 + (lane % 4) * 2;\n"
            "          if (m >= M) continue;\n"
@@ -342,29 +338,34 @@ std::string epilogueCode(const scheduler::MatmulSchedule& s) {
            "          " +
            storeCode(prob.out_dtype, prob.align_c >= 2) + "\n        }";
   }
-  // The staging tile reuses the operand stages; the scheduler sized shared memory for both.
-  TG_INTERNAL_CHECK(p.epilogue_tile.m == p.cta_tile.m && p.epilogue_tile.n == p.cta_tile.n)
-      << "the sm_80 epilogue stages the whole CTA tile, got " << p.epilogue_tile.toString();
-  return "// Epilogue through shared memory (the drained operand stages), then 16-byte stores to C.\n"
-         "    tg_cp_async_wait<0>();\n"
-         "    __syncthreads();\n"
-         "    tg_out_t* smem_c = reinterpret_cast<tg_out_t*>(smem_a);\n" +
-         fragments +
-         "          const int m = wm0 + mi * 16 + lane / 4 + half * 8, n = wn0 + ni * 8 + (lane % 4) * 2;\n"
-         "          " +
-         pairStore(prob.out_dtype, "smem_c + tg_smem_epilogue(m, n, 0)", "acc[mi][ni][2 * half]",
-                   "acc[mi][ni][2 * half + 1]") +
-         "\n        }\n"
-         "    __syncwarp();\n"
+  TG_INTERNAL_CHECK(p.epilogue_tile.m == 16 * p.mathGroups() && p.epilogue_tile.n == p.warp_tile.n)
+      << "the sm_80 epilogue stages a 16-row slab per warp, got " << p.epilogue_tile.toString();
+  return "// Epilogue: 16-row slabs of the warp tile through its own slab of shared memory, 16-byte stores to C.\n"
          "    {\n"
-         "      // A warp reads back only what it wrote: 16-byte chunks of its rows, a few rows per pass.\n"
+         "      tg_out_t* smem_c = reinterpret_cast<tg_out_t*>(smem_b + STAGES * B_STAGE_ELEMS);\n"
+         "      const int slab = (threadIdx.x / 32) * 16;\n"
          "      constexpr int VEC = 16 / sizeof(tg_out_t), ROW_CHUNKS = TN / VEC, ROWS = 32 / ROW_CHUNKS;\n"
          "#pragma unroll\n"
-         "      for (int pass = 0; pass < TM / ROWS; ++pass) {\n"
-         "        const int m = wm0 + pass * ROWS + lane / ROW_CHUNKS, n = wn0 + (lane % ROW_CHUNKS) * VEC;\n"
-         "        const uint4 v = *reinterpret_cast<const uint4*>(smem_c + tg_smem_epilogue(m, n, 0));\n"
-         "        // N is a multiple of VEC here, so a chunk is either wholly inside C or wholly outside.\n"
-         "        if (m0 + m < M && n0 + n < N) *reinterpret_cast<uint4*>(C + tg_gmem_c(m0 + m, n0 + n)) = v;\n"
+         "      for (int mi = 0; mi < MI; ++mi) {\n"
+         "#pragma unroll\n"
+         "        for (int ni = 0; ni < NI; ++ni)\n"
+         "#pragma unroll\n"
+         "          for (int half = 0; half < 2; ++half) {\n"
+         "            const int r = lane / 4 + half * 8, c = ni * 8 + (lane % 4) * 2;\n"
+         "            " +
+         pairStore(prob.out_dtype, "smem_c + tg_smem_epilogue(slab + r, c, 0)", "acc[mi][ni][2 * half]",
+                   "acc[mi][ni][2 * half + 1]") +
+         "\n          }\n"
+         "        __syncwarp();\n"
+         "#pragma unroll\n"
+         "        for (int pass = 0; pass < 16 / ROWS; ++pass) {\n"
+         "          const int r = pass * ROWS + lane / ROW_CHUNKS, c = (lane % ROW_CHUNKS) * VEC;\n"
+         "          const uint4 v = *reinterpret_cast<const uint4*>(smem_c + tg_smem_epilogue(slab + r, c, 0));\n"
+         "          const int m = m0 + wm0 + mi * 16 + r, n = n0 + wn0 + c;\n"
+         "          // N is a multiple of VEC here: a chunk lies wholly inside C or wholly outside.\n"
+         "          if (m < M && n < N) *reinterpret_cast<uint4*>(C + tg_gmem_c(m, n)) = v;\n"
+         "        }\n"
+         "        __syncwarp();  // the next slab overwrites what other lanes just read\n"
          "      }\n"
          "    }";
 }
@@ -443,10 +444,11 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
   source.launch.grid = {static_cast<uint32_t>(s.ctas()), 1, 1};
   source.launch.persistent = p.persistent;
   source.launch.block = {static_cast<uint32_t>(p.threadsPerCta()), 1, 1};
-  // The operand stages, or the epilogue tile staged in them if it is larger, plus 128 bytes to align by hand.
+  // The operand stages and the epilogue slabs, plus 128 bytes to align by hand.
   const int64_t operand_bytes = p.stages * (p.cta_tile.m + p.cta_tile.n) * p.cta_tile.k * scheduler::bytes(prob.a_dtype);
-  const int64_t epilogue_bytes = p.epilogue_tile.m * p.epilogue_tile.n * scheduler::bytes(prob.out_dtype);
-  source.launch.dynamic_smem_bytes = static_cast<uint32_t>(std::max(operand_bytes, epilogue_bytes) + 128);
+  const int64_t epilogue_bytes =
+      p.stagedEpilogue(prob) ? p.epilogue_tile.m * p.epilogue_tile.n * scheduler::bytes(prob.out_dtype) : 0;
+  source.launch.dynamic_smem_bytes = static_cast<uint32_t>(operand_bytes + epilogue_bytes + 128);
   source.args = {{"A", ArgKind::Pointer, "A", {}, {}}, {"B", ArgKind::Pointer, "B", {}, {}}, {"C", ArgKind::Pointer, "C", {}, {}}};
   return source;
 }

@@ -71,8 +71,8 @@ void fitWarpTile(const MatmulProblem& problem, MatmulParams& p) {
 
 void chooseEpilogue(const MatmulProblem& problem, MatmulParams& p) {
   if (p.arch == Arch::Sm80) {
-    // The whole CTA tile goes through shared memory, reusing the drained operand buffers.
-    p.epilogue_tile = TileShape{p.cta_tile.m, p.cta_tile.n, 1};
+    // Every warp stages 16 rows of its tile at a time: one slab per warp.
+    p.epilogue_tile = TileShape{16 * p.mathGroups(), p.warp_tile.n, 1};
   } else {
     // Column slabs of up to 128 bytes, the widest a TMA store box with 128B swizzle takes; narrower
     // (64, 32, 16 bytes) when the CTA tile's n is not a multiple of that (n = 160, 200, 224).

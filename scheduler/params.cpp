@@ -21,18 +21,25 @@ int64_t MatmulParams::threadsPerCta() const {
   return arch == Arch::Sm80 ? 32 * mathGroups() : 128 * (mathGroups() + 1);
 }
 
+bool MatmulParams::stagedEpilogue(const MatmulProblem& problem) const {
+  if (arch == Arch::Sm90) return true;
+  const int64_t row_chunks = warp_tile.n * bytes(problem.out_dtype) / 16;
+  return problem.align_c * bytes(problem.out_dtype) == 16 && row_chunks >= 2 && 32 % row_chunks == 0;
+}
+
 int64_t MatmulParams::smemBytes(const MatmulProblem& problem) const {
   const int64_t a = cta_tile.m * cta_tile.k * bytes(problem.a_dtype);
   const int64_t b = cta_tile.n * cta_tile.k * bytes(problem.b_dtype);
   // sm_90 double-buffers the epilogue slab: one is written while the TMA store of the other drains.
-  const int64_t epilogue = epilogue_tile.m * epilogue_tile.n * bytes(problem.out_dtype) * (arch == Arch::Sm90 ? 2 : 1);
+  // Both families keep the staging area apart from the operand stages, so a persistent CTA can
+  // store one tile while the next tile's loads are in flight.
+  const int64_t epilogue = stagedEpilogue(problem)
+                               ? epilogue_tile.m * epilogue_tile.n * bytes(problem.out_dtype) * (arch == Arch::Sm90 ? 2 : 1)
+                               : 0;
   // sm_90: a full and an empty mbarrier (8 bytes each) per stage. Both families keep 1024 bytes to
   // align the dynamic buffer by hand, which 128B swizzled tiles need.
-  // sm_80 stages the epilogue in the drained operand buffers; sm_90 overlaps it with the next
-  // tile's loads, so it needs its own.
   const int64_t barriers = arch == Arch::Sm90 ? 16 * stages : 0;
-  const int64_t operands = stages * (a + b);
-  return (arch == Arch::Sm80 ? std::max(operands, epilogue) : operands + epilogue) + barriers + 1024;
+  return stages * (a + b) + epilogue + barriers + 1024;
 }
 
 namespace {
@@ -55,6 +62,9 @@ void validateTiles(const MatmulParams& p) {
     TG_USER_CHECK(c.k % 16 == 0) << "sm_80 cta_tile k is " << c.k << ": it must be a multiple of 16 (mma k)";
     TG_USER_CHECK(p.mathGroups() >= 1 && p.mathGroups() <= 16)
         << "sm_80: cta_tile / warp_tile gives " << p.mathGroups() << " warps; allowed 1 to 16";
+    TG_USER_CHECK(p.epilogue_tile == (TileShape{16 * p.mathGroups(), w.n, 1}))
+        << "sm_80 epilogue_tile " << p.epilogue_tile.toString() << " must be a 16-row slab per warp: "
+        << TileShape{16 * p.mathGroups(), w.n, 1}.toString();
   } else {
     TG_USER_CHECK(i.m == 64 && i.k == 16) << "sm_90 uses wgmma m64nNk16: instruction_tile must be 64xNx16, got "
                                           << i.toString();

@@ -47,6 +47,10 @@ struct MatmulParams {
   int64_t threadsPerCta() const;
   // Bytes of dynamic shared memory: operand stages, epilogue staging, barriers.
   int64_t smemBytes(const MatmulProblem& problem) const;
+  // Whether the epilogue goes through shared memory (smem_epilogue). Always on sm_90. On sm_80 when
+  // C's rows are 16-byte aligned and a warp tile's row is 2 to 32 chunks of 16 bytes: each warp then
+  // stages 16-row slabs of its tile and stores C in 16-byte chunks; otherwise it stores from registers.
+  bool stagedEpilogue(const MatmulProblem& problem) const;
 
   // Checks the params against the problem and device: instruction-shape rules, divisibility,
   // shared memory, thread counts. Throws UserError naming the field, its value and what is allowed.

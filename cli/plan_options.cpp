@@ -27,7 +27,7 @@ void addPlanOptions(CLI::App& cmd, PlanOptions& o) {
   cmd.add_option("--warp-tile", o.warp_tile, "Warp tile M,N (sm_80) or consumer warpgroup tile (sm_90)");
   cmd.add_option("--stages", o.stages, "Pipeline stages");
   cmd.add_option("--persistent", o.persistent,
-                 "on: about one CTA per SM, each walking tiles (default on sm_90); off: one CTA per tile");
+                 "on (default): as many CTAs as fit on the SMs at once, each walking tiles; off: one CTA per tile");
   cmd.add_flag("--tuned,!--no-tuned", o.tuned,
                "Use the grid traversal `tilegrid sweep --apply` stored for this problem (default on)");
   cmd.add_option("--cluster", o.cluster, "sm_90: CTAs per cluster along M, sharing the B tile by TMA multicast (1 or 2)");

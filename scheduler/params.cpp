@@ -27,6 +27,15 @@ bool MatmulParams::stagedEpilogue(const MatmulProblem& problem) const {
   return problem.align_c * bytes(problem.out_dtype) == 16 && row_chunks >= 2 && 32 % row_chunks == 0;
 }
 
+int64_t MatmulParams::ctasPerSm(const MatmulProblem& problem, const DeviceSpec& device) const {
+  if (arch == Arch::Sm90) return 1;
+  const int64_t threads = threadsPerCta();
+  const int64_t by_smem = device.smem_per_block / std::max<int64_t>(1, smemBytes(problem));
+  const int64_t by_registers = 65536 / (threads * 256);
+  const int64_t by_threads = 2048 / threads;
+  return std::max<int64_t>(1, std::min({by_smem, by_registers, by_threads}));
+}
+
 int64_t MatmulParams::smemBytes(const MatmulProblem& problem) const {
   const int64_t a = cta_tile.m * cta_tile.k * bytes(problem.a_dtype);
   const int64_t b = cta_tile.n * cta_tile.k * bytes(problem.b_dtype);

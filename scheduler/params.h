@@ -51,6 +51,9 @@ struct MatmulParams {
   // C's rows are 16-byte aligned and a warp tile's row is 2 to 32 chunks of 16 bytes: each warp then
   // stages 16-row slabs of its tile and stores C in 16-byte chunks; otherwise it stores from registers.
   bool stagedEpilogue(const MatmulProblem& problem) const;
+  // CTAs that fit on one SM at once, by shared memory, threads and registers (kernels are built with
+  // __launch_bounds__(threads, 1), so up to 255 registers a thread are assumed). sm_90 kernels: 1.
+  int64_t ctasPerSm(const MatmulProblem& problem, const DeviceSpec& device) const;
 
   // Checks the params against the problem and device: instruction-shape rules, divisibility,
   // shared memory, thread counts. Throws UserError naming the field, its value and what is allowed.

@@ -79,7 +79,9 @@ int64_t MatmulSchedule::workUnits() const {
 int64_t MatmulSchedule::ctas() const {
   // A work unit is a cluster tile: every CTA of the cluster takes one of its tiles.
   const int64_t cluster = params.cluster.m * params.cluster.n;
-  return cluster * (params.persistent ? std::min<int64_t>(workUnits(), device.sm_count / cluster) : workUnits());
+  // Persistent: as many CTAs as are resident at once.
+  const int64_t resident = device.sm_count * params.ctasPerSm(problem, device) / cluster;
+  return cluster * (params.persistent ? std::min<int64_t>(workUnits(), resident) : workUnits());
 }
 
 std::string MatmulSchedule::toString() const {

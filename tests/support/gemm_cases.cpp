@@ -32,7 +32,7 @@ std::string GemmCase::label() const {
                      scheduler::toString(problem.layout), scheduler::toString(problem.a_dtype),
                      scheduler::toString(problem.out_dtype), grid, t ? t->toString() : "tiles") +
          (overrides.cluster_m ? fmt::format("_c{}", *overrides.cluster_m) : "") +
-         (overrides.persistent.value_or(false) ? "_persistent" : "");
+         (overrides.persistent ? (*overrides.persistent ? "_persistent" : "_cta_per_tile") : "");
 }
 
 namespace {
@@ -103,8 +103,8 @@ std::vector<GemmCase> runCases(scheduler::Arch arch, const scheduler::TileShape&
       if (i % 2 == 1) c.overrides.cta_tile = small_tile;
       // sm_90: every third case pairs CTAs in clusters (odd tile rows leave a half-empty pair).
       if (arch == scheduler::Arch::Sm90) c.overrides.cluster_m = i % 3 == 2 ? 2 : 1;
-      // sm_80: every fourth case runs persistent (CTAs walk units; sm_90 always does).
-      if (arch == scheduler::Arch::Sm80 && i % 4 == 3) c.overrides.persistent = true;
+      // sm_80: every fourth case runs one CTA per tile instead of persistent CTAs walking units.
+      if (arch == scheduler::Arch::Sm80 && i % 4 == 3) c.overrides.persistent = false;
       cases.push_back(c);
       ++i;
     }

@@ -150,7 +150,10 @@ TEST(Schedule, PlansTheNamedProblemsOnBothArchs) {
       // Swizzle-merge: no overhang. A work unit is a cluster tile (sm_90 pairs CTAs along M here).
       EXPECT_EQ(s.params.cluster.m, device.arch() == Arch::Sm90 ? 2 : 1);
       EXPECT_EQ(s.workUnits() * s.params.cluster.m, s.tiles());
-      EXPECT_EQ(s.ctas(), device.arch() == Arch::Sm90 ? std::min<int64_t>(132, s.tiles()) : s.tiles());
+      // Persistent by default: as many CTAs as are resident at once (one per SM for these tiles).
+      EXPECT_TRUE(s.params.persistent);
+      EXPECT_EQ(s.params.ctasPerSm(s.problem, device), 1);
+      EXPECT_EQ(s.ctas(), std::min<int64_t>(device.sm_count, s.tiles()));
       EXPECT_TRUE(s.banks_a.conflictFree());
       EXPECT_TRUE(s.banks_b.conflictFree());
       EXPECT_LE(s.params.smemBytes(s.problem), device.smem_per_block);
@@ -163,6 +166,26 @@ TEST(Schedule, PlansTheNamedProblemsOnBothArchs) {
   const MatmulSchedule s = schedule(problem(4000, 3000, 1000), DeviceSpec::preset("sm_80"), legacy);
   EXPECT_EQ(s.workUnits(), 33 * s.tilesN());
   EXPECT_EQ(s.ctas(), s.workUnits());
+}
+
+TEST(Schedule, PersistentGridHoldsTheCtasResidentAtOnce) {
+  // H100 preset, sm_80 kernels: four 64x64 warps on a 128x128x64 tile in 3 stages take 104 KiB of
+  // shared memory and at most 128 x 255 registers, so two CTAs share an SM; eight warps do not.
+  const DeviceSpec h100 = DeviceSpec::preset("sm_90");
+  ScheduleOverrides o{.arch = Arch::Sm80};
+  o.cta_tile = TileShape{128, 128, 64};
+  o.warp_tile = TileShape{64, 64, 64};
+  o.stages = 3;
+  const MatmulSchedule two = schedule(problem(4096, 4096, 4096), h100, o);
+  EXPECT_EQ(two.params.ctasPerSm(two.problem, h100), 2);
+  EXPECT_EQ(two.ctas(), 2 * h100.sm_count);
+  o.warp_tile = TileShape{64, 32, 64};
+  const MatmulSchedule one = schedule(problem(4096, 4096, 4096), h100, o);
+  EXPECT_EQ(one.params.ctasPerSm(one.problem, h100), 1);
+  EXPECT_EQ(one.ctas(), h100.sm_count);
+  // Fewer tiles than resident CTAs: one CTA per tile.
+  const MatmulSchedule small = schedule(problem(256, 256, 64), h100, ScheduleOverrides{.arch = Arch::Sm80});
+  EXPECT_EQ(small.ctas(), small.tiles());
 }
 
 TEST(Schedule, EveryLayoutGetsMatchingAtoms) {

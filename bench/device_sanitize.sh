@@ -2,7 +2,8 @@
 # Issue #8 on the GPU: compute-sanitizer memcheck, racecheck and synccheck over every emitted sm_80
 # and sm_90a variant on small odd shapes (tests/gpu/variants_gpu_test.cpp), and memcheck over the
 # 8-thread concurrency test. Reuses /tmp/tg-build when the machine is still warm.
-# $OUT gets sanitize.tar.gz with every log; a summary is printed last.
+# $OUT gets sanitize.tar.gz with every log; a summary is printed last. CHECKS="name ..." runs only
+# the named checks (e.g. "memcheck_sm80 racecheck_sm80 control_memcheck control_racecheck").
 set -uo pipefail
 out=${OUT:-/tmp/out} b=/tmp/tg-build w=/tmp/tg-san
 mkdir -p "$out" $w
@@ -12,6 +13,7 @@ export TILEGRID_CACHE_DIR=/tmp/tg-cache
 t=$b/tests/gpu_tests
 san() {  # name, tool, gtest filter, timeout, [env]
   local name=$1 tool=$2 filter=$3 limit=$4; shift 4
+  [[ -n "${CHECKS:-}" && " $CHECKS " != *" $name "* ]] && return
   local start=$(date +%s)
   env "$@" timeout $limit compute-sanitizer --tool $tool --error-exitcode 9 $t --gtest_filter="$filter" > $w/$name.log 2>&1
   local rc=$?

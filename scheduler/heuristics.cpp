@@ -83,6 +83,19 @@ void chooseEpilogue(const MatmulProblem& problem, MatmulParams& p) {
   p.smem_epilogue = chooseSmemAtom(Major::K, problem.out_dtype, p.epilogue_tile.n);
 }
 
+int64_t mostStages(const MatmulProblem& problem, const DeviceSpec& device, const MatmulParams& params) {
+  const int64_t cap = params.arch == Arch::Sm80 ? kMaxStagesSm80 : kMaxStagesSm90;
+  MatmulParams p = params;
+  p.stages = 2;
+  while (p.stages < cap) {
+    MatmulParams more = p;
+    more.stages = p.stages + 1;
+    if (more.smemBytes(problem) > device.smem_per_block) break;
+    p.stages = more.stages;
+  }
+  return p.stages;
+}
+
 }  // namespace
 
 int64_t waveCtas(const MatmulParams& params, const MatmulProblem& problem, const DeviceSpec& device) {
@@ -128,17 +141,19 @@ MatmulParams chooseParams(const MatmulProblem& problem, const DeviceSpec& device
   if (p.arch == Arch::Sm90 && p.persistent && tiles_m >= 2) p.cluster = ClusterShape{2, 1};
   if (overrides.cluster_m) p.cluster = ClusterShape{*overrides.cluster_m, 1};
 
-  // As many stages as fit, up to the arch's cap.
+  // As many stages as fit, up to the arch's cap. An sm_80 staged epilogue gives way where its slabs
+  // would cost a stage (A100, fp32 output): a stage hides more than 16-byte stores save.
   if (overrides.stages) {
     p.stages = *overrides.stages;
   } else {
-    const int64_t cap = p.arch == Arch::Sm80 ? kMaxStagesSm80 : kMaxStagesSm90;
-    p.stages = 2;
-    while (p.stages < cap) {
-      MatmulParams more = p;
-      more.stages = p.stages + 1;
-      if (more.smemBytes(problem) > device.smem_per_block) break;
-      p.stages = more.stages;
+    p.stages = mostStages(problem, device, p);
+    if (p.arch == Arch::Sm80 && p.stagedEpilogue(problem)) {
+      MatmulParams direct = p;
+      direct.stage_epilogue = false;
+      if (mostStages(problem, device, direct) > p.stages) {
+        p.stage_epilogue = false;
+        p.stages = mostStages(problem, device, p);
+      }
     }
   }
 

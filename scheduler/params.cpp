@@ -24,7 +24,7 @@ int64_t MatmulParams::threadsPerCta() const {
 bool MatmulParams::stagedEpilogue(const MatmulProblem& problem) const {
   if (arch == Arch::Sm90) return true;
   const int64_t row_chunks = warp_tile.n * bytes(problem.out_dtype) / 16;
-  return problem.align_c * bytes(problem.out_dtype) == 16 && row_chunks >= 2 && 32 % row_chunks == 0;
+  return stage_epilogue && problem.align_c * bytes(problem.out_dtype) == 16 && row_chunks >= 2 && 32 % row_chunks == 0;
 }
 
 int64_t MatmulParams::ctasPerSm(const MatmulProblem& problem, const DeviceSpec& device) const {
@@ -84,6 +84,7 @@ void validateTiles(const MatmulParams& p) {
     TG_USER_CHECK(c.k % 16 == 0) << "sm_90 cta_tile k is " << c.k << ": it must be a multiple of 16 (wgmma k)";
     TG_USER_CHECK(p.mathGroups() >= 1 && p.mathGroups() <= 2)
         << "sm_90: cta_tile / warp_tile gives " << p.mathGroups() << " consumer warpgroups; allowed 1 or 2";
+    TG_USER_CHECK(p.stage_epilogue) << "sm_90 kernels always stage the epilogue: stage_epilogue must be true";
     TG_USER_CHECK(p.epilogue_tile.m == c.m && p.epilogue_tile.n >= 1 && c.n % p.epilogue_tile.n == 0)
         << "sm_90 epilogue_tile " << p.epilogue_tile.toString() << " must span the cta_tile's m (" << c.m
         << ") and divide its n (" << c.n << ")";
@@ -135,8 +136,9 @@ std::string MatmulParams::toString() const {
   std::string text = fmt::format("{} cta {} warp {} inst {} stages {} vec {}/{}", scheduler::toString(arch),
                                  cta_tile.toString(), warp_tile.toString(), instruction_tile.toString(), stages, vec_a,
                                  vec_b);
-  text += fmt::format(" smem A {} / B {} / epilogue {} {}", scheduler::toString(smem_a.kind),
-                      scheduler::toString(smem_b.kind), epilogue_tile.toString(), scheduler::toString(smem_epilogue.kind));
+  text += fmt::format(" smem A {} / B {} / epilogue {}", scheduler::toString(smem_a.kind), scheduler::toString(smem_b.kind),
+                      stage_epilogue ? epilogue_tile.toString() + " " + scheduler::toString(smem_epilogue.kind)
+                                     : std::string("from registers"));
   text += fmt::format(" grid {}{} cluster {}x{} split_k {}", grid.toString(), persistent ? " persistent" : "",
                       cluster.m, cluster.n, split_k);
   return text;
@@ -184,6 +186,7 @@ void to_json(nlohmann::json& j, const MatmulParams& p) {
                      {"smem_b", atomJson(p.smem_b)},
                      {"epilogue_tile", tileJson(p.epilogue_tile)},
                      {"smem_epilogue", atomJson(p.smem_epilogue)},
+                     {"stage_epilogue", p.stage_epilogue},
                      {"grid",
                       {{"method", toString(p.grid.method)},
                        {"factors", p.grid.factors},
@@ -208,6 +211,7 @@ void from_json(const nlohmann::json& j, MatmulParams& p) {
     p.smem_b = atomFrom(j.at("smem_b"), "smem_b");
     p.epilogue_tile = tileFrom(j.at("epilogue_tile"), "epilogue_tile");
     p.smem_epilogue = atomFrom(j.at("smem_epilogue"), "smem_epilogue");
+    p.stage_epilogue = j.at("stage_epilogue").get<bool>();
     const auto& g = j.at("grid");
     p.grid.method = parseGridMethod(g.at("method").get<std::string>());
     p.grid.factors = g.at("factors").get<std::vector<int64_t>>();

@@ -37,6 +37,9 @@ struct MatmulParams {
   // The epilogue stages output tiles of epilogue_tile through shared memory with this atom.
   TileShape epilogue_tile;
   SmemAtom smem_epilogue;
+  // sm_80: stage the epilogue where the problem allows it (stagedEpilogue); off, the accumulators go
+  // straight to C, which frees the slabs' shared memory for another stage. sm_90 always stages.
+  bool stage_epilogue = true;
   GridTraversal grid;
   bool persistent = false;
   ClusterShape cluster;
@@ -48,8 +51,9 @@ struct MatmulParams {
   // Bytes of dynamic shared memory: operand stages, epilogue staging, barriers.
   int64_t smemBytes(const MatmulProblem& problem) const;
   // Whether the epilogue goes through shared memory (smem_epilogue). Always on sm_90. On sm_80 when
-  // C's rows are 16-byte aligned and a warp tile's row is 2 to 32 chunks of 16 bytes: each warp then
-  // stages 16-row slabs of its tile and stores C in 16-byte chunks; otherwise it stores from registers.
+  // stage_epilogue is set, C's rows are 16-byte aligned and a warp tile's row is 2 to 32 chunks of 16
+  // bytes: each warp then stages 16-row slabs of its tile and stores C in 16-byte chunks; otherwise
+  // it stores from registers.
   bool stagedEpilogue(const MatmulProblem& problem) const;
   // CTAs that fit on one SM at once, by shared memory, threads and registers (kernels are built with
   // __launch_bounds__(threads, 1), so up to 255 registers a thread are assumed). sm_90 kernels: 1.

@@ -188,6 +188,36 @@ TEST(Schedule, PersistentGridHoldsTheCtasResidentAtOnce) {
   EXPECT_EQ(small.ctas(), small.tiles());
 }
 
+TEST(Schedule, Sm80StagesTheEpilogueUnlessItCostsAStage) {
+  // A100 (164 KiB a block), 128x256x64 in 3 stages: bf16 slabs (16 KiB) still fit, fp32 slabs
+  // (32 KiB) would leave 2 stages, so fp32 output stores from registers with 3.
+  const DeviceSpec a100 = DeviceSpec::preset("sm_80");
+  const MatmulSchedule bf16 = schedule(problem(4096, 4096, 4096), a100);
+  EXPECT_TRUE(bf16.params.stagedEpilogue(bf16.problem));
+  EXPECT_EQ(bf16.params.stages, 3);
+  MatmulProblem wide = problem(4096, 4096, 4096);
+  wide.out_dtype = DType::FP32;
+  wide.align_c = 0;
+  wide.validate();
+  const MatmulSchedule fp32 = schedule(wide, a100);
+  EXPECT_FALSE(fp32.params.stage_epilogue);
+  EXPECT_FALSE(fp32.params.stagedEpilogue(fp32.problem));
+  EXPECT_EQ(fp32.params.stages, 3);
+  EXPECT_LT(fp32.params.smemBytes(fp32.problem), bf16.params.smemBytes(bf16.problem));
+  // H100 (227 KiB): both stage, 4 stages.
+  const DeviceSpec h100 = DeviceSpec::preset("sm_90");
+  const MatmulSchedule h = schedule(wide, h100, ScheduleOverrides{.arch = Arch::Sm80});
+  EXPECT_TRUE(h.params.stagedEpilogue(h.problem));
+  EXPECT_EQ(h.params.stages, 4);
+  // C rows that are not 16-byte aligned store from registers whatever the flag says.
+  const MatmulSchedule odd = schedule(problem(4096, 4097, 4096), h100, ScheduleOverrides{.arch = Arch::Sm80});
+  EXPECT_FALSE(odd.params.stagedEpilogue(odd.problem));
+  // sm_90 always stages.
+  MatmulParams p = schedule(problem(4096, 4096, 4096), h100).params;
+  p.stage_epilogue = false;
+  EXPECT_THROW(p.validate(problem(4096, 4096, 4096), h100), UserError);
+}
+
 TEST(Schedule, EveryLayoutGetsMatchingAtoms) {
   for (Layout layout : {Layout::TN, Layout::NT, Layout::NN, Layout::TT}) {
     for (const char* arch : {"sm_80", "sm_90"}) {

@@ -11,26 +11,41 @@ namespace {
 constexpr int64_t kMaxStagesSm80 = 4;
 constexpr int64_t kMaxStagesSm90 = 8;
 
-// sm_80: 128x256x64 CTAs of eight 64x64 warps: the best of bench/sm80_tile_sweep.sh at 4096^3 on an
-// H100 (318 TFLOP/s TN with 3 stages, 341 NT; 128x128x64 with 64x32 warps gave 285 and 301). A
+// sm_80: 128x256x64 CTAs of eight 64x64 warps, the best of bench/sm80_tile_sweep.sh on an H100
+// from 2048^3 up. Smaller problems take the largest tile that still gives at least half the SMs a
+// CTA: 1000^3 on an H100 runs at 77 TFLOP/s with 128x256 (32 CTAs), 141 with 64x128 (128 CTAs);
+// 2048x1024x1024: 186 with 128x256, 286 with 128x128 (four 64x64 warps, two CTAs an SM). A
 // misaligned operand gathers its pieces in registers, which 64x64 warps cannot afford without
 // spilling: those get 128x128x64 with 64x32 warps. 64x64x64 with four 32x32 warps when either
-// output dimension is small, so that small problems still fill the GPU.
+// output dimension is small.
 bool bothOperandsAligned(const MatmulProblem& problem) {
   return problem.align_a * bytes(problem.a_dtype) >= 16 && problem.align_b * bytes(problem.b_dtype) >= 16;
 }
 
-void chooseTilesSm80(const MatmulProblem& problem, MatmulParams& p) {
+void chooseTilesSm80(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
   p.instruction_tile = TileShape{16, 8, 16};
   if (problem.m <= 64 || problem.n <= 64) {
     p.cta_tile = TileShape{64, 64, 64};
     p.warp_tile = TileShape{32, 32, 64};
-  } else if (bothOperandsAligned(problem)) {
-    p.cta_tile = TileShape{128, 256, 64};
-    p.warp_tile = TileShape{64, 64, 64};
-  } else {
+    return;
+  }
+  if (!bothOperandsAligned(problem)) {
     p.cta_tile = TileShape{128, 128, 64};
     p.warp_tile = TileShape{64, 32, 64};
+    return;
+  }
+  struct Choice {
+    TileShape cta, warp;
+  };
+  static constexpr Choice kLargestFirst[] = {{{128, 256, 64}, {64, 64, 64}},
+                                             {{128, 128, 64}, {64, 64, 64}},
+                                             {{64, 128, 64}, {32, 64, 64}},
+                                             {{64, 64, 64}, {32, 32, 64}}};
+  for (const Choice& c : kLargestFirst) {
+    p.cta_tile = c.cta;
+    p.warp_tile = c.warp;
+    const int64_t tiles = (problem.m + c.cta.m - 1) / c.cta.m * ((problem.n + c.cta.n - 1) / c.cta.n) * problem.batch;
+    if (2 * tiles >= device.sm_count) return;
   }
 }
 
@@ -85,15 +100,22 @@ void chooseEpilogue(const MatmulProblem& problem, MatmulParams& p) {
 
 int64_t mostStages(const MatmulProblem& problem, const DeviceSpec& device, const MatmulParams& params) {
   const int64_t cap = params.arch == Arch::Sm80 ? kMaxStagesSm80 : kMaxStagesSm90;
-  MatmulParams p = params;
-  p.stages = 2;
-  while (p.stages < cap) {
-    MatmulParams more = p;
-    more.stages = p.stages + 1;
-    if (more.smemBytes(problem) > device.smem_per_block) break;
-    p.stages = more.stages;
-  }
-  return p.stages;
+  // Stages that fit with `ctas` CTAs an SM.
+  const auto fitting = [&](int64_t ctas) {
+    MatmulParams p = params;
+    p.stages = 2;
+    while (p.stages < cap) {
+      MatmulParams more = p;
+      more.stages = p.stages + 1;
+      if (ctas * more.smemBytes(problem) > device.smem_per_block) break;
+      p.stages = more.stages;
+    }
+    return p.stages;
+  };
+  // An sm_80 CTA of four warps wants a second one beside it on the SM (eight warps to hide latency),
+  // as long as that leaves it three stages.
+  if (params.arch == Arch::Sm80 && params.threadsPerCta() <= 128 && fitting(2) >= 3) return fitting(2);
+  return fitting(1);
 }
 
 }  // namespace
@@ -107,7 +129,7 @@ MatmulParams chooseParams(const MatmulProblem& problem, const DeviceSpec& device
   MatmulParams p;
   p.arch = overrides.arch.value_or(device.arch());
   if (p.arch == Arch::Sm80) {
-    chooseTilesSm80(problem, p);
+    chooseTilesSm80(problem, device, p);
   } else {
     chooseTilesSm90(problem, p);
   }

@@ -218,6 +218,28 @@ TEST(Schedule, Sm80StagesTheEpilogueUnlessItCostsAStage) {
   EXPECT_THROW(p.validate(problem(4096, 4096, 4096), h100), UserError);
 }
 
+TEST(Schedule, Sm80TilesShrinkUntilHalfTheSmsGetACta) {
+  // H100 preset (132 SMs). The figures that chose the rule are in heuristics.cpp.
+  const DeviceSpec h100 = DeviceSpec::preset("sm_90");
+  const ScheduleOverrides sm80{.arch = Arch::Sm80};
+  struct Expect {
+    int64_t m, n, k;
+    TileShape cta, warp;
+    int64_t stages, ctas_per_sm;
+  };
+  for (const Expect& e : {Expect{4096, 4096, 4096, {128, 256, 64}, {64, 64, 64}, 4, 1},
+                          Expect{2048, 2048, 2048, {128, 256, 64}, {64, 64, 64}, 4, 1},    // 128 tiles
+                          Expect{2048, 1024, 1024, {128, 128, 64}, {64, 64, 64}, 3, 2},    // 64 -> 128 tiles
+                          Expect{1000, 1000, 1000, {64, 128, 64}, {32, 64, 64}, 4, 2},     // 32, 64 -> 128
+                          Expect{256, 256, 4096, {64, 64, 64}, {32, 32, 64}, 4, 2}}) {   // 16 tiles at most
+    const MatmulSchedule s = schedule(problem(e.m, e.n, e.k), h100, sm80);
+    EXPECT_EQ(s.params.cta_tile, e.cta) << e.m << "x" << e.n << "x" << e.k;
+    EXPECT_EQ(s.params.warp_tile, e.warp) << e.m << "x" << e.n << "x" << e.k;
+    EXPECT_EQ(s.params.stages, e.stages) << e.m << "x" << e.n << "x" << e.k;
+    EXPECT_EQ(s.params.ctasPerSm(s.problem, h100), e.ctas_per_sm) << e.m << "x" << e.n << "x" << e.k;
+  }
+}
+
 TEST(Schedule, EveryLayoutGetsMatchingAtoms) {
   for (Layout layout : {Layout::TN, Layout::NT, Layout::NN, Layout::TT}) {
     for (const char* arch : {"sm_80", "sm_90"}) {

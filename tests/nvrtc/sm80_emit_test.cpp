@@ -3,6 +3,7 @@
 #include <future>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "codegen/emit.h"
 #include "ir/error.h"
@@ -53,6 +54,36 @@ std::vector<std::string> lines(const std::string& text) {
 std::string withoutName(std::string line, const std::string& name) {
   for (size_t p = line.find(name); p != std::string::npos; p = line.find(name)) line.replace(p, name.size(), "KERNEL");
   return line;
+}
+
+// The H100 defaults: each of the heuristic's sm_80 tiles, bf16 and fp32 output, C rows 16-byte
+// aligned or not. The epilogue goes through the slabs exactly when the params say so, and every
+// kernel compiles without spills inside the device's shared memory.
+TEST(Sm80Emit, DefaultTilesAndEpiloguesOnAnH100CompileWithoutSpills) {
+  const auto device = scheduler::DeviceSpec::preset("sm_90");
+  scheduler::ScheduleOverrides o;
+  o.arch = scheduler::Arch::Sm80;
+  std::set<std::string> tiles;
+  int staged = 0, direct = 0;
+  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{4096, 4096, 4096}, {2048, 1024, 1024}, {1000, 1000, 1000},
+                         {256, 256, 4096}, {4096, 4097, 512}}) {
+    for (auto out : {scheduler::DType::BF16, scheduler::DType::FP32}) {
+      const auto problem = testing::makeProblem(m, n, k, scheduler::Layout::TN, scheduler::DType::BF16, out);
+      const auto schedule = scheduler::schedule(problem, device, o);
+      const KernelSource source = emit(schedule);
+      const bool slabs = schedule.params.stagedEpilogue(schedule.problem);
+      (slabs ? staged : direct) += 1;
+      tiles.insert(schedule.params.cta_tile.toString());
+      EXPECT_EQ(source.cuda.find("tg_smem_epilogue(slab + r, c, 0)") != std::string::npos, slabs) << source.kernel_name;
+      EXPECT_EQ(source.cuda.find("straight from the accumulators") != std::string::npos, !slabs) << source.kernel_name;
+      EXPECT_LE(static_cast<int64_t>(source.launch.dynamic_smem_bytes), device.smem_per_block) << source.kernel_name;
+      const auto compiled = runtime::compile(source, scheduler::Arch::Sm90);
+      EXPECT_EQ(compiled.statsFor().spill_stores + compiled.statsFor().spill_loads, 0) << source.kernel_name;
+    }
+  }
+  EXPECT_EQ(tiles.size(), 4u);  // 128x256, 128x128, 64x128, 64x64
+  EXPECT_GT(staged, 0);
+  EXPECT_GT(direct, 0);  // N = 4097: C rows are not 16-byte aligned
 }
 
 // Persistent sm_80 kernels (--persistent on): a grid of one CTA per SM, each walking units.

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Full build, the whole GPU test suite, then the sm_90 and sm_80 speed tables.
 set -uo pipefail
-out=${OUT:-/tmp/out} b=/tmp/tg-build
+source "$(dirname "$0")/device_build.sh"
+out=${OUT:-/tmp/out}
 mkdir -p "$out"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv > "$out/gpu.txt" 2>&1
-cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release > "$out/configure.log" 2>&1 || { tail -20 "$out/configure.log"; exit 1; }
-ninja -C $b > "$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -20; exit 1; }
+tg_build "$out"
 ctest --test-dir $b --timeout 300 -j 1 --output-on-failure > "$out/ctest.log" 2>&1
 grep -E "tests passed|\(Failed\)|Timeout" "$out/ctest.log" | head -20
 bench/sm90_speed_table.sh $b/tilegrid > "$out/sm90_c1.txt" 2>&1

@@ -2,12 +2,11 @@
 # Fresh build, the whole gpu-labelled suite, then the README's two sweeps (8192^3 and 4000^3) with
 # their plots. $OUT: ctest.log, sweeps.tar.gz; a summary is printed last.
 set -uo pipefail
-out=${OUT:-/tmp/out} b=/tmp/tg-build w=/tmp/tg-suite
+source "$(dirname "$0")/device_build.sh"
+out=${OUT:-/tmp/out} w=/tmp/tg-suite
 mkdir -p "$out" $w/sweeps
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv > $w/sweeps/gpu.txt 2>&1
-cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release > $w/configure.log 2>&1 || { tail -20 $w/configure.log; exit 1; }
-ninja -C $b > $w/build.log 2>&1 || { grep -E "error" $w/build.log | head -20; exit 1; }
-export TILEGRID_CACHE_DIR=/tmp/tg-cache
+tg_build $w
 ctest --test-dir $b --timeout 400 -L gpu --output-on-failure > "$out/ctest.log" 2>&1
 grep -E "tests passed|\(Failed\)|Timeout" "$out/ctest.log" | head -20
 for shape in "8192 8192 8192" "4000 4000 4000"; do

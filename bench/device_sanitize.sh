@@ -5,11 +5,10 @@
 # $OUT gets sanitize.tar.gz with every log; a summary is printed last. CHECKS="name ..." runs only
 # the named checks (e.g. "memcheck_sm80 racecheck_sm80 control_memcheck control_racecheck").
 set -uo pipefail
-out=${OUT:-/tmp/out} b=/tmp/tg-build w=/tmp/tg-san
+source "$(dirname "$0")/device_build.sh"
+out=${OUT:-/tmp/out} w=/tmp/tg-san
 mkdir -p "$out" $w
-cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release > $w/configure.log 2>&1 || { tail -20 $w/configure.log; exit 1; }
-ninja -C $b > $w/build.log 2>&1 || { grep -E "error" $w/build.log | head -20; exit 1; }
-export TILEGRID_CACHE_DIR=/tmp/tg-cache
+tg_build $w
 t=$b/tests/gpu_tests
 san() {  # name, tool, gtest filter, timeout, [env]
   local name=$1 tool=$2 filter=$3 limit=$4; shift 4

@@ -2,10 +2,8 @@
 # Persistent vs one-CTA-per-tile sm_80 kernels: correctness on edge cases (checked against cuBLAS) and
 # speed on issue #5's shapes. Reuses /tmp/tg-build when warm. Table printed last.
 set -uo pipefail
-b=/tmp/tg-build
-cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release > /tmp/configure.log 2>&1 || { tail -20 /tmp/configure.log; exit 1; }
-ninja -C $b tilegrid_exe > /tmp/build.log 2>&1 || { grep -E "error" /tmp/build.log | head -20; exit 1; }
-export TILEGRID_CACHE_DIR=/tmp/tg-cache
+source "$(dirname "$0")/device_build.sh"
+tg_build /tmp tilegrid_exe
 row() {  # label, run args
   local label=$1; shift
   $b/tilegrid run "$@" --arch sm_80 --format json 2>&1 | python3 -c "

@@ -2,10 +2,10 @@
 # One device call: full build, the sm_90 GPU tests, then an ncu profile of one sm_90 kernel.
 # Usage: bench/device_sm90_check.sh [tilegrid run options for the profile...]
 set -uo pipefail
-out=${OUT:-/tmp/out} b=/tmp/tg-build
+source "$(dirname "$0")/device_build.sh"
+out=${OUT:-/tmp/out}
 mkdir -p "$out"
-cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release > "$out/configure.log" 2>&1 || { tail -20 "$out/configure.log"; exit 1; }
-ninja -C $b > "$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -20; exit 1; }
+tg_build "$out"
 ctest --test-dir $b -L gpu -R "Sm90" --timeout 120 > "$out/gpu_tests.log" 2>&1
 grep -E "tests passed|Failed|Timeout" "$out/gpu_tests.log" | head -20
 if [ $# -gt 0 ]; then

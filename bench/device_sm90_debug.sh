@@ -2,10 +2,10 @@
 # Full build, then: repeated runs of one GPU test filter (with output), compute-sanitizer on small
 # sm_90 runs, and timing of cluster 1 vs 2.
 set -uo pipefail
-out=${OUT:-/tmp/out} b=/tmp/tg-build
+source "$(dirname "$0")/device_build.sh"
+out=${OUT:-/tmp/out}
 mkdir -p "$out"
-cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release > "$out/configure.log" 2>&1 || { tail -20 "$out/configure.log"; exit 1; }
-ninja -C $b > "$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -20; exit 1; }
+tg_build "$out"
 $b/tests/gpu_tests --gtest_filter="$1" --gtest_repeat="$2" > "$out/repeat.log" 2>&1
 grep -E "Failure|norm rel|PASSED|FAILED" "$out/repeat.log" | sort | uniq -c | head -20
 for c in 1 2; do

@@ -2,11 +2,11 @@
 # Build the CLI, sweep grid factors at one shape, and profile the default sm_90 kernel with ncu.
 # Usage: bench/device_sm90_profile.sh M N K
 set -uo pipefail
-out=${OUT:-/tmp/out} b=/tmp/tg-build m=$1 n=$2 k=$3
+source "$(dirname "$0")/device_build.sh"
+out=${OUT:-/tmp/out} m=$1 n=$2 k=$3
 mkdir -p "$out"
-cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DTILEGRID_BUILD_TESTS=OFF -DTILEGRID_BUILD_BENCHMARKS=OFF \
-  > "$out/configure.log" 2>&1 || { tail -20 "$out/configure.log"; exit 1; }
-ninja -C $b tilegrid > "$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -20; exit 1; }
+TG_CMAKE_ARGS="-DTILEGRID_BUILD_TESTS=OFF -DTILEGRID_BUILD_BENCHMARKS=OFF"
+tg_build "$out" tilegrid
 for g in m n; do
   for f in 1 2 4 8 16; do
     echo "group $g factor $f: $(bench/sm90_smoke.sh $b/tilegrid TN 20 "$m $n $k" -- --group $g --factor $f | tail -1 | cut -c1-60)"

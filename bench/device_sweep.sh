@@ -4,14 +4,13 @@
 # and Nsight Compute counters for divisible vs non-divisible shapes. $OUT gets a few files
 # (the device returns at most 8): sweeps.tar.gz, bench_sweep.json/.txt, ncu.txt, logs.tar.gz.
 set -uo pipefail
-out=${OUT:-/tmp/out} b=/tmp/tg-build w=/tmp/tg-work
+source "$(dirname "$0")/device_build.sh"
+out=${OUT:-/tmp/out} w=/tmp/tg-work
 mkdir -p "$out" $w/sweeps
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv > $w/gpu.txt 2>&1
-cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release > $w/configure.log 2>&1 || { tail -20 $w/configure.log; exit 1; }
-ninja -C $b > $w/build.log 2>&1 || { grep -E "error" $w/build.log | head -20; exit 1; }
+tg_build $w
 ctest --test-dir $b --timeout 300 -R "GpuSweep|bench_" --output-on-failure > $w/ctest.log 2>&1
 grep -E "tests passed|\(Failed\)|Timeout" $w/ctest.log | head
-export TILEGRID_CACHE_DIR=/tmp/tg-cache
 sweep() {  # name, then sweep arguments
   local name=$1; shift
   $b/tilegrid sweep "$@" --iters 40 --out $w/sweeps/$name.csv --plot $w/sweeps/$name.svg > $w/sweeps/$name.txt 2>&1

@@ -3,11 +3,10 @@
 # non-divisible shapes? `tilegrid run` (checked against cuBLAS, median of 30, cuBLAS in process) for
 # each shape x tile. Reuses /tmp/tg-build when warm. $OUT/tiles.txt; a table is printed last.
 set -uo pipefail
-out=${OUT:-/tmp/out} b=/tmp/tg-build
+source "$(dirname "$0")/device_build.sh"
+out=${OUT:-/tmp/out}
 mkdir -p "$out"
-cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release > "$out/configure.log" 2>&1 || { tail -20 "$out/configure.log"; exit 1; }
-ninja -C $b tilegrid_exe > "$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -20; exit 1; }
-export TILEGRID_CACHE_DIR=/tmp/tg-cache
+tg_build "$out" tilegrid_exe
 printf "%-18s %-12s %8s %8s %6s %s\n" shape tile ours cublas ratio check > "$out/tiles.txt"
 for shape in "4000 4000 4000" "5000 3000 4096" "4096 4096 4096" "6144 6144 6144" "8192 8192 8192"; do
   set -- $shape

@@ -444,11 +444,7 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
   source.launch.grid = {static_cast<uint32_t>(s.ctas()), 1, 1};
   source.launch.persistent = p.persistent;
   source.launch.block = {static_cast<uint32_t>(p.threadsPerCta()), 1, 1};
-  // The operand stages and the epilogue slabs, plus 128 bytes to align by hand.
-  const int64_t operand_bytes = p.stages * (p.cta_tile.m + p.cta_tile.n) * p.cta_tile.k * scheduler::bytes(prob.a_dtype);
-  const int64_t epilogue_bytes =
-      p.stagedEpilogue(prob) ? p.epilogue_tile.m * p.epilogue_tile.n * scheduler::bytes(prob.out_dtype) : 0;
-  source.launch.dynamic_smem_bytes = static_cast<uint32_t>(operand_bytes + epilogue_bytes + 128);
+  source.launch.dynamic_smem_bytes = static_cast<uint32_t>(p.smemBytes(prob));
   source.args = {{"A", ArgKind::Pointer, "A", {}, {}}, {"B", ArgKind::Pointer, "B", {}, {}}, {"C", ArgKind::Pointer, "C", {}, {}}};
   return source;
 }

@@ -411,8 +411,7 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   source.launch.block = {static_cast<uint32_t>(p.threadsPerCta()), 1, 1};
   source.launch.cluster = {static_cast<uint32_t>(cm), 1, 1};
   source.launch.persistent = p.persistent;
-  source.launch.dynamic_smem_bytes = static_cast<uint32_t>(
-      p.stages * (a_stage + b_stage) * scheduler::bytes(prob.a_dtype) + c_smem_elems * out_bytes + 16 * p.stages + 1024);
+  source.launch.dynamic_smem_bytes = static_cast<uint32_t>(p.smemBytes(prob));
   source.args = {{"tmap_a", ArgKind::TensorMap, "A", map_a.spec, map_a.padded},
                  {"tmap_b", ArgKind::TensorMap, "B", map_b.spec, map_b.padded},
                  tma_store ? KernelArg{"tmap_c", ArgKind::TensorMap, "C", map_c, {}} : KernelArg{"C", ArgKind::Pointer, "C", {}, {}}};

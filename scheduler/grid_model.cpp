@@ -5,12 +5,6 @@
 #include "ir/error.h"
 
 namespace tilegrid::scheduler {
-namespace {
-
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-}  // namespace
-
 std::vector<TrafficEstimate> estimateTraffic(const MatmulProblem& problem, int64_t cta_m, int64_t cta_n,
                                              int64_t wave_ctas, int64_t l2_bytes) {
   TG_INTERNAL_CHECK(cta_m > 0 && cta_n > 0 && wave_ctas > 0) << "bad inputs to the grid model";

@@ -44,7 +44,7 @@ void chooseTilesSm80(const MatmulProblem& problem, const DeviceSpec& device, Mat
   for (const Choice& c : kLargestFirst) {
     p.cta_tile = c.cta;
     p.warp_tile = c.warp;
-    const int64_t tiles = (problem.m + c.cta.m - 1) / c.cta.m * ((problem.n + c.cta.n - 1) / c.cta.n) * problem.batch;
+    const int64_t tiles = ceilDiv(problem.m, c.cta.m) * ceilDiv(problem.n, c.cta.n) * problem.batch;
     if (2 * tiles >= device.sm_count) return;
   }
 }
@@ -114,7 +114,10 @@ int64_t mostStages(const MatmulProblem& problem, const DeviceSpec& device, const
   };
   // An sm_80 CTA of four warps wants a second one beside it on the SM (eight warps to hide latency),
   // as long as that leaves it three stages.
-  if (params.arch == Arch::Sm80 && params.threadsPerCta() <= 128 && fitting(2) >= 3) return fitting(2);
+  if (params.arch == Arch::Sm80 && params.threadsPerCta() <= 128) {
+    const int64_t paired = fitting(2);
+    if (paired >= 3) return paired;
+  }
   return fitting(1);
 }
 

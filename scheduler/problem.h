@@ -47,6 +47,9 @@ struct MatmulProblem {
   bool operator==(const MatmulProblem&) const = default;
 };
 
+// a / b rounded up, for positive b.
+inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
 // The largest power of two (at most `cap`) dividing `value`.
 int64_t largestPow2Divisor(int64_t value, int64_t cap);
 

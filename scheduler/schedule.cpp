@@ -10,8 +10,6 @@
 namespace tilegrid::scheduler {
 namespace {
 
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 ir::TensorDomain epilogueTile(const MatmulParams& p) {
   // sm_90: two slabs, one filled while the other's TMA store reads it.
   return buildSmemTile("smem_epilogue", {"m", ir::Val(p.epilogue_tile.m)}, {"n", ir::Val(p.epilogue_tile.n)},
@@ -80,7 +78,7 @@ int64_t MatmulSchedule::ctas() const {
   // A work unit is a cluster tile: every CTA of the cluster takes one of its tiles.
   const int64_t cluster = params.cluster.m * params.cluster.n;
   // Persistent: as many CTAs as are resident at once.
-  const int64_t resident = device.sm_count * params.ctasPerSm(problem, device) / cluster;
+  const int64_t resident = waveCtas(params, problem, device) / cluster;
   return cluster * (params.persistent ? std::min<int64_t>(workUnits(), resident) : workUnits());
 }
 

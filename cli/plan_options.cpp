@@ -28,6 +28,8 @@ void addPlanOptions(CLI::App& cmd, PlanOptions& o) {
   cmd.add_option("--stages", o.stages, "Pipeline stages");
   cmd.add_option("--persistent", o.persistent,
                  "on (default): as many CTAs as fit on the SMs at once, each walking tiles; off: one CTA per tile");
+  cmd.add_option("--stream-k", o.stream_k,
+                 "sm_90, persistent: on (default) shares the last wave's tiles among all CTAs by K ranges; off");
   cmd.add_flag("--tuned,!--no-tuned", o.tuned,
                "Use the grid traversal `tilegrid sweep --apply` stored for this problem (default on)");
   cmd.add_option("--cluster", o.cluster, "sm_90: CTAs per cluster along M, sharing the B tile by TMA multicast (1 or 2)");
@@ -72,6 +74,11 @@ PlanRequest parsePlanOptions(const PlanOptions& o, const std::optional<scheduler
     TG_USER_CHECK(o.persistent == "on" || o.persistent == "off")
         << "--persistent: expected on or off, got '" << o.persistent << "'";
     r.overrides.persistent = o.persistent == "on";
+  }
+  if (!o.stream_k.empty()) {
+    TG_USER_CHECK(o.stream_k == "on" || o.stream_k == "off")
+        << "--stream-k: expected on or off, got '" << o.stream_k << "'";
+    r.overrides.stream_k = o.stream_k == "on";
   }
   if (o.tuned && o.factor.empty() && o.method.empty() && o.group.empty()) {
     if (const auto store = runtime::TuningStore::openDefault()) {

@@ -37,12 +37,15 @@ struct PaddedCopy {
 struct KernelArg {
   std::string name;
   ArgKind kind = ArgKind::Pointer;
-  // Pointers and tensor maps: the matrix they address ("A", "B" or "C").
+  // Pointers and tensor maps: the matrix they address ("A", "B" or "C"), or "workspace": scratch
+  // memory of `workspace_bytes` the launcher owns, zeroed once when it is allocated. Kernels leave
+  // it zeroed again where they need zeros (stream-K's flags).
   std::string buffer;
   // Tensor maps: what to encode over `buffer`.
   std::optional<TensorMapSpec> tensor_map;
   // Set when the kernel reads `buffer` through a padded copy.
   std::optional<PaddedCopy> padded;
+  uint64_t workspace_bytes = 0;
 };
 
 struct KernelSource {

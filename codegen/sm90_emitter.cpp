@@ -362,8 +362,12 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
       {{"HEADER", source.kernel_name + ": " + prob.toString() + "; " + p.toString()},
        {"IN_TYPE", cudaType(prob.a_dtype)},
        {"OUT_TYPE", cudaType(prob.out_dtype)},
-       {"HELPERS", deviceHelperSource(cm > 1 ? std::vector<std::string>{"mbarrier", "tma", "wgmma", "cluster"}
-                                             : std::vector<std::string>{"mbarrier", "tma", "wgmma"})},
+       {"HELPERS", deviceHelperSource(cm > 1 ? std::vector<std::string>{"mbarrier", "tma", "wgmma", "cluster", "work_split", "stream_k"}
+                                             : std::vector<std::string>{"mbarrier", "tma", "wgmma", "work_split", "stream_k"})},
+       {"STREAM_K", p.stream_k ? "true" : "false"},
+       {"MAX_CTAS", std::to_string(s.ctas())},
+       {"WORKSPACE_PARAM", p.stream_k ? ",\n    float* __restrict__ workspace" : ""},
+       {"WORKSPACE_DECL", p.stream_k ? "" : "float* const workspace = nullptr;  // no stream-K: no partial sums"},
        {"CLUSTER_M", std::to_string(cm)},
        {"INIT_SYNC", cm > 1 ? "tg_cluster_sync();" : "__syncthreads();"},
        {"CTA_RANK", cm > 1 ? "tg_cluster_rank()" : "0"},
@@ -415,6 +419,14 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   source.args = {{"tmap_a", ArgKind::TensorMap, "A", map_a.spec, map_a.padded},
                  {"tmap_b", ArgKind::TensorMap, "B", map_b.spec, map_b.padded},
                  tma_store ? KernelArg{"tmap_c", ArgKind::TensorMap, "C", map_c, {}} : KernelArg{"C", ArgKind::Pointer, "C", {}, {}}};
+  if (p.stream_k) {
+    // A flag per consumer warpgroup of each CTA (rounded to 256 bytes), then a partial sum each.
+    const uint64_t slots = static_cast<uint64_t>(s.ctas() * consumers);
+    const uint64_t flag_bytes = (slots + 63) / 64 * 256;
+    KernelArg workspace{"workspace", ArgKind::Pointer, "workspace", {}, {}};
+    workspace.workspace_bytes = flag_bytes + slots * static_cast<uint64_t>(p.warp_tile.m * p.warp_tile.n) * 4;
+    source.args.push_back(workspace);
+  }
   return source;
 }
 

@@ -152,6 +152,17 @@ MatmulLaunch::MatmulLaunch(const LoadedKernel& kernel, const codegen::KernelSour
     : kernel_(kernel), source_(source) {
   checkOperands(problem, operands);
   for (const codegen::KernelArg& arg : source.args) {
+    if (arg.buffer == "workspace") {
+      TG_INTERNAL_CHECK(arg.kind == codegen::ArgKind::Pointer && arg.workspace_bytes > 0)
+          << "kernel " << source.kernel_name << " argument " << arg.name << ": a workspace is a pointer to some bytes";
+      TG_INTERNAL_CHECK(!workspace_) << "kernel " << source.kernel_name << " asks for two workspaces";
+      workspace_ = scratch_.size();
+      scratch_.emplace_back(arg.workspace_bytes);
+      scratch_.back().fill(0, nullptr);
+      synchronizeDevice();
+      args_.add(scratch_.back().ptr());
+      continue;
+    }
     const bool a = arg.buffer == "A", b = arg.buffer == "B", c = arg.buffer == "C";
     TG_INTERNAL_CHECK(a || b || c) << "kernel " << source.kernel_name << " argument " << arg.name << " names buffer '"
                                    << arg.buffer << "'; a matmul has A, B and C";

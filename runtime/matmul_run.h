@@ -103,6 +103,8 @@ class MatmulLaunch {
   MatmulLaunch(const LoadedKernel& kernel, const codegen::KernelSource& source,
                const scheduler::MatmulProblem& problem, const MatmulOperands& operands);
   void operator()(CUstream stream = nullptr);
+  // The scratch memory the kernel asked for (stream-K's flags and partial sums), or null.
+  const DeviceBuffer* workspace() const { return workspace_ ? &scratch_[*workspace_] : nullptr; }
 
  private:
   const LoadedKernel& kernel_;
@@ -116,6 +118,7 @@ class MatmulLaunch {
   };
   std::vector<DeviceBuffer> scratch_;
   std::vector<PendingCopy> copies_;
+  std::optional<size_t> workspace_;  // its index in scratch_
 };
 
 }  // namespace tilegrid::runtime

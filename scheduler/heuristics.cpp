@@ -165,6 +165,9 @@ MatmulParams chooseParams(const MatmulProblem& problem, const DeviceSpec& device
   const int64_t tiles_m = (problem.m + p.cta_tile.m - 1) / p.cta_tile.m;
   if (p.arch == Arch::Sm90 && p.persistent && tiles_m >= 2) p.cluster = ClusterShape{2, 1};
   if (overrides.cluster_m) p.cluster = ClusterShape{*overrides.cluster_m, 1};
+  // sm_90 persistent kernels share the last partial wave by K ranges: the tail of 4096^3 (3.88 waves
+  // of 128x256 cluster pairs on 132 SMs) or 5000x3000x4096 (3.64) otherwise idles SMs.
+  p.stream_k = overrides.stream_k.value_or(p.arch == Arch::Sm90 && p.persistent);
 
   // As many stages as fit, up to the arch's cap. An sm_80 staged epilogue gives way where its slabs
   // would cost a stage (A100, fp32 output): a stage hides more than 16-byte stores save.

@@ -21,6 +21,8 @@ struct ScheduleOverrides {
   std::optional<std::vector<int64_t>> factors = std::nullopt;
   std::optional<GridGroup> group = std::nullopt;
   std::optional<bool> persistent = std::nullopt;
+  // sm_90, persistent: share the last wave among the CTAs by K ranges (MatmulParams::stream_k).
+  std::optional<bool> stream_k = std::nullopt;
   // sm_90: CTAs per cluster along M; the cluster's CTAs share (multicast) their B tile.
   std::optional<int64_t> cluster_m = std::nullopt;
 };

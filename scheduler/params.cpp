@@ -101,6 +101,9 @@ void MatmulParams::validate(const MatmulProblem& problem, const DeviceSpec& devi
   TG_USER_CHECK(stages >= 2 && stages <= 32) << "stages is " << stages
                                               << ": allowed 2 to 32 (one stage loads while another computes)";
   TG_USER_CHECK(split_k == 1) << "split_k is " << split_k << ": only 1 is supported so far";
+  TG_USER_CHECK(!stream_k || (persistent && arch == Arch::Sm90))
+      << "stream_k needs a persistent sm_90 kernel (it shares the last wave among resident CTAs); this schedule is "
+      << scheduler::toString(arch) << (persistent ? " persistent" : " with one CTA per tile");
   TG_USER_CHECK(cluster.m >= 1 && cluster.n >= 1 && isPow2(cluster.m) && isPow2(cluster.n) && cluster.m * cluster.n <= 8)
       << "cluster " << cluster.m << "x" << cluster.n << ": extents must be powers of two with at most 8 CTAs";
   TG_USER_CHECK(arch == Arch::Sm90 || (cluster.m == 1 && cluster.n == 1))
@@ -139,7 +142,7 @@ std::string MatmulParams::toString() const {
   text += fmt::format(" smem A {} / B {} / epilogue {}", scheduler::toString(smem_a.kind), scheduler::toString(smem_b.kind),
                       stage_epilogue ? epilogue_tile.toString() + " " + scheduler::toString(smem_epilogue.kind)
                                      : std::string("from registers"));
-  text += fmt::format(" grid {}{} cluster {}x{} split_k {}", grid.toString(), persistent ? " persistent" : "",
+  text += fmt::format(" grid {}{} cluster {}x{} split_k {}", grid.toString(), persistent ? (stream_k ? " persistent stream-k" : " persistent") : "",
                       cluster.m, cluster.n, split_k);
   return text;
 }
@@ -192,6 +195,7 @@ void to_json(nlohmann::json& j, const MatmulParams& p) {
                        {"factors", p.grid.factors},
                        {"group", toString(p.grid.group)}}},
                      {"persistent", p.persistent},
+                     {"stream_k", p.stream_k},
                      {"cluster", {p.cluster.m, p.cluster.n}},
                      {"split_k", p.split_k}};
 }
@@ -217,6 +221,8 @@ void from_json(const nlohmann::json& j, MatmulParams& p) {
     p.grid.factors = g.at("factors").get<std::vector<int64_t>>();
     p.grid.group = parseGridGroup(g.at("group").get<std::string>());
     p.persistent = j.at("persistent").get<bool>();
+    // Optional: params written before stream-K existed read as without it.
+    p.stream_k = j.value("stream_k", false);
     const auto& c = j.at("cluster");
     TG_USER_CHECK(c.is_array() && c.size() == 2) << "params.cluster must be [m, n]";
     p.cluster = ClusterShape{c[0].get<int64_t>(), c[1].get<int64_t>()};

@@ -3,9 +3,10 @@
 // tilegrid sm_90a GEMM: C[M, N] = A[M, K] * B[K, N] in @IN_TYPE@ with fp32 accumulation, @OUT_TYPE@ out.
 // Warp-specialized and persistent: warpgroup 0 produces (one thread issues TMA tile loads into a
 // @STAGES@-stage ring of full/empty mbarriers), warpgroups 1..@CONSUMERS@ consume (wgmma m64n@WN@k16
-// from shared-memory descriptors, then the epilogue). Every CTA walks the work units
-// blockIdx.x, blockIdx.x + gridDim.x, ... and maps each to a tile with tg_tile_of, printed from the
-// tile grid's IR like every other schedule-dependent index below. Self-contained: compiles with NVRTC
+// from shared-memory descriptors, then the epilogue). Every cluster walks its share of the work units
+// (tg_split_work: whole units round robin, then with stream-K a range of the last wave's K tiles)
+// and maps each unit to a tile with tg_tile_of, printed from the tile grid's IR like every other
+// schedule-dependent index below. Self-contained: compiles with NVRTC
 // alone, or with `nvcc -gencode=arch=compute_90a,code=sm_90a -cubin`.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -22,7 +23,7 @@ __device__ __forceinline__ tg_out_t tg_convert(float v) { return @CONVERT@; }
 
 extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const __grid_constant__ tg_tensor_map tmap_a,
                                                                         const __grid_constant__ tg_tensor_map tmap_b,
-                                                                        @C_PARAM@) {
+                                                                        @C_PARAM@@WORKSPACE_PARAM@) {
   [[maybe_unused]] constexpr int M = @M@, N = @N@, K = @K@;
   constexpr int BM = @BM@, BN = @BN@, BK = @BK@, STAGES = @STAGES@;
   constexpr int WM = @WM@, WN = @WN@, CONSUMERS = @CONSUMERS@;
@@ -33,6 +34,11 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
   constexpr int UNITS = TG_TILE_UNITS, ALL_UNITS = UNITS * @BATCH@;
   constexpr int A_STAGE_ELEMS = @A_STAGE_ELEMS@, B_STAGE_ELEMS = @B_STAGE_ELEMS@;
   constexpr tg_u32 STAGE_BYTES = (A_STAGE_ELEMS + B_STAGE_ELEMS) * sizeof(tg_in_t);
+  // Stream-K: `workspace` holds a flag per consumer warpgroup of every CTA the launch may have, then
+  // as many partial sums of a warpgroup tile.
+  constexpr bool STREAM_K = @STREAM_K@;
+  @WORKSPACE_DECL@
+  constexpr int MAX_CTAS = @MAX_CTAS@, FLAG_WORDS = (MAX_CTAS * CONSUMERS + 63) / 64 * 64;
 
   extern __shared__ __align__(1024) unsigned char tg_smem_raw[];
   // 128B-swizzled TMA destinations and wgmma operands need 1024-byte alignment; dynamic shared
@@ -59,16 +65,18 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
   const int warpgroup = threadIdx.x / 128;
   if (warpgroup == 0) {
     tg_setmaxnreg_dec<@PRODUCER_REGS@>();
+    // Each role computes the split after its setmaxnreg: values live across it spill (ptxas).
+    const tg_work_split work = tg_split_work(ALL_UNITS, gridDim.x / CM, blockIdx.x / CM, K_TILES, STREAM_K);
     if (threadIdx.x == 0) {
       int iter = 0;
 #pragma unroll 1
-      for (int unit = blockIdx.x / CM; unit < ALL_UNITS; unit += gridDim.x / CM) {
+      for (int item = 0, unit, k_begin, k_end; tg_work_item(work, K_TILES, item, unit, k_begin, k_end); ++item) {
         int tile_m, tile_n;
         bool tile_valid;
         @TILE_OF@
         [[maybe_unused]] const int batch = unit / UNITS;
 #pragma unroll 1
-        for (int kt = 0; kt < K_TILES; ++kt, ++iter) {
+        for (int kt = k_begin; kt < k_end; ++kt, ++iter) {
           const int stage = iter % STAGES;
           // A fresh barrier counts as having completed the phase before its first: the first
           // pass through the ring waits on parity 1 and does not block.
@@ -82,6 +90,7 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
     }
   } else {
     tg_setmaxnreg_inc<@CONSUMER_REGS@>();
+    const tg_work_split work = tg_split_work(ALL_UNITS, gridDim.x / CM, blockIdx.x / CM, K_TILES, STREAM_K);
     const int consumer = warpgroup - 1;
     const int t = threadIdx.x % 128;
     const int warp = t / 32, lane = t % 32;
@@ -90,31 +99,52 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
     int iter = 0;
     [[maybe_unused]] int epilogue_slabs = 0;  // slabs this warpgroup has stored: picks the buffer
 #pragma unroll 1
-    for (int unit = blockIdx.x / CM; unit < ALL_UNITS; unit += gridDim.x / CM) {
+    for (int item = 0, unit, k_begin, k_end; tg_work_item(work, K_TILES, item, unit, k_begin, k_end); ++item) {
       int tile_m, tile_n;
       bool tile_valid;
       @TILE_OF@
       [[maybe_unused]] const int batch = unit / UNITS;
 #pragma unroll 1
-      for (int kt = 0; kt < K_TILES; ++kt, ++iter) {
+      for (int kt = k_begin; kt < k_end; ++kt, ++iter) {
         const int stage = iter % STAGES;
         tg_mbarrier_wait(&full[stage], (iter / STAGES) & 1);
         tg_wgmma_fence();
 #pragma unroll
         for (int kk = 0; kk < BK / 16; ++kk) {
           @DESCRIPTORS@
-          tg_wgmma(acc, desc_a, desc_b, kt > 0 || kk > 0);
+          tg_wgmma(acc, desc_a, desc_b, kt > k_begin || kk > 0);
         }
         tg_wgmma_commit();
         // Keep this k tile's wgmmas in flight; once the previous tile's are done, its stage is free.
         tg_wgmma_wait<1>();
-        if (kt > 0 && t == 0) {
+        if (kt > k_begin && t == 0) {
           @RELEASE_PREVIOUS@
         }
       }
       tg_wgmma_wait<0>();
       if (t == 0) {
         @RELEASE_PREVIOUS@
+      }
+      if constexpr (STREAM_K) {
+        // A unit cut by K: the CTA holding its first K tiles finishes it (it reaches the unit last, at
+        // the end of its range); the others hand over their partial sums.
+        unsigned* flags = reinterpret_cast<unsigned*>(workspace);
+        float* partials = workspace + FLAG_WORDS;
+        const int own = blockIdx.x * CONSUMERS + consumer;
+        if (k_begin > 0) {
+          tg_partial_store(acc, partials + static_cast<long long>(own) * (WN / 2) * 128, t);
+          tg_partial_publish(&flags[own], t, 1 + consumer);
+          continue;
+        }
+        if (k_end < K_TILES) {
+          const int last = tg_last_sharer(work, K_TILES, unit);
+#pragma unroll 1
+          for (int c = work.cluster + 1; c <= last; ++c) {
+            const int slot = (c * CM + cta_rank) * CONSUMERS + consumer;
+            tg_partial_acquire(&flags[slot], t, 1 + consumer);
+            tg_partial_add(acc, partials + static_cast<long long>(slot) * (WN / 2) * 128, t);
+          }
+        }
       }
 
       @EPILOGUE@

@@ -1,6 +1,8 @@
 // Generated sm_90a GEMMs (TMA + wgmma, persistent, warp-specialized) on the GPU: against an fp64 CPU
 // reference for edge tiles, K tails, misaligned operands, batches, dtypes and grid methods, and
 // against cuBLAS for the shapes issue #6 names, every layout.
+#include "runtime/kernel_cache.h"
+#include "runtime/launcher.h"
 #include "support/gpu_gemm_check.h"
 
 namespace tilegrid::testing {
@@ -14,6 +16,36 @@ TEST_P(Sm90VsCublas, MatchesCublas) { expectCorrect(GetParam(), runtime::Referen
 
 INSTANTIATE_TEST_SUITE_P(Cases, Sm90Gemm, ::testing::ValuesIn(sm90RunCases()), caseName);
 INSTANTIATE_TEST_SUITE_P(Shapes, Sm90VsCublas, ::testing::ValuesIn(sm90CublasCases()), caseName);
+INSTANTIATE_TEST_SUITE_P(StreamK, Sm90VsCublas, ::testing::ValuesIn(sm90StreamKCases()), caseName);
+
+// Stream-K's flags are left zeroed by every launch (the next one relies on it), and repeated
+// launches on the same workspace stay correct.
+TEST(Sm90StreamK, RepeatedLaunchesLeaveTheFlagsCleared) {
+  scheduler::DeviceSpec device;
+  try {
+    device = runtime::currentDeviceSpec();
+  } catch (const runtime::NoDeviceError& e) {
+    GTEST_SKIP() << e.what();
+  }
+  if (device.arch() != scheduler::Arch::Sm90) GTEST_SKIP() << "needs an sm_90 device, not " << device.toString();
+  const GemmCase c = sm90StreamKCases().front();
+  const auto schedule = scheduler::schedule(c.problem, device, c.overrides);
+  const codegen::KernelSource source = codegen::emit(schedule);
+  const runtime::LoadedKernel kernel(*runtime::KernelCache::global().get(source, scheduler::Arch::Sm90));
+  runtime::MatmulBuffers buffers(c.problem, 7);
+  runtime::MatmulLaunch launch(kernel, source, buffers);
+  ASSERT_NE(launch.workspace(), nullptr);
+  runtime::Stream stream;
+  const std::vector<float> reference = runtime::cublasReference(buffers, stream.get());
+  const size_t flag_words = static_cast<size_t>((schedule.ctas() * 2 + 63) / 64 * 64);
+  for (int round = 0; round < 3; ++round) {
+    const runtime::ErrorStats e = runtime::checkLaunch(launch, buffers, reference, stream.get());
+    EXPECT_TRUE(e.passed) << "launch " << round << ": norm rel " << e.norm_rel << ", max rel " << e.max_rel;
+    const std::vector<uint32_t> words = launch.workspace()->toHost<uint32_t>();
+    ASSERT_GE(words.size(), flag_words);
+    for (size_t i = 0; i < flag_words; ++i) ASSERT_EQ(words[i], 0u) << "launch " << round << " left flag " << i << " set";
+  }
+}
 
 }  // namespace
 }  // namespace tilegrid::testing

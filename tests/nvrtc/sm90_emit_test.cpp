@@ -49,7 +49,7 @@ TEST(Sm90Emit, MisalignedOperandsAreReadThroughPaddedCopies) {
   const auto problem = testing::makeProblem(4097, 4097, 4096, scheduler::Layout::NT, scheduler::DType::BF16,
                                             scheduler::DType::BF16);
   const KernelSource source = emit(scheduler::schedule(problem, scheduler::DeviceSpec::preset("sm_90")));
-  ASSERT_EQ(source.args.size(), 3u);
+  ASSERT_EQ(source.args.size(), 4u);  // A, B, C and stream-K's workspace
   const KernelArg& a = source.args[0];
   ASSERT_TRUE(a.padded.has_value());
   EXPECT_EQ(a.padded->rows, 4096u);
@@ -80,6 +80,40 @@ TEST(Sm90Emit, TileWidthsOffThe64ColumnSlabCompile) {
       EXPECT_EQ(compiled.statsFor().spill_stores, 0) << n;
     }
   }
+}
+
+// Persistent sm_90 kernels take a stream-K workspace: a flag per consumer warpgroup of each CTA,
+// then a 64xN fp32 partial sum each. Without stream-K the kernel has no such parameter.
+TEST(Sm90Emit, StreamKAddsAWorkspaceSizedForEveryCta) {
+  const auto problem = testing::makeProblem(4096, 4096, 4096, scheduler::Layout::TN, scheduler::DType::BF16,
+                                            scheduler::DType::BF16);
+  const auto device = scheduler::DeviceSpec::preset("sm_90");
+  const auto schedule = scheduler::schedule(problem, device);
+  ASSERT_TRUE(schedule.params.stream_k);
+  const KernelSource source = emit(schedule);
+  ASSERT_EQ(source.args.size(), 4u);
+  const KernelArg& workspace = source.args[3];
+  EXPECT_EQ(workspace.buffer, "workspace");
+  const uint64_t slots = static_cast<uint64_t>(schedule.ctas()) * 2;
+  EXPECT_EQ(workspace.workspace_bytes, (slots + 63) / 64 * 256 + slots * 64 * 256 * 4);
+  EXPECT_NE(source.kernel_name.find("_sk"), std::string::npos);
+  EXPECT_NE(source.cuda.find("constexpr bool STREAM_K = true;"), std::string::npos);
+
+  scheduler::ScheduleOverrides off;
+  off.stream_k = false;
+  const KernelSource plain = emit(scheduler::schedule(problem, device, off));
+  EXPECT_EQ(plain.args.size(), 3u);
+  EXPECT_EQ(plain.kernel_name.find("_sk"), std::string::npos);
+  EXPECT_NE(plain.cuda.find("constexpr bool STREAM_K = false;"), std::string::npos);
+  const auto compiled = runtime::compile(plain, scheduler::Arch::Sm90);
+  EXPECT_TRUE(compiled.warnings.empty()) << compiled.log;
+  EXPECT_EQ(compiled.statsFor().spill_stores + compiled.statsFor().spill_loads, 0);
+
+  // One CTA per tile leaves no resident grid to share a wave among.
+  scheduler::ScheduleOverrides bad;
+  bad.persistent = false;
+  bad.stream_k = true;
+  EXPECT_THROW(scheduler::schedule(problem, device, bad), tilegrid::UserError);
 }
 
 TEST(Sm90Emit, EachFamilyRejectsTheOthersSchedule) {

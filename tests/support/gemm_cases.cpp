@@ -32,7 +32,8 @@ std::string GemmCase::label() const {
                      scheduler::toString(problem.layout), scheduler::toString(problem.a_dtype),
                      scheduler::toString(problem.out_dtype), grid, t ? t->toString() : "tiles") +
          (overrides.cluster_m ? fmt::format("_c{}", *overrides.cluster_m) : "") +
-         (overrides.persistent ? (*overrides.persistent ? "_persistent" : "_cta_per_tile") : "");
+         (overrides.persistent ? (*overrides.persistent ? "_persistent" : "_cta_per_tile") : "") +
+         (overrides.stream_k ? (*overrides.stream_k ? "_stream_k" : "_no_stream_k") : "");
 }
 
 namespace {
@@ -175,6 +176,32 @@ std::vector<GemmCase> sm90CublasCases() {
                                              {4097, 4097, 4096},
                                              {6144, 6144, 6144},
                                              {8192, 8192, 8192}});
+}
+
+std::vector<GemmCase> sm90StreamKCases() {
+  struct Row {
+    int64_t m, n, k, batch;
+    Layout layout;
+    DType out;
+    int64_t cluster_m;
+  };
+  // 128x256 tiles: 2048^2 gives 64 cluster pairs (every unit shared among 66 pairs, up to three
+  // ways) or 128 lone CTAs; 4096^2 x 512 cuts the last wave of 256 pairs into 7-tile ranges.
+  const std::vector<Row> rows = {{2048, 2048, 1024, 1, Layout::TN, DType::BF16, 2},
+                                 {2048, 2048, 1000, 1, Layout::NT, DType::BF16, 2},
+                                 {2048, 2048, 1024, 1, Layout::TN, DType::FP32, 1},
+                                 {2050, 2047, 1031, 1, Layout::NN, DType::BF16, 2},
+                                 {1024, 1024, 1024, 3, Layout::TT, DType::BF16, 2},
+                                 {4096, 4096, 512, 1, Layout::TN, DType::BF16, 2}};
+  std::vector<GemmCase> cases;
+  for (const Row& r : rows) {
+    GemmCase c{makeProblem(r.m, r.n, r.k, r.layout, DType::BF16, r.out, r.batch), {}};
+    c.overrides.arch = scheduler::Arch::Sm90;
+    c.overrides.cluster_m = r.cluster_m;
+    c.overrides.stream_k = true;
+    cases.push_back(c);
+  }
+  return cases;
 }
 
 }  // namespace tilegrid::testing

@@ -1,0 +1,75 @@
+// tilegrid device helpers: how a persistent grid of clusters divides the work units (cluster tiles)
+// and, with stream-K, the K ranges of the last wave. Plain integer arithmetic, host and device: the
+// unit tests include this file to check the split's defining properties on the CPU.
+#pragma once
+
+// The split seen by one cluster. Units [0, dp_units) go whole, round robin over the clusters. The
+// rest, laid end to end as one sequence of sk_total K tiles, are cut into one contiguous, near-equal
+// range per cluster: [sk_begin, sk_end) of that sequence. 32-bit throughout: the consumers keep
+// this live beside their accumulators.
+struct tg_work_split {
+  int clusters, cluster;
+  int dp_units, dp_items;
+  int sk_total, sk_begin, sk_end;
+};
+
+// The first K tile (in the stream-K sequence) of cluster `c`'s range.
+__host__ __device__ inline int tg_sk_range_begin(const tg_work_split& w, int c) {
+  return static_cast<int>(static_cast<long long>(w.sk_total) * c / w.clusters);
+}
+
+// Which units go to stream-K. None when the units fill whole waves. Otherwise the partial last wave,
+// plus one whole wave when it is less than half a wave: every cluster then gets at least half a
+// unit's K tiles and a unit is cut among at most three clusters, so the CTA that finishes one adds
+// at most two partial sums. Never fewer than 4 K tiles a cluster (a cut costs a partial sum's
+// round trip through L2).
+__host__ __device__ inline tg_work_split tg_split_work(int units, int clusters, int cluster, int k_tiles,
+                                                       bool stream_k) {
+  tg_work_split w;
+  w.clusters = clusters;
+  w.cluster = cluster;
+  int sk_units = 0;
+  const int rem = units % clusters;
+  if (stream_k && rem != 0) {
+    if (units < clusters) {
+      sk_units = 2 * units >= clusters ? units : 0;
+    } else {
+      sk_units = 2 * rem >= clusters || units < rem + clusters ? rem : rem + clusters;
+    }
+    const long long total = static_cast<long long>(sk_units) * k_tiles;
+    if (total < 4LL * clusters || total > 0x7fffffffLL) sk_units = 0;
+  }
+  w.dp_units = units - sk_units;
+  w.dp_items = cluster < w.dp_units ? (w.dp_units - cluster + clusters - 1) / clusters : 0;
+  w.sk_total = sk_units * k_tiles;
+  w.sk_begin = tg_sk_range_begin(w, cluster);
+  w.sk_end = tg_sk_range_begin(w, cluster + 1);
+  return w;
+}
+
+// The cluster's `item`-th piece of work: a unit and its K tiles [k_begin, k_end). False past the last.
+__host__ __device__ inline bool tg_work_item(const tg_work_split& w, int k_tiles, int item, int& unit, int& k_begin,
+                                             int& k_end) {
+  if (item < w.dp_items) {
+    unit = w.cluster + item * w.clusters;
+    k_begin = 0;
+    k_end = k_tiles;
+    return true;
+  }
+  const int u = w.sk_begin / k_tiles + (item - w.dp_items);
+  const int first = u * k_tiles;
+  if (first >= w.sk_end) return false;
+  unit = w.dp_units + u;
+  k_begin = w.sk_begin > first ? w.sk_begin - first : 0;
+  k_end = w.sk_end - first < k_tiles ? w.sk_end - first : k_tiles;
+  return true;
+}
+
+// The clusters after this one whose ranges hold later K tiles of stream-K unit `unit`: [cluster + 1, last].
+__host__ __device__ inline int tg_last_sharer(const tg_work_split& w, int k_tiles, int unit) {
+  const int unit_end = (unit - w.dp_units + 1) * k_tiles;
+  int c = w.cluster;
+  while (c + 1 < w.clusters && tg_sk_range_begin(w, c + 1) < unit_end) ++c;
+  return c;
+}
+

@@ -1,0 +1,121 @@
+// The persistent kernels' work split (codegen/device/work_split.cuh), run on the CPU: for every grid
+// of small sizes, the pieces the clusters walk cover each (unit, K tile) exactly once, and the
+// stream-K hand-over the kernels rely on holds.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <vector>
+
+#define __host__
+#define __device__
+#include "codegen/device/work_split.cuh"
+#undef __host__
+#undef __device__
+
+namespace {
+
+struct Piece {
+  int cluster, item, unit, k_begin, k_end;
+};
+
+std::vector<Piece> walk(int units, int clusters, int k_tiles, bool stream_k) {
+  std::vector<Piece> pieces;
+  for (int c = 0; c < clusters; ++c) {
+    const tg_work_split w = tg_split_work(units, clusters, c, k_tiles, stream_k);
+    int unit = 0, k_begin = 0, k_end = 0;
+    for (int item = 0; tg_work_item(w, k_tiles, item, unit, k_begin, k_end); ++item) {
+      pieces.push_back({c, item, unit, k_begin, k_end});
+    }
+  }
+  return pieces;
+}
+
+TEST(WorkSplit, PiecesCoverEveryKTileOfEveryUnitOnce) {
+  for (bool stream_k : {false, true}) {
+    for (int clusters = 1; clusters <= 20; ++clusters) {
+      for (int units = 1; units <= 3 * clusters + 2; ++units) {
+        for (int k_tiles : {1, 2, 3, 5, 8, 13}) {
+          std::vector<int> covered(static_cast<size_t>(units * k_tiles), 0);
+          for (const Piece& p : walk(units, clusters, k_tiles, stream_k)) {
+            ASSERT_TRUE(p.unit >= 0 && p.unit < units && p.k_begin >= 0 && p.k_begin < p.k_end && p.k_end <= k_tiles)
+                << units << " units on " << clusters << " clusters, unit " << p.unit << " [" << p.k_begin << ", "
+                << p.k_end << ")";
+            for (int k = p.k_begin; k < p.k_end; ++k) ++covered[static_cast<size_t>(p.unit * k_tiles + k)];
+          }
+          for (size_t i = 0; i < covered.size(); ++i) {
+            ASSERT_EQ(covered[i], 1) << units << " units, " << clusters << " clusters, " << k_tiles
+                                     << " k tiles: unit " << i / k_tiles << " k " << i % k_tiles;
+          }
+        }
+      }
+    }
+  }
+}
+
+// A cut unit is finished by the cluster holding its first K tile, after the partial sums of exactly
+// the clusters tg_last_sharer names, each of which holds no other cut piece it does not finish (its
+// partial-sum slot is used once), and which reach that piece first.
+TEST(WorkSplit, EachCutUnitHasOneFinisherAndItsSharersAreTheOthers) {
+  int cut_units = 0;
+  for (int clusters = 1; clusters <= 20; ++clusters) {
+    for (int units = 1; units <= 3 * clusters + 2; ++units) {
+      for (int k_tiles : {1, 2, 4, 7, 16, 64}) {
+        const auto pieces = walk(units, clusters, k_tiles, true);
+        std::map<int, std::vector<Piece>> by_unit;
+        std::map<int, int> handed_over;  // cluster -> pieces it did not start at k 0
+        for (const Piece& p : pieces) {
+          by_unit[p.unit].push_back(p);
+          if (p.k_begin > 0) {
+            ++handed_over[p.cluster];
+            EXPECT_EQ(p.item, tg_split_work(units, clusters, p.cluster, k_tiles, true).dp_items)
+                << "a hand-over piece is not its cluster's first stream-K piece";
+          }
+        }
+        for (const auto& [c, n] : handed_over) EXPECT_EQ(n, 1) << "cluster " << c << " hands over " << n << " sums";
+        for (const auto& [unit, parts] : by_unit) {
+          if (parts.size() == 1) continue;
+          ++cut_units;
+          ASSERT_LE(parts.size(), 3u) << units << " units on " << clusters << " clusters: unit " << unit << " cut "
+                                      << parts.size() << " ways";
+          const Piece& first = parts.front();
+          ASSERT_EQ(first.k_begin, 0);
+          const tg_work_split w = tg_split_work(units, clusters, first.cluster, k_tiles, true);
+          EXPECT_EQ(tg_last_sharer(w, k_tiles, unit), parts.back().cluster);
+          for (size_t i = 1; i < parts.size(); ++i) {
+            EXPECT_EQ(parts[i].cluster, first.cluster + static_cast<int>(i));
+            EXPECT_EQ(parts[i].k_begin, parts[i - 1].k_end);
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(cut_units, 1000);  // the domain does exercise stream-K
+}
+
+// Stream-K evens out the last wave: no cluster walks more K tiles than the balanced share rounded up
+// to a whole K tile (whole units alone give some clusters a whole unit more).
+TEST(WorkSplit, StreamKBalancesTheLastWave) {
+  for (int clusters = 2; clusters <= 20; ++clusters) {
+    for (int units = clusters / 2 + 1; units <= 3 * clusters + 2; ++units) {
+      const int k_tiles = 64;
+      std::vector<int> load(static_cast<size_t>(clusters), 0);
+      for (const Piece& p : walk(units, clusters, k_tiles, true)) load[static_cast<size_t>(p.cluster)] += p.k_end - p.k_begin;
+      const int share = (units * k_tiles + clusters - 1) / clusters;
+      for (int c = 0; c < clusters; ++c) {
+        EXPECT_LE(load[static_cast<size_t>(c)], share + 1) << units << " units on " << clusters << " clusters";
+      }
+    }
+  }
+}
+
+TEST(WorkSplit, WholeWavesAndShortKStayWhole) {
+  // 4 units on 2 clusters fill two waves; 3 units of 1 K tile on 2 clusters cannot give each 4.
+  EXPECT_EQ(tg_split_work(4, 2, 0, 64, true).sk_total, 0);
+  EXPECT_EQ(tg_split_work(3, 2, 0, 1, true).sk_total, 0);
+  // 256 units on 66 clusters (4096^3, 128x256 pairs, 132 SMs): the 58-unit last wave is shared.
+  const tg_work_split w = tg_split_work(256, 66, 0, 64, true);
+  EXPECT_EQ(w.dp_units, 198);
+  EXPECT_EQ(w.sk_total, 58 * 64);
+}
+
+}  // namespace

@@ -48,6 +48,11 @@ __host__ __device__ inline tg_work_split tg_split_work(int units, int clusters, 
 }
 
 // The cluster's `item`-th piece of work: a unit and its K tiles [k_begin, k_end). False past the last.
+// A cluster walks its stream-K range from its last unit down: every cluster then starts the phase
+// at K tile 0 of some unit and all move through K in step, so neighbouring units' A and B panels
+// are read from L2 by all at about the same time (in range order, each cluster would start at a
+// different K offset and miss L2). The piece a cluster reaches last is the end of a unit: the
+// cluster holding a unit's last K tile finishes it, the others hand over their partial sums.
 __host__ __device__ inline bool tg_work_item(const tg_work_split& w, int k_tiles, int item, int& unit, int& k_begin,
                                              int& k_end) {
   if (item < w.dp_items) {
@@ -56,20 +61,21 @@ __host__ __device__ inline bool tg_work_item(const tg_work_split& w, int k_tiles
     k_end = k_tiles;
     return true;
   }
-  const int u = w.sk_begin / k_tiles + (item - w.dp_items);
+  if (w.sk_end <= w.sk_begin) return false;
+  const int u = (w.sk_end - 1) / k_tiles - (item - w.dp_items);
   const int first = u * k_tiles;
-  if (first >= w.sk_end) return false;
+  if (first + k_tiles <= w.sk_begin) return false;
   unit = w.dp_units + u;
   k_begin = w.sk_begin > first ? w.sk_begin - first : 0;
   k_end = w.sk_end - first < k_tiles ? w.sk_end - first : k_tiles;
   return true;
 }
 
-// The clusters after this one whose ranges hold later K tiles of stream-K unit `unit`: [cluster + 1, last].
-__host__ __device__ inline int tg_last_sharer(const tg_work_split& w, int k_tiles, int unit) {
-  const int unit_end = (unit - w.dp_units + 1) * k_tiles;
+// The clusters before this one whose ranges hold earlier K tiles of stream-K unit `unit`:
+// [first, cluster - 1].
+__host__ __device__ inline int tg_first_sharer(const tg_work_split& w, int k_tiles, int unit) {
+  const int unit_begin = (unit - w.dp_units) * k_tiles;
   int c = w.cluster;
-  while (c + 1 < w.clusters && tg_sk_range_begin(w, c + 1) < unit_end) ++c;
+  while (c > 0 && tg_sk_range_begin(w, c) > unit_begin) --c;
   return c;
 }
-

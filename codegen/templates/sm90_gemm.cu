@@ -126,20 +126,19 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
         @RELEASE_PREVIOUS@
       }
       if constexpr (STREAM_K) {
-        // A unit cut by K: the CTA holding its first K tiles finishes it (it reaches the unit last, at
-        // the end of its range); the others hand over their partial sums.
+        // A unit cut by K: the CTA holding its last K tiles finishes it (it reaches them last, at the
+        // end of its range); the others hand over their partial sums.
         unsigned* flags = reinterpret_cast<unsigned*>(workspace);
         float* partials = workspace + FLAG_WORDS;
         const int own = blockIdx.x * CONSUMERS + consumer;
-        if (k_begin > 0) {
+        if (k_end < K_TILES) {
           tg_partial_store(acc, partials + static_cast<long long>(own) * (WN / 2) * 128, t);
           tg_partial_publish(&flags[own], t, 1 + consumer);
           continue;
         }
-        if (k_end < K_TILES) {
-          const int last = tg_last_sharer(work, K_TILES, unit);
+        if (k_begin > 0) {
 #pragma unroll 1
-          for (int c = work.cluster + 1; c <= last; ++c) {
+          for (int c = tg_first_sharer(work, K_TILES, unit); c < work.cluster; ++c) {
             const int slot = (c * CM + cta_rank) * CONSUMERS + consumer;
             tg_partial_acquire(&flags[slot], t, 1 + consumer);
             tg_partial_add(acc, partials + static_cast<long long>(slot) * (WN / 2) * 128, t);

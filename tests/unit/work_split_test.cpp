@@ -52,9 +52,9 @@ TEST(WorkSplit, PiecesCoverEveryKTileOfEveryUnitOnce) {
   }
 }
 
-// A cut unit is finished by the cluster holding its first K tile, after the partial sums of exactly
-// the clusters tg_last_sharer names, each of which holds no other cut piece it does not finish (its
-// partial-sum slot is used once), and which reach that piece first.
+// A cut unit is finished by the cluster holding its last K tile, after the partial sums of exactly
+// the clusters tg_first_sharer names. Each of those hands over only that piece (its partial-sum slot
+// is used once) and reaches it first, before any piece it finishes.
 TEST(WorkSplit, EachCutUnitHasOneFinisherAndItsSharersAreTheOthers) {
   int cut_units = 0;
   for (int clusters = 1; clusters <= 20; ++clusters) {
@@ -62,10 +62,10 @@ TEST(WorkSplit, EachCutUnitHasOneFinisherAndItsSharersAreTheOthers) {
       for (int k_tiles : {1, 2, 4, 7, 16, 64}) {
         const auto pieces = walk(units, clusters, k_tiles, true);
         std::map<int, std::vector<Piece>> by_unit;
-        std::map<int, int> handed_over;  // cluster -> pieces it did not start at k 0
+        std::map<int, int> handed_over;  // cluster -> pieces it hands over
         for (const Piece& p : pieces) {
           by_unit[p.unit].push_back(p);
-          if (p.k_begin > 0) {
+          if (p.k_end < k_tiles) {
             ++handed_over[p.cluster];
             EXPECT_EQ(p.item, tg_split_work(units, clusters, p.cluster, k_tiles, true).dp_items)
                 << "a hand-over piece is not its cluster's first stream-K piece";
@@ -77,12 +77,17 @@ TEST(WorkSplit, EachCutUnitHasOneFinisherAndItsSharersAreTheOthers) {
           ++cut_units;
           ASSERT_LE(parts.size(), 3u) << units << " units on " << clusters << " clusters: unit " << unit << " cut "
                                       << parts.size() << " ways";
-          const Piece& first = parts.front();
-          ASSERT_EQ(first.k_begin, 0);
-          const tg_work_split w = tg_split_work(units, clusters, first.cluster, k_tiles, true);
-          EXPECT_EQ(tg_last_sharer(w, k_tiles, unit), parts.back().cluster);
+          // walk() lists clusters in order, so the parts run from the first K tile to the last.
+          const Piece& last = parts.back();
+          ASSERT_EQ(last.k_end, k_tiles);
+          ASSERT_EQ(parts.front().k_begin, 0);
+          const tg_work_split w = tg_split_work(units, clusters, last.cluster, k_tiles, true);
+          EXPECT_EQ(tg_first_sharer(w, k_tiles, unit), parts.front().cluster);
+          int last_items = 0;
+          for (const Piece& p : pieces) last_items += p.cluster == last.cluster ? 1 : 0;
+          EXPECT_EQ(last.item, last_items - 1) << "the finisher does not reach the unit's end last";
           for (size_t i = 1; i < parts.size(); ++i) {
-            EXPECT_EQ(parts[i].cluster, first.cluster + static_cast<int>(i));
+            EXPECT_EQ(parts[i].cluster, parts[i - 1].cluster + 1);
             EXPECT_EQ(parts[i].k_begin, parts[i - 1].k_end);
           }
         }

@@ -185,14 +185,15 @@ std::vector<GemmCase> sm90StreamKCases() {
     DType out;
     int64_t cluster_m;
   };
-  // 128x256 tiles: 2048^2 gives 64 cluster pairs (every unit shared among 66 pairs, up to three
-  // ways) or 128 lone CTAs; 4096^2 x 512 cuts the last wave of 256 pairs into 7-tile ranges.
-  const std::vector<Row> rows = {{2048, 2048, 1024, 1, Layout::TN, DType::BF16, 2},
-                                 {2048, 2048, 1000, 1, Layout::NT, DType::BF16, 2},
-                                 {2048, 2048, 1024, 1, Layout::TN, DType::FP32, 1},
-                                 {2050, 2047, 1031, 1, Layout::NN, DType::BF16, 2},
+  // 128x256 tiles on 132 SMs: 1536x2048 gives 48 cluster pairs (a 73% full wave: every unit shared
+  // among 66 pairs, up to three ways) or 96 lone CTAs; 5000x3000x512 cuts a last wave of 42 pairs
+  // into ranges of 5 K tiles.
+  const std::vector<Row> rows = {{1536, 2048, 1024, 1, Layout::TN, DType::BF16, 2},
+                                 {1536, 2048, 1000, 1, Layout::NT, DType::BF16, 2},
+                                 {1536, 2048, 1024, 1, Layout::TN, DType::FP32, 1},
+                                 {1290, 2047, 1031, 1, Layout::NN, DType::BF16, 2},
                                  {1024, 1024, 1024, 3, Layout::TT, DType::BF16, 2},
-                                 {4096, 4096, 512, 1, Layout::TN, DType::BF16, 2}};
+                                 {5000, 3000, 512, 1, Layout::TN, DType::BF16, 2}};
   std::vector<GemmCase> cases;
   for (const Row& r : rows) {
     GemmCase c{makeProblem(r.m, r.n, r.k, r.layout, DType::BF16, r.out, r.batch), {}};

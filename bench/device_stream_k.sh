@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One device call for stream-K on sm_90: build, the sm_90 GPU suites (fp64 cases, issue #6's shapes
 # and the stream-K cases against cuBLAS), then each speed-table shape with stream-K off and on.
-# Usage: bench/device_stream_k.sh [gtest filter]
+# SANITIZE=1 adds compute-sanitizer memcheck over the stream-K cases. SHAPES and LAYOUTS narrow the
+# speed runs. Usage: bench/device_stream_k.sh [gtest filter]
 set -uo pipefail
 source "$(dirname "$0")/device_build.sh"
 out=${OUT:-/tmp/out}
@@ -17,4 +18,9 @@ for sk in off on; do
       -- --stream-k $sk > "$out/speed_${sk}_${layout}.txt" 2>&1
   done
 done
+if [ "${SANITIZE:-0}" = 1 ]; then
+  timeout 280 compute-sanitizer --tool memcheck --error-exitcode 9 $b/tests/gpu_tests \
+    --gtest_filter='StreamK/Sm90VsCublas.*:Sm90StreamK.*' > "$out/memcheck_stream_k.log" 2>&1
+  echo "memcheck stream-K rc=$? $(grep -E 'ERROR SUMMARY' "$out/memcheck_stream_k.log" | tail -1) $(grep -E '^\[  (PASSED|FAILED)' "$out/memcheck_stream_k.log" | tr '\n' ' ')"
+fi
 for f in "$out"/speed_*.txt; do echo "== $(basename "$f")"; cat "$f"; done

@@ -4,18 +4,19 @@
 #pragma once
 
 // The split seen by one cluster. Units [0, dp_units) go whole, round robin over the clusters. The
-// rest, laid end to end as one sequence of sk_total K tiles, are cut into one contiguous, near-equal
-// range per cluster: [sk_begin, sk_end) of that sequence. 32-bit throughout: the consumers keep
-// this live beside their accumulators.
+// rest, laid end to end as one sequence of sk_total K tiles, are cut into one contiguous range per
+// cluster, [sk_begin, sk_end) of that sequence: sk_share K tiles each, one more for the first
+// sk_extra clusters. 32-bit and division-free after the split: the consumers keep this live beside
+// their accumulators (a 64-bit division there spilled).
 struct tg_work_split {
   int clusters, cluster;
   int dp_units, dp_items;
-  int sk_total, sk_begin, sk_end;
+  int sk_total, sk_share, sk_extra, sk_begin, sk_end;
 };
 
 // The first K tile (in the stream-K sequence) of cluster `c`'s range.
 __host__ __device__ inline int tg_sk_range_begin(const tg_work_split& w, int c) {
-  return static_cast<int>(static_cast<long long>(w.sk_total) * c / w.clusters);
+  return c * w.sk_share + (c < w.sk_extra ? c : w.sk_extra);
 }
 
 // Which units go to stream-K. None when the units fill whole waves, or when the last wave is more
@@ -45,6 +46,8 @@ __host__ __device__ inline tg_work_split tg_split_work(int units, int clusters, 
   w.dp_units = units - sk_units;
   w.dp_items = cluster < w.dp_units ? (w.dp_units - cluster + clusters - 1) / clusters : 0;
   w.sk_total = sk_units * k_tiles;
+  w.sk_share = w.sk_total / clusters;
+  w.sk_extra = w.sk_total % clusters;
   w.sk_begin = tg_sk_range_begin(w, cluster);
   w.sk_end = tg_sk_range_begin(w, cluster + 1);
   return w;

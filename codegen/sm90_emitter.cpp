@@ -133,8 +133,6 @@ OperandPlan planOperand(const char* name, const ir::TensorDomain& smem, const sc
 }
 
 // The tensor map over one operand in global memory: contiguous dimension first, then the other,
-// then the batch. Strides come from the gmem domain's Indexer expression.
-// The tensor map over one operand in global memory: contiguous dimension first, then the other,
 // then the batch. Strides come from the gmem domain's Indexer expression. Rows that are not 16-byte
 // aligned (TMA's rule) are read from a padded copy the runtime makes before each launch.
 struct OperandMap {

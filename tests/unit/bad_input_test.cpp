@@ -46,6 +46,8 @@ TEST(BadInput, CliExitsTwoNamingTheArgumentTheValueAndWhatIsAllowed) {
       {plan({"--arch", "sm_75"}), {"--arch", "'sm_75'", "sm_80 or sm_90"}},
       {plan({"--method", "zigzag"}), {"--method", "'zigzag'", "none, split-merge or swizzle-merge"}},
       {plan({"--group", "k"}), {"--group", "'k'", "m or n"}},
+      {plan({"--stream-k", "maybe"}), {"--stream-k", "'maybe'", "on or off"}},
+      {plan({"--persistent", "off", "--stream-k", "on"}), {"stream_k", "persistent sm_90"}},
       {{"frobnicate"}, {"'frobnicate'", "grid, plan"}},
       {plan({"--frobnicate", "1"}), {"--frobnicate"}},
       {{"grid", "--format", "xml"}, {"--format", "'xml'", "csv, table, json or svg"}},

@@ -80,6 +80,14 @@ TEST(MatmulParams, JsonRoundTripHashAndEquality) {
   broken = j;
   broken["smem_a"]["atom"] = "SW256";
   EXPECT_THROW(broken.get<MatmulParams>(), UserError);
+  // Params saved before stream-K existed load without it; a mistyped value is an error.
+  ASSERT_TRUE(p.stream_k);
+  nlohmann::json old = j;
+  old.erase("stream_k");
+  EXPECT_FALSE(old.get<MatmulParams>().stream_k);
+  EXPECT_NE(old.get<MatmulParams>().hash(), p.hash());
+  old["stream_k"] = "yes";
+  EXPECT_THROW(old.get<MatmulParams>(), UserError);
 }
 
 TEST(MatmulParams, RejectsImpossibleValues) {
@@ -113,6 +121,12 @@ TEST(MatmulParams, RejectsImpossibleValues) {
   p = chooseParams(prob, a100);
   p.cluster = ClusterShape{2, 1};
   expectRejected(p, a100, "clusters need sm_90");
+  p = chooseParams(prob, a100);
+  EXPECT_FALSE(p.stream_k);
+  p.stream_k = true;
+  expectRejected(p, a100, "stream_k needs a persistent sm_90 kernel");
+  EXPECT_THROW(chooseParams(prob, h100, {.persistent = false, .stream_k = true}), UserError);
+  EXPECT_FALSE(chooseParams(prob, h100, {.persistent = false}).stream_k);
   EXPECT_THROW(chooseParams(prob, h100, {.cta_tile = TileShape{128, 100, 64}}), UserError);
   EXPECT_THROW(chooseParams(prob, a100, {.cta_tile = TileShape{256, 256, 256}}), UserError);
   EXPECT_THROW(chooseParams(prob, h100, {.stages = 0}), UserError);

@@ -106,4 +106,11 @@ std::string kernelName(const scheduler::MatmulSchedule& s) {
   return name;
 }
 
+KernelArg streamKWorkspace(int64_t slots, int64_t sum_elems) {
+  const auto n = static_cast<uint64_t>(slots);
+  KernelArg workspace{"workspace", ArgKind::Pointer, "workspace", {}, {}};
+  workspace.workspace_bytes = (n + 63) / 64 * 256 + n * static_cast<uint64_t>(sum_elems) * 4;
+  return workspace;
+}
+
 }  // namespace tilegrid::codegen

@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "codegen/kernel_source.h"
 #include "ir/tensor_domain.h"
 #include "scheduler/schedule.h"
 
@@ -26,5 +27,10 @@ std::string pairStore(scheduler::DType out, const std::string& address, const st
 // Stores v0 and v1 to `c` at (m, n) and (m, n + 1): one paired store when `pairs` (n even, N even),
 // else one guarded element at a time.
 std::string storeCode(scheduler::DType out, bool pairs, const std::string& c = "C");
+
+// The stream-K workspace argument: a flag per slot (rounded up to 256 bytes), then an fp32 partial
+// sum of `sum_elems` per slot. A slot is what hands one sum over: a CTA (sm_80) or a consumer
+// warpgroup (sm_90). The kernels index it the same way (templates/sm*_gemm.cu).
+KernelArg streamKWorkspace(int64_t slots, int64_t sum_elems);
 
 }  // namespace tilegrid::codegen

@@ -417,14 +417,7 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   source.args = {{"tmap_a", ArgKind::TensorMap, "A", map_a.spec, map_a.padded},
                  {"tmap_b", ArgKind::TensorMap, "B", map_b.spec, map_b.padded},
                  tma_store ? KernelArg{"tmap_c", ArgKind::TensorMap, "C", map_c, {}} : KernelArg{"C", ArgKind::Pointer, "C", {}, {}}};
-  if (p.stream_k) {
-    // A flag per consumer warpgroup of each CTA (rounded to 256 bytes), then a partial sum each.
-    const uint64_t slots = static_cast<uint64_t>(s.ctas() * consumers);
-    const uint64_t flag_bytes = (slots + 63) / 64 * 256;
-    KernelArg workspace{"workspace", ArgKind::Pointer, "workspace", {}, {}};
-    workspace.workspace_bytes = flag_bytes + slots * static_cast<uint64_t>(p.warp_tile.m * p.warp_tile.n) * 4;
-    source.args.push_back(workspace);
-  }
+  if (p.stream_k) source.args.push_back(streamKWorkspace(s.ctas() * consumers, p.warp_tile.m * p.warp_tile.n));
   return source;
 }
 

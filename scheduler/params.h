@@ -44,7 +44,7 @@ struct MatmulParams {
   bool persistent = false;
   // Persistent sm_90 kernels: the work units left over after the last whole wave (plus one wave when
   // they are few) are shared among all CTAs by K ranges (stream-K), and the CTA holding a unit's
-  // first K range adds the others' fp32 partials before its epilogue. The split is computed in the
+  // last K range adds the others' fp32 partials before its epilogue. The split is computed in the
   // kernel from the grid the launch could make resident.
   bool stream_k = false;
   ClusterShape cluster;

@@ -14,3 +14,8 @@ __host__ __device__ constexpr T ceilDiv(T a, T b) {
 __device__ __forceinline__ tg_u32 tg_smem_addr(const void* p) {
   return static_cast<tg_u32>(__cvta_generic_to_shared(p));
 }
+
+// A barrier among `threads` threads (a multiple of 32) on hardware barrier `id` (1-15; 0 is __syncthreads).
+__device__ __forceinline__ void tg_named_barrier_sync(int id, int threads) {
+  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}

@@ -73,8 +73,3 @@ template <int Pending>
 __device__ __forceinline__ void tg_tma_store_wait_read() {
   asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(Pending) : "memory");
 }
-
-// A barrier among `threads` threads (a multiple of 32) on hardware barrier `id` (1-15; 0 is __syncthreads).
-__device__ __forceinline__ void tg_named_barrier_sync(int id, int threads) {
-  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
-}

@@ -132,16 +132,16 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
         float* partials = workspace + FLAG_WORDS;
         const int own = blockIdx.x * CONSUMERS + consumer;
         if (k_end < K_TILES) {
-          tg_partial_store(acc, partials + static_cast<long long>(own) * (WN / 2) * 128, t);
-          tg_partial_publish(&flags[own], t, 1 + consumer);
+          tg_partial_store<128>(acc, partials + static_cast<long long>(own) * (WN / 2) * 128, t);
+          tg_partial_publish<128>(&flags[own], t, 1 + consumer);
           continue;
         }
         if (k_begin > 0) {
 #pragma unroll 1
           for (int c = tg_first_sharer(work, K_TILES, unit); c < work.cluster; ++c) {
             const int slot = (c * CM + cta_rank) * CONSUMERS + consumer;
-            tg_partial_acquire(&flags[slot], t, 1 + consumer);
-            tg_partial_add(acc, partials + static_cast<long long>(slot) * (WN / 2) * 128, t);
+            tg_partial_acquire<128>(&flags[slot], t, 1 + consumer);
+            tg_partial_add<128>(acc, partials + static_cast<long long>(slot) * (WN / 2) * 128, t);
           }
         }
       }

@@ -1,9 +1,11 @@
 #include "cli/plan_command.h"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "cli/parse.h"
+#include "codegen/work_split.h"
 #include "ir/error.h"
 #include "scheduler/schedule.h"
 
@@ -19,6 +21,45 @@ nlohmann::json atomJson(const scheduler::SmemAtom& atom) {
           {"element_swizzle", {e[0], e[1], e[2]}},
           {"tma_swizzle", atom.tmaSwizzle()},
           {"wgmma_layout_type", atom.wgmmaLayoutType()}};
+}
+
+// How a persistent launch of the whole planned grid divides its work units: whole waves, and with
+// stream-K the units whose K tiles the clusters share. Computed by the kernel's own split.
+struct SplitSummary {
+  int64_t clusters = 0, units = 0, shared_units = 0, k_tiles = 0, min_share = 0, max_share = 0;
+};
+
+SplitSummary splitSummary(const scheduler::MatmulSchedule& s) {
+  SplitSummary out;
+  const int64_t cluster = s.params.cluster.m * s.params.cluster.n;
+  out.clusters = s.ctas() / cluster;
+  out.units = s.workUnits();
+  out.k_tiles = (s.problem.k + s.params.cta_tile.k - 1) / s.params.cta_tile.k;
+  if (!s.params.stream_k) return out;
+  const auto split = [&](int64_t c) {
+    return tg_split_work(static_cast<int>(out.units), static_cast<int>(out.clusters), static_cast<int>(c),
+                         static_cast<int>(out.k_tiles), true);
+  };
+  const tg_work_split first = split(0);
+  out.shared_units = out.units - first.dp_units;
+  out.min_share = first.sk_share;
+  out.max_share = first.sk_share + (first.sk_extra > 0 ? 1 : 0);
+  return out;
+}
+
+std::string splitText(const scheduler::MatmulSchedule& s) {
+  if (!s.params.persistent) return "";
+  const SplitSummary w = splitSummary(s);
+  const int64_t last = w.units % w.clusters;
+  std::string text = fmt::format("work:     {} units on {} launched clusters: {} whole wave(s){}", w.units, w.clusters,
+                                 w.units / w.clusters, last ? fmt::format(" and {} of {} in the last", last, w.clusters) : "");
+  if (!s.params.stream_k) return text + "\n";
+  if (w.shared_units == 0) {
+    return text + "; stream-K cuts nothing (it shares a last wave at most 80% full, given half a wave of units and 4 K "
+                  "tiles a cluster)\n";
+  }
+  return text + fmt::format("; stream-K shares the last {} units' {} K tiles each, {}-{} K tiles a cluster\n",
+                            w.shared_units, w.k_tiles, w.min_share, w.max_share);
 }
 
 nlohmann::json scheduleJson(const scheduler::MatmulSchedule& s) {
@@ -53,6 +94,13 @@ nlohmann::json scheduleJson(const scheduler::MatmulSchedule& s) {
                {"tiles", s.tiles()},
                {"work_units", s.workUnits()},
                {"ctas", s.ctas()}};
+  if (s.params.stream_k) {
+    const SplitSummary w = splitSummary(s);
+    j["grid"]["stream_k"] = {{"clusters", w.clusters},
+                             {"shared_units", w.shared_units},
+                             {"k_tiles_per_unit", w.k_tiles},
+                             {"k_tiles_per_cluster", {w.min_share, w.max_share}}};
+  }
   return j;
 }
 
@@ -74,7 +122,7 @@ void runPlanCommand(const PlanCommandOptions& options, std::ostream& out) {
     if (request.tuned) j["tuned"] = tunedNote(request);
     out << j.dump(2) << "\n";
   } else {
-    out << s.toString();
+    out << s.toString() << splitText(s);
     if (request.tuned) out << tunedNote(request) << "\n";
   }
 }

@@ -32,6 +32,22 @@ TEST(CliPlan, JsonHasTheDocumentedShape) {
   EXPECT_TRUE(j["grid"]["group"] == "m" || j["grid"]["group"] == "n");
 }
 
+// 5000x3000 on the H100 preset: 240 cluster pairs of 128x256 tiles on 66 clusters leave a last wave
+// of 42, which stream-K shares (2688 K tiles over 66 clusters: 40 or 41 each); 4096^3's last wave
+// (58 of 66) stays whole.
+TEST(CliPlan, ShowsHowStreamKSharesTheLastWave) {
+  const Result r = runCli({"plan", "--m", "5000", "--n", "3000", "--k", "4096", "--arch", "sm_90", "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["grid"]["stream_k"]["shared_units"], 42);
+  EXPECT_EQ(j["grid"]["stream_k"]["k_tiles_per_cluster"], nlohmann::json::array({40, 41}));
+  const Result text = runCli({"plan", "--m", "4096", "--n", "4096", "--k", "4096", "--arch", "sm_90"});
+  EXPECT_NE(text.out.find("3 whole wave(s) and 58 of 66 in the last; stream-K cuts nothing"), std::string::npos)
+      << text.out;
+  const Result off = runCli({"plan", "--m", "5000", "--n", "3000", "--k", "4096", "--arch", "sm_90", "--stream-k", "off"});
+  EXPECT_EQ(off.out.find("stream-K"), std::string::npos) << off.out;
+}
+
 TEST(CliPlan, OverridesApplyAndTextShowsTheIR) {
   const Result r = runCli({"plan", "--m", "4096", "--n", "4096", "--k", "4096", "--arch", "sm_80", "--layout", "NT",
                            "--cta-tile", "128,128,32", "--stages", "3", "--method", "split-merge", "--factor", "4",

@@ -6,11 +6,7 @@
 #include <map>
 #include <vector>
 
-#define __host__
-#define __device__
-#include "codegen/device/work_split.cuh"
-#undef __host__
-#undef __device__
+#include "codegen/work_split.h"
 
 namespace {
 

@@ -353,6 +353,8 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
                         : prob.out_dtype == DType::FP16 ? "__float2half_rn(v)"
                                                         : "v";
   const int64_t a_stage = p.cta_tile.m * p.cta_tile.k, b_stage = p.cta_tile.n * p.cta_tile.k;
+  std::vector<std::string> helpers{"mbarrier", "tma", "wgmma", "work_split", "stream_k"};
+  if (cm > 1) helpers.push_back("cluster");
   KernelSource source;
   source.kernel_name = kernelName(s);
   source.cuda = fillTemplate(
@@ -360,8 +362,7 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
       {{"HEADER", source.kernel_name + ": " + prob.toString() + "; " + p.toString()},
        {"IN_TYPE", cudaType(prob.a_dtype)},
        {"OUT_TYPE", cudaType(prob.out_dtype)},
-       {"HELPERS", deviceHelperSource(cm > 1 ? std::vector<std::string>{"mbarrier", "tma", "wgmma", "cluster", "work_split", "stream_k"}
-                                             : std::vector<std::string>{"mbarrier", "tma", "wgmma", "work_split", "stream_k"})},
+       {"HELPERS", deviceHelperSource(helpers)},
        {"STREAM_K", p.stream_k ? "true" : "false"},
        {"MAX_CTAS", std::to_string(s.ctas())},
        {"WORKSPACE_PARAM", p.stream_k ? ",\n    float* __restrict__ workspace" : ""},

@@ -77,9 +77,9 @@ int64_t MatmulSchedule::workUnits() const {
 int64_t MatmulSchedule::ctas() const {
   // A work unit is a cluster tile: every CTA of the cluster takes one of its tiles.
   const int64_t cluster = params.cluster.m * params.cluster.n;
+  if (!params.persistent) return cluster * workUnits();
   // Persistent: as many CTAs as are resident at once.
   const int64_t resident = waveCtas(params, problem, device) / cluster;
-  if (!params.persistent) return cluster * workUnits();
   // Stream-K can share less than a wave of units among every resident cluster, from half a wave up
   // (tg_split_work in codegen/device/work_split.cuh decides in the kernel; extra clusters it leaves
   // without work exit at once).

@@ -13,17 +13,14 @@
 #include "runtime/launcher.h"
 #include "runtime/matmul_run.h"
 #include "support/gemm_cases.h"
+#include "support/gpu_device.h"
 
 namespace tilegrid::testing {
 namespace {
 
 TEST(Concurrency, EightThreadsLaunchTheSameKernelOnTheirOwnStreams) {
   scheduler::DeviceSpec device;
-  try {
-    device = runtime::currentDeviceSpec();
-  } catch (const runtime::NoDeviceError& e) {
-    GTEST_SKIP() << e.what();
-  }
+  if (auto why = findDevice(device)) GTEST_SKIP() << *why;
   // A non-divisible grid with K tail, so edge predicates run too.
   const scheduler::MatmulProblem problem =
       makeProblem(1000, 900, 700, scheduler::Layout::TN, scheduler::DType::BF16, scheduler::DType::BF16);

@@ -24,11 +24,7 @@ INSTANTIATE_TEST_SUITE_P(StreamK, Sm90VsCublas, ::testing::ValuesIn(sm90StreamKC
 // launches on the same workspace stay correct.
 TEST(Sm90StreamK, RepeatedLaunchesLeaveTheFlagsCleared) {
   scheduler::DeviceSpec device;
-  try {
-    device = runtime::currentDeviceSpec();
-  } catch (const runtime::NoDeviceError& e) {
-    GTEST_SKIP() << e.what();
-  }
+  if (auto why = findDevice(device)) GTEST_SKIP() << *why;
   if (device.arch() != scheduler::Arch::Sm90) GTEST_SKIP() << "needs an sm_90 device, not " << device.toString();
   const GemmCase c = sm90StreamKCases().front();
   const auto schedule = scheduler::schedule(c.problem, device, c.overrides);

@@ -10,16 +10,14 @@
 #include "runtime/device.h"
 #include "runtime/driver.h"
 #include "support/cli_runner.h"
+#include "support/gpu_device.h"
 
 namespace tilegrid {
 namespace {
 
 TEST(GpuSweep, RanksChecksAppliesAndRunUsesTheWinner) {
-  try {
-    runtime::currentDevice();
-  } catch (const runtime::NoDeviceError& e) {
-    GTEST_SKIP() << e.what();
-  }
+  scheduler::DeviceSpec device;
+  if (auto why = testing::findDevice(device)) GTEST_SKIP() << *why;
   const auto dir = std::filesystem::temp_directory_path() / ("tilegrid_gpu_sweep_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   ASSERT_EQ(::setenv("TILEGRID_CACHE_DIR", dir.c_str(), 1), 0);

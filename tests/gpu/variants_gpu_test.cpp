@@ -13,17 +13,14 @@
 #include "runtime/kernel_cache.h"
 #include "runtime/matmul_run.h"
 #include "support/gemm_cases.h"
+#include "support/gpu_device.h"
 
 namespace tilegrid::testing {
 namespace {
 
 void runAll(const std::vector<GemmCase>& all) {
   scheduler::DeviceSpec device;
-  try {
-    device = runtime::currentDeviceSpec();
-  } catch (const runtime::NoDeviceError& e) {
-    GTEST_SKIP() << e.what();
-  }
+  if (auto why = findDevice(device)) GTEST_SKIP() << *why;
   const char* stride_env = std::getenv("TILEGRID_VARIANT_STRIDE");
   const size_t stride = stride_env ? std::max(1, std::atoi(stride_env)) : 1;
   struct Variant {

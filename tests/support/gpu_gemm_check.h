@@ -7,20 +7,15 @@
 #include <string>
 
 #include "codegen/emit.h"
-#include "runtime/device.h"
-#include "runtime/driver.h"
 #include "runtime/matmul_run.h"
 #include "support/gemm_cases.h"
+#include "support/gpu_device.h"
 
 namespace tilegrid::testing {
 
 inline void expectCorrect(const GemmCase& c, runtime::Reference reference) {
   scheduler::DeviceSpec device;
-  try {
-    device = runtime::currentDeviceSpec();
-  } catch (const runtime::NoDeviceError& e) {
-    GTEST_SKIP() << e.what();
-  }
+  if (auto why = findDevice(device)) GTEST_SKIP() << *why;
   if (c.overrides.arch == scheduler::Arch::Sm90 && device.arch() != scheduler::Arch::Sm90) {
     GTEST_SKIP() << "sm_90a kernels need an sm_90 device; this one is " << device.toString();
   }

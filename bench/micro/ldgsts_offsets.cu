@@ -1,3 +1,7 @@
+// Which global-address offsets ptxas folds into LDGSTS as immediates: eight 16-byte cp.async per
+// thread, OFF elements apart. Build with -DOFF=<elements> -cubin and read the SASS (cuobjdump -sass);
+// bench/micro/sm80_roofs.sh does it for a few offsets. On CUDA 13.0 (sm_90) offsets up to about 2 KB fold
+// ([R.64+0x400]); 8 KB and more take an address register pair per copy.
 #include <cuda_bf16.h>
 extern "C" __global__ void k(const __nv_bfloat16* __restrict__ A, int kt_count) {
   extern __shared__ __align__(128) unsigned char sm[];

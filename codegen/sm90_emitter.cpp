@@ -206,6 +206,32 @@ std::string loadCode(char operand, const OperandPlan& plan, Major major, bool ba
   return code;
 }
 
+// stmatrix stores four 8x8 blocks of 16-bit elements a warp instruction, a block row (8 elements) per
+// lane address. It applies when every 8-element row chunk of every slab buffer lies contiguous and
+// 16-byte aligned in the scheduled slab layout, checked element by element on the IR.
+bool stmatrixFits(const ir::TensorDomain& slab, DType out, int64_t rows, int64_t cols) {
+  if (scheduler::bytes(out) != 2 || cols % 16 != 0) return false;
+  ir::Indexer indexer(slab);
+  const ir::IndexResult alloc =
+      indexer.allocationIndex({ir::Val::loopIndex("x"), ir::Val::loopIndex("y"), ir::Val::loopIndex("s")});
+  ir::CompiledVal offset(indexer.linearize(slab.allocation(), alloc.indices), {"x", "y", "s"});
+  const int64_t buffers = *slab.iterDomain(slab.logical()[2]).extent.constValue();
+  for (int64_t b = 0; b < buffers; ++b) {
+    for (int64_t m = 0; m < rows; ++m) {
+      for (int64_t n = 0; n < cols; n += 8) {
+        const int64_t at[3] = {m, n, b};
+        const int64_t base = offset(at);
+        if (base % 8 != 0) return false;
+        for (int64_t e = 1; e < 8; ++e) {
+          const int64_t next[3] = {m, n + e, b};
+          if (offset(next) != base + e) return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+
 // The epilogue of one consumer warpgroup's 64 x WN tile. With a TMA store (C's rows 16-byte aligned)
 // it goes through double-buffered swizzled slabs of shared memory (tg_smem_epilogue) whose stores
 // clip at M and N and drain while the next tile's main loop runs; otherwise straight from registers
@@ -217,8 +243,25 @@ std::string epilogueCode(const scheduler::MatmulSchedule& s, bool tma_store, int
   const char* pack = out == DType::BF16   ? "__floats2bfloat162_rn(v0, v1)"
                      : out == DType::FP16 ? "__floats2half2_rn(v0, v1)"
                                           : "make_float2(v0, v1)";
-  // Every slab is first written to shared memory in the accumulator layout.
-  const std::string fill = fmt::format(
+  // Every slab is first written to shared memory in the accumulator layout: by stmatrix where it fits
+  // (a quarter of the store instructions), else a pair of elements at a time.
+  const std::string fill = stmatrixFits(s.smem_epilogue, out, s.params.cta_tile.m, slab_n) ? fmt::format(
+      "        const int buffer = epilogue_slabs % 2;\n"
+      "#pragma unroll\n"
+      "        for (int j = 0; j < {0} / 8; j += 2) {{\n"
+      "          // Blocks (rows 0-7, columns j), (rows 8-15, j), (0-7, j + 1), (8-15, j + 1) of the warp's rows.\n"
+      "          tg_u32 r[4];\n"
+      "#pragma unroll\n"
+      "          for (int b = 0; b < 4; ++b) {{\n"
+      "            const int a = 4 * (slab * ({0} / 8) + j + b / 2) + 2 * (b % 2);\n"
+      "            const float v0 = acc[a], v1 = acc[a + 1];\n"
+      "            const {1} p = {2};\n"
+      "            r[b] = *reinterpret_cast<const tg_u32*>(&p);\n"
+      "          }}\n"
+      "          const int m = consumer * WM + warp * 16 + lane % 8 + (lane / 8) % 2 * 8, n = (j + lane / 16) * 8;\n"
+      "          tg_stmatrix_x4(smem_c + tg_smem_epilogue(m, n, buffer), r);\n"
+      "        }}\n",
+      slab_n, pair, pack) : fmt::format(
       "        const int buffer = epilogue_slabs % 2;\n"
       "#pragma unroll\n"
       "        for (int j = 0; j < {0} / 8; ++j) {{\n"
@@ -353,7 +396,7 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
                         : prob.out_dtype == DType::FP16 ? "__float2half_rn(v)"
                                                         : "v";
   const int64_t a_stage = p.cta_tile.m * p.cta_tile.k, b_stage = p.cta_tile.n * p.cta_tile.k;
-  std::vector<std::string> helpers{"mbarrier", "tma", "wgmma", "work_split", "stream_k"};
+  std::vector<std::string> helpers{"mbarrier", "tma", "wgmma", "stmatrix", "work_split", "stream_k"};
   if (cm > 1) helpers.push_back("cluster");
   KernelSource source;
   source.kernel_name = kernelName(s);

@@ -116,6 +116,24 @@ TEST(Sm90Emit, StreamKAddsAWorkspaceSizedForEveryCta) {
   EXPECT_THROW(scheduler::schedule(problem, device, bad), tilegrid::UserError);
 }
 
+TEST(Sm90Emit, SixteenBitOutputIsStagedByStmatrix) {
+  // The slab layout keeps 8-element row chunks contiguous, so bf16 and fp16 tiles go to shared memory
+  // four 8x8 blocks an instruction; fp32 has no stmatrix and keeps the paired stores. Misaligned C
+  // (no TMA store) stages the same way.
+  const auto device = scheduler::DeviceSpec::preset("sm_90");
+  const std::string call = "tg_stmatrix_x4(smem_c + tg_smem_epilogue(";
+  for (int64_t n : {4096, 4097}) {
+    for (auto out : {scheduler::DType::BF16, scheduler::DType::FP16, scheduler::DType::FP32}) {
+      const auto problem = testing::makeProblem(512, n, 256, scheduler::Layout::TN, scheduler::DType::BF16, out);
+      const KernelSource source = emit(scheduler::schedule(problem, device));
+      const bool staged = source.cuda.find(call) != std::string::npos;
+      EXPECT_EQ(staged, out != scheduler::DType::FP32) << n << " " << scheduler::toString(out);
+      const auto compiled = runtime::compile(source, scheduler::Arch::Sm90);
+      EXPECT_TRUE(compiled.warnings.empty()) << compiled.log;
+    }
+  }
+}
+
 TEST(Sm90Emit, EachFamilyRejectsTheOthersSchedule) {
   const auto problem = testing::makeProblem(256, 256, 256, scheduler::Layout::TN, scheduler::DType::BF16,
                                             scheduler::DType::BF16);

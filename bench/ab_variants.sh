@@ -5,7 +5,7 @@
 # the tree's. Runs
 # `tilegrid run` for every shape in SHAPES ("M N K layout [extra options];...") ROUNDS times,
 # alternating variants, with ARCH (default sm_80), and prints one line per run:
-#   variant shape layout ours cuBLAS ratio check
+#   variant shape layout ours cuBLAS ratio check [extra options]
 # CUR_TARGETS: extra ninja targets for the working tree's build (/tmp/ab-build-cur), e.g. gpu_tests.
 # Logs under $OUT/ab.
 set -uo pipefail
@@ -33,13 +33,13 @@ for round in $(seq "${ROUNDS:-2}"); do
     for v in "${variants[@]}"; do
       TILEGRID_CACHE_DIR=/tmp/ab-cache-$v /tmp/ab-build-$v/tilegrid run --m "$m" --n "$n" --k "$k" --layout "$layout" \
         --arch "${ARCH:-sm_80}" --iters "${ITERS:-30}" --format json "$@" > "$logs/run.json" 2>> "$logs/run.err"
-      python3 - "$v" "${m}x${n}x${k}" "$layout" "$logs/run.json" <<'PY' || echo "$v ${m}x${n}x${k} $layout error"
+      python3 - "$v" "${m}x${n}x${k}" "$layout" "$logs/run.json" "$*" <<'PY' || echo "$v ${m}x${n}x${k} $layout $* error"
 import json, sys
-v, shape, layout, path = sys.argv[1:]
+v, shape, layout, path, extra = sys.argv[1:]
 j = json.load(open(path))
 check = j.get('check') or {}
 print(f"{v:8s} {shape:16s} {layout} {j['ours']['tflops']:7.1f} {j['cublas']['tflops']:7.1f} {j['ratio']:.3f} "
-      f"{'unchecked' if 'passed' not in check else 'PASS' if check['passed'] else 'FAIL'}")
+      f"{'unchecked' if 'passed' not in check else 'PASS' if check['passed'] else 'FAIL'} {extra}")
 PY
     done
   done

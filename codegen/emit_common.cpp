@@ -34,6 +34,30 @@ const char* cudaType(scheduler::DType t) {
 }
 
 
+namespace {
+ir::CompiledVal compileOffsets(const ir::TensorDomain& tile) {
+  ir::Indexer indexer(tile);
+  const ir::IndexResult alloc =
+      indexer.allocationIndex({ir::Val::loopIndex("x"), ir::Val::loopIndex("y"), ir::Val::loopIndex("s")});
+  return ir::CompiledVal(indexer.linearize(tile.allocation(), alloc.indices), {"x", "y", "s"});
+}
+
+int64_t logicalExtent(const ir::TensorDomain& tile, size_t axis) {
+  return *tile.iterDomain(tile.logical()[axis]).extent.constValue();
+}
+}  // namespace
+
+SmemOffsets::SmemOffsets(const ir::TensorDomain& tile)
+    : offset_(compileOffsets(tile)),
+      rows_(logicalExtent(tile, 0)),
+      cols_(logicalExtent(tile, 1)),
+      stages_(logicalExtent(tile, 2)) {}
+
+int64_t SmemOffsets::operator()(int64_t row, int64_t col, int64_t stage) const {
+  const int64_t v[3] = {row, col, stage};
+  return offset_(v);
+}
+
 // Whether tg_gmem_x's offset is base + mn * s_mn + k * s_k, checked on the Indexer's expression over
 // a spread of points (corners, edges, powers of two, and a stride through the whole matrix).
 std::optional<std::pair<int64_t, int64_t>> affineSteps(const ir::TensorDomain& gmem) {

@@ -8,6 +8,7 @@
 
 #include "codegen/kernel_source.h"
 #include "ir/tensor_domain.h"
+#include "ir/val.h"
 #include "scheduler/schedule.h"
 
 namespace tilegrid::codegen {
@@ -17,6 +18,21 @@ const char* cudaType(scheduler::DType t);
 
 // e.g. tilegrid_sm80_bf16_tn_128x128x64_s4_smerge8m_4096x4096x4096
 std::string kernelName(const scheduler::MatmulSchedule& schedule);
+
+// A shared-memory tile's element offset of (row, col, stage), from the Indexer's expression, for the
+// emitters to check layout properties on element by element.
+class SmemOffsets {
+ public:
+  explicit SmemOffsets(const ir::TensorDomain& tile);
+  int64_t operator()(int64_t row, int64_t col, int64_t stage = 0) const;
+  int64_t rows() const { return rows_; }
+  int64_t cols() const { return cols_; }
+  int64_t stages() const { return stages_; }
+
+ private:
+  ir::CompiledVal offset_;
+  int64_t rows_, cols_, stages_;
+};
 
 // Steps (s_mn, s_k) when tg_gmem_x(mn, k) == mn * s_mn + k * s_k on the Indexer's expression.
 std::optional<std::pair<int64_t, int64_t>> affineSteps(const ir::TensorDomain& gmem);

@@ -66,13 +66,10 @@ CopyPlan deriveCopyPlan(const ir::TensorDomain& copy, const ir::TensorDomain& sm
       copy_indexer.logicalIndex({ir::Val::loopIndex("it"), ir::Val::loopIndex("tid"), ir::Val(0)});
   if (!coords.predicates.empty()) return {};
   ir::CompiledVal row(coords.indices[0], {"it", "tid"}), col(coords.indices[1], {"it", "tid"});
-  ir::Indexer smem_indexer(smem);
-  const ir::IndexResult alloc = smem_indexer.allocationIndex(
-      {ir::Val::loopIndex("x"), ir::Val::loopIndex("y"), ir::Val(0)});
-  ir::CompiledVal offset(smem_indexer.linearize(smem.allocation(), alloc.indices), {"x", "y"});
+  const SmemOffsets offset(smem);
   const int64_t iterations = *copy.axis(0).extent.constValue();
   const int64_t threads = *copy.axis(1).extent.constValue();
-  auto at = [](ir::CompiledVal& f, int64_t a, int64_t b) {
+  auto at = [](const ir::CompiledVal& f, int64_t a, int64_t b) {
     const int64_t v[2] = {a, b};
     return f(v);
   };
@@ -87,15 +84,15 @@ CopyPlan deriveCopyPlan(const ir::TensorDomain& copy, const ir::TensorDomain& sm
     const auto [mn1, k1] = mnk(1, 0);
     plan.d_mn = mn1 - mn0;
     plan.d_k = k1 - k0;
-    plan.d_dst = at(offset, mn1, k1) - at(offset, mn0, k0);
+    plan.d_dst = offset(mn1, k1) - offset(mn0, k0);
   }
   for (int64_t tid = 0; tid < threads; ++tid) {
     const auto [bmn, bk] = mnk(0, tid);
-    const int64_t base = at(offset, bmn, bk);
+    const int64_t base = offset(bmn, bk);
     for (int64_t it = 0; it < iterations; ++it) {
       const auto [xmn, xk] = mnk(it, tid);
       if (xmn != bmn + it * plan.d_mn || xk != bk + it * plan.d_k) return {};
-      if (at(offset, xmn, xk) != base + it * plan.d_dst) return {};
+      if (offset(xmn, xk) != base + it * plan.d_dst) return {};
     }
   }
   plan.derived = true;
@@ -213,16 +210,8 @@ struct FragmentAddressing {
 };
 
 FragmentAddressing deriveFragmentAddressing(const ir::TensorDomain& tile, int64_t bk) {
-  ir::Indexer indexer(tile);
-  const std::vector<ir::Val> vars = {ir::Val::loopIndex("x"), ir::Val::loopIndex("y"), ir::Val::loopIndex("s")};
-  const ir::IndexResult alloc = indexer.allocationIndex(vars);
-  ir::CompiledVal f(indexer.linearize(tile.allocation(), alloc.indices), {"x", "y", "s"});
-  const int64_t rows = *tile.iterDomain(tile.logical()[0]).extent.constValue();
-  const int64_t stages = *tile.iterDomain(tile.logical()[2]).extent.constValue();
-  auto at = [&](int64_t x, int64_t y, int64_t st) {
-    const int64_t v[3] = {x, y, st};
-    return f(v);
-  };
+  const SmemOffsets at(tile);
+  const int64_t rows = at.rows(), stages = at.stages();
   FragmentAddressing out;
   out.stage_size = at(0, 0, 1) - at(0, 0, 0);
   for (int64_t st = 0; st < stages; ++st) {

@@ -45,16 +45,10 @@ struct OperandPlan {
 // With wgmma_mn == 0 the tile is not a wgmma operand (the epilogue slab): only its TMA boxes are planned.
 OperandPlan planOperand(const char* name, const ir::TensorDomain& smem, const scheduler::SmemAtom& atom,
                         int64_t tile_mn, int64_t tile_k, int64_t wgmma_mn, int64_t groups, int64_t sharers) {
-  ir::Indexer indexer(smem);
-  const ir::IndexResult alloc =
-      indexer.allocationIndex({ir::Val::loopIndex("x"), ir::Val::loopIndex("y"), ir::Val::loopIndex("s")});
-  ir::CompiledVal offset(indexer.linearize(smem.allocation(), alloc.indices), {"x", "y", "s"});
+  const SmemOffsets offset(smem);
   const int64_t esize = scheduler::bytes(atom.dtype);
   // Byte offset of (mn, k) in stage 0.
-  auto at = [&](int64_t mn, int64_t k) {
-    const int64_t v[3] = {mn, k, 0};
-    return offset(v) * esize;
-  };
+  auto at = [&](int64_t mn, int64_t k) { return offset(mn, k) * esize; };
   const int bits = atom.swizzleBits();
   const int64_t span = atom.spanBytes();
   OperandPlan plan;
@@ -209,22 +203,16 @@ std::string loadCode(char operand, const OperandPlan& plan, Major major, bool ba
 // stmatrix stores four 8x8 blocks of 16-bit elements a warp instruction, a block row (8 elements) per
 // lane address. It applies when every 8-element row chunk of every slab buffer lies contiguous and
 // 16-byte aligned in the scheduled slab layout, checked element by element on the IR.
-bool stmatrixFits(const ir::TensorDomain& slab, DType out, int64_t rows, int64_t cols) {
-  if (scheduler::bytes(out) != 2 || cols % 16 != 0) return false;
-  ir::Indexer indexer(slab);
-  const ir::IndexResult alloc =
-      indexer.allocationIndex({ir::Val::loopIndex("x"), ir::Val::loopIndex("y"), ir::Val::loopIndex("s")});
-  ir::CompiledVal offset(indexer.linearize(slab.allocation(), alloc.indices), {"x", "y", "s"});
-  const int64_t buffers = *slab.iterDomain(slab.logical()[2]).extent.constValue();
-  for (int64_t b = 0; b < buffers; ++b) {
-    for (int64_t m = 0; m < rows; ++m) {
-      for (int64_t n = 0; n < cols; n += 8) {
-        const int64_t at[3] = {m, n, b};
-        const int64_t base = offset(at);
+bool stmatrixFits(const ir::TensorDomain& slab, DType out) {
+  const SmemOffsets offset(slab);
+  if (scheduler::bytes(out) != 2 || offset.cols() % 16 != 0) return false;
+  for (int64_t b = 0; b < offset.stages(); ++b) {
+    for (int64_t m = 0; m < offset.rows(); ++m) {
+      for (int64_t n = 0; n < offset.cols(); n += 8) {
+        const int64_t base = offset(m, n, b);
         if (base % 8 != 0) return false;
         for (int64_t e = 1; e < 8; ++e) {
-          const int64_t next[3] = {m, n + e, b};
-          if (offset(next) != base + e) return false;
+          if (offset(m, n + e, b) != base + e) return false;
         }
       }
     }
@@ -245,8 +233,8 @@ std::string epilogueCode(const scheduler::MatmulSchedule& s, bool tma_store, int
                                           : "make_float2(v0, v1)";
   // Every slab is first written to shared memory in the accumulator layout: by stmatrix where it fits
   // (a quarter of the store instructions), else a pair of elements at a time.
-  const std::string fill = stmatrixFits(s.smem_epilogue, out, s.params.cta_tile.m, slab_n) ? fmt::format(
-      "        const int buffer = epilogue_slabs % 2;\n"
+  std::string fill = "        const int buffer = epilogue_slabs % 2;\n";
+  fill += stmatrixFits(s.smem_epilogue, out) ? fmt::format(
       "#pragma unroll\n"
       "        for (int j = 0; j < {0} / 8; j += 2) {{\n"
       "          // Blocks (rows 0-7, columns j), (rows 8-15, j), (0-7, j + 1), (8-15, j + 1) of the warp's rows.\n"
@@ -262,7 +250,6 @@ std::string epilogueCode(const scheduler::MatmulSchedule& s, bool tma_store, int
       "          tg_stmatrix_x4(smem_c + tg_smem_epilogue(m, n, buffer), r);\n"
       "        }}\n",
       slab_n, pair, pack) : fmt::format(
-      "        const int buffer = epilogue_slabs % 2;\n"
       "#pragma unroll\n"
       "        for (int j = 0; j < {0} / 8; ++j) {{\n"
       "#pragma unroll\n"

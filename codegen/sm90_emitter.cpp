@@ -340,7 +340,7 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
       << "sm_90 kernels give each consumer warpgroup 64 rows and the whole tile width, one wgmma m64nNk16 per k16 step: "
          "warpgroup tile "
       << p.warp_tile.toString() << " and instruction " << p.instruction_tile.toString() << " do not fit cta tile "
-      << p.cta_tile.toString() << " (use cta_tile m 64 or 128)";
+      << p.cta_tile.toString() << " (use a cta_tile m of 64 to " << 64 * scheduler::kMaxConsumersSm90 << " in steps of 64)";
   TG_USER_CHECK(p.cluster.n == 1 && p.cluster.m <= 2)
       << "sm_90 kernels are emitted for clusters of 1 or 2 CTAs along M (sharing B), got " << p.cluster.m << "x"
       << p.cluster.n;
@@ -431,8 +431,8 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
        {"CONSUMERS", std::to_string(consumers)},
        {"A_STAGE_ELEMS", std::to_string(a_stage)},
        {"B_STAGE_ELEMS", std::to_string(b_stage)},
-       {"PRODUCER_REGS", "40"},
-       {"CONSUMER_REGS", consumers == 2 ? "232" : "240"},
+       {"PRODUCER_REGS", std::to_string(p.sm90Registers().producer)},
+       {"CONSUMER_REGS", std::to_string(p.sm90Registers().consumer)},
        {"LOAD_A", loadCode('a', plan_a, major_a, batched)},
        {"LOAD_B", loadCode('b', plan_b, major_b, batched)},
        {"DESCRIPTORS", descriptors},

@@ -77,7 +77,8 @@ void fitWarpTile(const MatmulProblem& problem, MatmulParams& p) {
     p.warp_tile = TileShape{c.m, c.n, c.k};  // rejected with a clear message by validate()
     return;
   }
-  const int64_t groups = c.m >= 128 && c.m % 128 == 0 ? 2 : 1;
+  // A consumer warpgroup per 64 rows: one wgmma m64nNk16 a k16 step each.
+  const int64_t groups = c.m % 64 == 0 && c.m / 64 <= kMaxConsumersSm90 ? c.m / 64 : 1;
   p.warp_tile = TileShape{c.m / groups, c.n, c.k};
   int64_t n = std::min<int64_t>(c.n, 256);
   while (n > 8 && c.n % n != 0) n -= 8;

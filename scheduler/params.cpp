@@ -21,6 +21,19 @@ int64_t MatmulParams::threadsPerCta() const {
   return arch == Arch::Sm80 ? 32 * mathGroups() : 128 * (mathGroups() + 1);
 }
 
+RegisterSplit MatmulParams::sm90Registers() const {
+  // setmaxnreg counts in multiples of 8 and allows 24 to 256; ptxas gives a kernel built for
+  // `threads` at most 255 registers and a multiple of 8 of the 64K register file's share.
+  const int64_t threads = threadsPerCta();
+  const int64_t at_launch = std::min<int64_t>(248, 65536 / threads / 8 * 8);
+  const int64_t consumers = mathGroups();
+  RegisterSplit split;
+  split.producer = 40;
+  split.consumer = std::min<int64_t>(240, ((consumers + 1) * at_launch - split.producer) / consumers / 8 * 8);
+  split.compiled = at_launch;
+  return split;
+}
+
 bool MatmulParams::stagedEpilogue(const MatmulProblem& problem) const {
   if (arch == Arch::Sm90) return true;
   const int64_t row_chunks = warp_tile.n * bytes(problem.out_dtype) / 16;
@@ -82,8 +95,17 @@ void validateTiles(const MatmulParams& p) {
     TG_USER_CHECK(w.m % 64 == 0 && w.n % i.n == 0)
         << "sm_90 warpgroup tile " << w.toString() << " must be a multiple of the wgmma shape " << i.toString();
     TG_USER_CHECK(c.k % 16 == 0) << "sm_90 cta_tile k is " << c.k << ": it must be a multiple of 16 (wgmma k)";
-    TG_USER_CHECK(p.mathGroups() >= 1 && p.mathGroups() <= 2)
-        << "sm_90: cta_tile / warp_tile gives " << p.mathGroups() << " consumer warpgroups; allowed 1 or 2";
+    TG_USER_CHECK(p.mathGroups() >= 1 && p.mathGroups() <= kMaxConsumersSm90)
+        << "sm_90: cta_tile / warp_tile gives " << p.mathGroups() << " consumer warpgroups; allowed 1 to "
+        << kMaxConsumersSm90;
+    // A consumer thread holds its 64 x n accumulators (n / 2 floats) and needs about 32 registers
+    // more for addresses, descriptors and the epilogue.
+    const RegisterSplit split = p.sm90Registers();
+    const int64_t accumulators = w.m * w.n / 128, registers = std::min(split.consumer, split.compiled);
+    TG_USER_CHECK(accumulators + 32 <= registers)
+        << "sm_90 warpgroup tile " << w.toString() << " needs " << accumulators
+        << " accumulator registers a thread, but " << p.mathGroups() << " consumer warpgroups leave each thread "
+        << registers << " (at most " << registers - 32 << " for accumulators): use a narrower cta_tile n or fewer rows";
     TG_USER_CHECK(p.stage_epilogue) << "sm_90 kernels always stage the epilogue: stage_epilogue must be true";
     TG_USER_CHECK(p.epilogue_tile.m == c.m && p.epilogue_tile.n >= 1 && c.n % p.epilogue_tile.n == 0)
         << "sm_90 epilogue_tile " << p.epilogue_tile.toString() << " must span the cta_tile's m (" << c.m

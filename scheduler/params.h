@@ -22,6 +22,16 @@ struct ClusterShape {
   bool operator==(const ClusterShape&) const = default;
 };
 
+// sm_90 kernels have one producer warpgroup and up to this many consumer warpgroups.
+inline constexpr int64_t kMaxConsumersSm90 = 4;
+
+// sm_90: registers a thread of the producer and of each consumer warpgroup keep after setmaxnreg,
+// and the most the kernel's code may use: ptxas allocates every region within the launch bound's
+// share (65536 / threads), whatever a later setmaxnreg.inc grants.
+struct RegisterSplit {
+  int64_t producer = 0, consumer = 0, compiled = 0;
+};
+
 struct MatmulParams {
   Arch arch = Arch::Sm90;
   TileShape cta_tile;
@@ -53,6 +63,9 @@ struct MatmulParams {
   // Warps (sm_80) or warpgroups (sm_90) doing math.
   int64_t mathGroups() const;
   int64_t threadsPerCta() const;
+  // sm_90: the producer gives up registers the consumers take (setmaxnreg), within what the CTA
+  // holds at launch: __launch_bounds__(threads, 1) registers a thread.
+  RegisterSplit sm90Registers() const;
   // Bytes of dynamic shared memory: operand stages, epilogue staging, barriers.
   int64_t smemBytes(const MatmulProblem& problem) const;
   // Whether the epilogue goes through shared memory (smem_epilogue). Always on sm_90. On sm_80 when

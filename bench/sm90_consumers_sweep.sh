@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # CTA tiles with three or four consumer warpgroups (192xN, 256xN) against the default 128x256 on the
-# non-divisible shapes of issue #6: a correctness pass on odd small shapes, then bench/ab_variants.sh
-# (TN and NT, two rounds, cuBLAS in the same process).
+# non-divisible shapes of issue #6: bench/ab_variants.sh over SHAPES (two rounds, cuBLAS in the same
+# process), then a correctness pass over odd small shapes in every layout with its build.
 set -uo pipefail
-source bench/device_build.sh
-tg_build "$OUT/logs" tilegrid_exe
+VARIANTS=/nonexistent ARCH=sm_90 ROUNDS=${ROUNDS:-2} SHAPES="${SHAPES:?}" bench/ab_variants.sh
+b=/tmp/ab-build-cur
+export TILEGRID_CACHE_DIR=/tmp/ab-cache-cur
 for t in 192,160,64 256,128,64 192,176,64; do
   for l in TN NT NN TT; do
     for shape in "131 67 37" "333 517 200" "1000 1000 1000"; do
@@ -16,4 +17,3 @@ for t in 192,160,64 256,128,64 192,176,64; do
   done
 done | tee "$OUT/checks.txt" | grep -c PASS
 grep -v PASS "$OUT/checks.txt" | head
-VARIANTS=/nonexistent ARCH=sm_90 ROUNDS=${ROUNDS:-2} SHAPES="${SHAPES:?}" bench/ab_variants.sh

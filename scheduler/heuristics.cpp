@@ -4,6 +4,7 @@
 
 #include "ir/error.h"
 #include "scheduler/grid_model.h"
+#include "scheduler/wave_model.h"
 
 namespace tilegrid::scheduler {
 namespace {
@@ -49,14 +50,59 @@ void chooseTilesSm80(const MatmulProblem& problem, const DeviceSpec& device, Mat
   }
 }
 
-// sm_90: 128x256x64 with two consumer warpgroups of 64x256 (wgmma m64n256k16); 128x128 when N is
-// small; one consumer warpgroup of 64xN when M is small.
-void chooseTilesSm90(const MatmulProblem& problem, MatmulParams& p) {
+void setSm90Tile(MatmulParams& p, const TileShape& cta) {
+  p.cta_tile = cta;
+  p.warp_tile = TileShape{64, cta.n, cta.k};
+  p.instruction_tile = TileShape{64, cta.n, 16};
+}
+
+// Whether both operand tiles of `cta` get 128-byte swizzle atoms: a 160-wide M-major B tile gets
+// 64-byte ones, which ran 8% slower (4000^3 TT on an H100: 685 vs 744 TFLOP/s for 128x256).
+bool widestAtoms(const MatmulProblem& problem, const TileShape& cta) {
+  const auto widest = [](Major major, DType dtype, int64_t mn, int64_t k) {
+    return chooseSmemAtom(major, dtype, major == Major::K ? k : mn).kind == AtomKind::SW128;
+  };
+  return widest(majorOfA(problem.layout), problem.a_dtype, cta.m, cta.k) &&
+         widest(majorOfB(problem.layout), problem.b_dtype, cta.n, cta.k);
+}
+
+// sm_90: one consumer warpgroup of 64 rows per wgmma m64nNk16, the whole tile width each. Small
+// problems: 128x128 when N is small, one consumer warpgroup when M is small. Otherwise the tile
+// shapes below are ranked by how well they fill the persistent waves (fitWaves), weighed by their
+// speed on full waves: 192x160 with three consumers and no cluster runs at 0.96 of 128x256 with
+// two and a 2x1 cluster (H100, TN, 6144^3 and 8192^3, bench/sm90_consumers_sweep.sh) but fills
+// 4000^3 with 525 tiles, 3.98 waves of 132 (128x256: 256 cluster units, 3.88 waves of 66, 95%
+// real output): 771 vs 735 TFLOP/s. The model is calibrated on problems of 2 to 16 waves; it
+// only ranks problems that fill a whole wave of the first shape, and a shape must beat the one
+// before by 1%.
+ClusterShape chooseTilesSm90(const MatmulProblem& problem, const DeviceSpec& device, bool persistent, bool stream_k,
+                             MatmulParams& p) {
   const int64_t cta_n = problem.n <= 128 ? 128 : 256;
   const int64_t cta_m = problem.m <= 64 ? 64 : 128;
-  p.cta_tile = TileShape{cta_m, cta_n, 64};
-  p.warp_tile = TileShape{64, cta_n, 64};
-  p.instruction_tile = TileShape{64, cta_n, 16};
+  setSm90Tile(p, TileShape{cta_m, cta_n, 64});
+  // Pairs of CTAs along M share their B tile by TMA multicast, which halves B's L2 reads (H100,
+  // 4096^3: 659 -> 706 TFLOP/s; 8192^3: 676 -> 770). A lone tile row has no pair.
+  ClusterShape cluster = persistent && ceilDiv(problem.m, cta_m) >= 2 ? ClusterShape{2, 1} : ClusterShape{1, 1};
+  if (!persistent || cta_m != 128 || cta_n != 256) return cluster;
+  struct Candidate {
+    TileShape cta;
+    int64_t cluster_m;
+    double speed;
+  };
+  static constexpr Candidate kRanked[] = {{{128, 256, 64}, 2, 1.0}, {{192, 160, 64}, 1, 0.96}};
+  const auto score = [&](const Candidate& c) {
+    const WaveFit fit = fitWaves(problem, c.cta.m, c.cta.n, c.cluster_m, device.sm_count / c.cluster_m, stream_k);
+    return fit.waves < 1 ? 0.0 : c.speed * fit.score();
+  };
+  double best = score(kRanked[0]);
+  if (best == 0) return cluster;
+  for (const Candidate& c : kRanked) {
+    if (!widestAtoms(problem, c.cta) || score(c) <= 1.01 * best) continue;
+    best = score(c);
+    setSm90Tile(p, c.cta);
+    cluster = ClusterShape{c.cluster_m, 1};
+  }
+  return cluster;
 }
 
 // The warp (sm_80) or warpgroup (sm_90) tile that fits a user's CTA tile: the heuristic's when it
@@ -78,7 +124,7 @@ void fitWarpTile(const MatmulProblem& problem, MatmulParams& p) {
     return;
   }
   // A consumer warpgroup per 64 rows: one wgmma m64nNk16 a k16 step each.
-  const int64_t groups = c.m % 64 == 0 && c.m / 64 <= kMaxConsumersSm90 ? c.m / 64 : 1;
+  const int64_t groups = c.m % 64 == 0 ? c.m / 64 : 1;
   p.warp_tile = TileShape{c.m / groups, c.n, c.k};
   int64_t n = std::min<int64_t>(c.n, 256);
   while (n > 8 && c.n % n != 0) n -= 8;
@@ -132,10 +178,16 @@ MatmulParams chooseParams(const MatmulProblem& problem, const DeviceSpec& device
   device.validate();
   MatmulParams p;
   p.arch = overrides.arch.value_or(device.arch());
+  // Persistent CTAs by default on both families. sm_80 (H100, 256x128 and 128x256 tiles): the next
+  // tile's loads overlap the current tile's last K tiles and its epilogue, 2-11% over one CTA per tile.
+  p.persistent = overrides.persistent.value_or(true);
+  // sm_90 persistent kernels share the last partial wave by K ranges: the tail of 4096^3 (3.88 waves
+  // of 128x256 cluster pairs on 132 SMs) or 5000x3000x4096 (3.64) otherwise idles SMs.
+  p.stream_k = overrides.stream_k.value_or(p.arch == Arch::Sm90 && p.persistent);
   if (p.arch == Arch::Sm80) {
     chooseTilesSm80(problem, device, p);
   } else {
-    chooseTilesSm90(problem, p);
+    p.cluster = chooseTilesSm90(problem, device, p.persistent, p.stream_k, p);
   }
   if (overrides.cta_tile) {
     p.cta_tile = *overrides.cta_tile;
@@ -144,6 +196,8 @@ MatmulParams chooseParams(const MatmulProblem& problem, const DeviceSpec& device
         << "cta tile " << p.cta_tile.toString()
         << ": m and n must be multiples of 8 and k a multiple of 16 (16-byte smem rows, k16 instructions)";
     fitWarpTile(problem, p);
+    const bool paired = p.arch == Arch::Sm90 && p.persistent && ceilDiv(problem.m, p.cta_tile.m) >= 2;
+    p.cluster = paired ? ClusterShape{2, 1} : ClusterShape{1, 1};
   }
   if (overrides.warp_tile) {
     p.warp_tile = *overrides.warp_tile;
@@ -158,17 +212,7 @@ MatmulParams chooseParams(const MatmulProblem& problem, const DeviceSpec& device
   // 16-byte copies where the operand's alignment allows.
   p.vec_a = std::min<int64_t>(16 / bytes(problem.a_dtype), problem.align_a);
   p.vec_b = std::min<int64_t>(16 / bytes(problem.b_dtype), problem.align_b);
-  // Persistent CTAs by default on both families. sm_80 (H100, 256x128 and 128x256 tiles): the next
-  // tile's loads overlap the current tile's last K tiles and its epilogue, 2-11% over one CTA per tile.
-  p.persistent = overrides.persistent.value_or(true);
-  // sm_90: pairs of CTAs along M share their B tile by TMA multicast, which halves B's L2 reads
-  // (measured on an H100 at 4096^3: 659 -> 706 TFLOP/s; 8192^3: 676 -> 770). A lone tile row has no pair.
-  const int64_t tiles_m = (problem.m + p.cta_tile.m - 1) / p.cta_tile.m;
-  if (p.arch == Arch::Sm90 && p.persistent && tiles_m >= 2) p.cluster = ClusterShape{2, 1};
   if (overrides.cluster_m) p.cluster = ClusterShape{*overrides.cluster_m, 1};
-  // sm_90 persistent kernels share the last partial wave by K ranges: the tail of 4096^3 (3.88 waves
-  // of 128x256 cluster pairs on 132 SMs) or 5000x3000x4096 (3.64) otherwise idles SMs.
-  p.stream_k = overrides.stream_k.value_or(p.arch == Arch::Sm90 && p.persistent);
 
   // As many stages as fit, up to the arch's cap. An sm_80 staged epilogue gives way where its slabs
   // would cost a stage (A100, fp32 output): a stage hides more than 16-byte stores save.

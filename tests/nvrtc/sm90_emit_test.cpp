@@ -134,6 +134,49 @@ TEST(Sm90Emit, SixteenBitOutputIsStagedByStmatrix) {
   }
 }
 
+// A consumer warpgroup per 64 rows of the CTA tile, up to four. The producer gives registers to
+// the consumers by setmaxnreg within the launch bound's share; a tile whose accumulators do not fit
+// that share is refused before ptxas sees it.
+TEST(Sm90Emit, ThreeAndFourConsumerWarpgroupsCompileWithinTheirRegisters) {
+  const auto device = scheduler::DeviceSpec::preset("sm_90");
+  struct Row {
+    scheduler::TileShape cta;
+    uint32_t threads;
+    const char* consumer_regs;
+  };
+  for (const Row& r : {Row{{192, 160, 64}, 512, "tg_setmaxnreg_inc<152>"}, Row{{256, 96, 64}, 640, "tg_setmaxnreg_inc<104>"}}) {
+    for (auto layout : {scheduler::Layout::TN, scheduler::Layout::TT}) {
+      const auto problem = testing::makeProblem(1000, 1000, 333, layout, scheduler::DType::BF16, scheduler::DType::BF16);
+      scheduler::ScheduleOverrides o;
+      o.cta_tile = r.cta;
+      const auto schedule = scheduler::schedule(problem, device, o);
+      EXPECT_EQ(schedule.params.mathGroups(), r.cta.m / 64);
+      const KernelSource source = emit(schedule);
+      EXPECT_EQ(source.launch.block[0], r.threads);
+      EXPECT_NE(source.cuda.find(r.consumer_regs), std::string::npos) << r.cta.toString();
+      const auto compiled = runtime::compile(source, scheduler::Arch::Sm90);
+      EXPECT_TRUE(compiled.warnings.empty()) << compiled.log;
+      EXPECT_EQ(compiled.statsFor().spill_stores + compiled.statsFor().spill_loads, 0) << r.cta.toString();
+      EXPECT_LE(compiled.statsFor().registers, 65536 / static_cast<int>(r.threads));
+    }
+  }
+  const auto problem = testing::makeProblem(4000, 4000, 4000, scheduler::Layout::TN, scheduler::DType::BF16,
+                                            scheduler::DType::BF16);
+  const auto refused = [&](scheduler::TileShape cta, const std::string& needle) {
+    scheduler::ScheduleOverrides o;
+    o.cta_tile = cta;
+    try {
+      scheduler::schedule(problem, device, o);
+      ADD_FAILURE() << cta.toString() << " accepted";
+    } catch (const tilegrid::UserError& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  };
+  refused({192, 224, 64}, "112 accumulator registers");  // 3 consumers: 128 registers a thread
+  refused({256, 144, 64}, "72 accumulator registers");   // 4 consumers: 96
+  refused({320, 128, 64}, "5 consumer warpgroups");
+}
+
 TEST(Sm90Emit, EachFamilyRejectsTheOthersSchedule) {
   const auto problem = testing::makeProblem(256, 256, 256, scheduler::Layout::TN, scheduler::DType::BF16,
                                             scheduler::DType::BF16);

@@ -139,10 +139,12 @@ std::vector<GemmCase> sm80SmallVariants() {
                       kSmallMisaligned);
 }
 
+// Default tiles alone and in pairs, one consumer warpgroup (64x128) and three (192x160).
+const std::vector<TileConfig> kSm90Tiles = {
+    {std::nullopt, 1}, {std::nullopt, 2}, {scheduler::TileShape{64, 128, 64}, 1}, {scheduler::TileShape{192, 160, 64}, 2}};
+
 std::vector<GemmCase> sm90SmallVariants() {
-  return compileCases(scheduler::Arch::Sm90,
-                      {{std::nullopt, 1}, {std::nullopt, 2}, {scheduler::TileShape{64, 128, 64}, 1}}, kSmallAligned,
-                      kSmallMisaligned);
+  return compileCases(scheduler::Arch::Sm90, kSm90Tiles, kSmallAligned, kSmallMisaligned);
 }
 
 std::vector<GemmCase> sm80RunCases() { return runCases(scheduler::Arch::Sm80, scheduler::TileShape{64, 64, 32}); }
@@ -159,10 +161,7 @@ std::vector<GemmCase> sm80CublasCases() {
                                              {1001, 999, 1003}});
 }
 
-std::vector<GemmCase> sm90CompileCases() {
-  return compileCases(scheduler::Arch::Sm90,
-                      {{std::nullopt, 1}, {std::nullopt, 2}, {scheduler::TileShape{64, 128, 64}, 1}});
-}
+std::vector<GemmCase> sm90CompileCases() { return compileCases(scheduler::Arch::Sm90, kSm90Tiles); }
 
 std::vector<GemmCase> sm90RunCases() { return runCases(scheduler::Arch::Sm90, scheduler::TileShape{64, 128, 64}); }
 
@@ -184,21 +183,27 @@ std::vector<GemmCase> sm90StreamKCases() {
     Layout layout;
     DType out;
     int64_t cluster_m;
+    std::optional<scheduler::TileShape> cta_tile = std::nullopt;
   };
   // 128x256 tiles on 132 SMs: 1536x2048 gives 48 cluster pairs (a 73% full wave: every unit shared
   // among 66 pairs, up to three ways) or 96 lone CTAs; 5000x3000x512 cuts a last wave of 42 pairs
-  // into ranges of 5 K tiles.
+  // into ranges of 5 K tiles. Three consumer warpgroups (192x160): 3000x3000 has 304 tiles, 2.3
+  // waves of lone CTAs; 1000x4000 with a K tail, 6 x 25 tiles in pairs, 75 units.
+  const scheduler::TileShape three{192, 160, 64};
   const std::vector<Row> rows = {{1536, 2048, 1024, 1, Layout::TN, DType::BF16, 2},
                                  {1536, 2048, 1000, 1, Layout::NT, DType::BF16, 2},
                                  {1536, 2048, 1024, 1, Layout::TN, DType::FP32, 1},
                                  {1290, 2047, 1031, 1, Layout::NN, DType::BF16, 2},
                                  {1024, 1024, 1024, 3, Layout::TT, DType::BF16, 2},
-                                 {5000, 3000, 512, 1, Layout::TN, DType::BF16, 2}};
+                                 {5000, 3000, 512, 1, Layout::TN, DType::BF16, 2},
+                                 {3000, 3000, 1024, 1, Layout::TN, DType::BF16, 1, three},
+                                 {1000, 4000, 1000, 1, Layout::NN, DType::FP32, 2, three}};
   std::vector<GemmCase> cases;
   for (const Row& r : rows) {
     GemmCase c{makeProblem(r.m, r.n, r.k, r.layout, DType::BF16, r.out, r.batch), {}};
     c.overrides.arch = scheduler::Arch::Sm90;
     c.overrides.cluster_m = r.cluster_m;
+    c.overrides.cta_tile = r.cta_tile;
     c.overrides.stream_k = true;
     cases.push_back(c);
   }

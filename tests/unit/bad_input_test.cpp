@@ -67,7 +67,9 @@ TEST(BadInput, CliExitsTwoNamingTheArgumentTheValueAndWhatIsAllowed) {
       {plan({"--cta-tile", "128,x,32"}), {"--cta-tile", "'x'", "not an integer"}},
       {plan({"--warp-tile", "7,7"}), {"warp_tile 7x7", "divide cta_tile"}},
       // tiles that do not fit shared memory or break instruction shapes
-      {plan({"--cta-tile", "1024,1024,256"}), {"cta_tile 1024x1024x256", "bytes of shared memory", "allows"}},
+      {plan({"--cta-tile", "128,256,512"}), {"cta_tile 128x256x512", "bytes of shared memory", "allows"}},
+      {plan({"--cta-tile", "1024,1024,256"}), {"16 consumer warpgroups", "1 to 4"}},
+      {plan({"--cta-tile", "256,256,64"}), {"128 accumulator registers", "narrower cta_tile n"}},
       {plan({"--arch", "sm_80", "--cta-tile", "100,128,32"}), {"100x128x32", "multiples of 8"}},
       {plan({"--stages", "0"}), {"stages is 0", "2 to 32"}},
       {plan({"--cluster", "3"}), {"cluster 3x1", "powers of two"}},
@@ -112,11 +114,11 @@ TEST(BadInput, LibraryThrowsUserErrorsThatSayWhatIsAllowed) {
       {"smem overflow",
        [&] {
          scheduler::ScheduleOverrides o;
-         o.cta_tile = scheduler::TileShape{256, 256, 128};
+         o.cta_tile = scheduler::TileShape{128, 256, 128};
          o.stages = 8;
          scheduler::chooseParams(problem64(), h100, o);
        },
-       {"256x256x128", "shared memory"}},
+       {"128x256x128", "shared memory"}},
       {"unknown dump name", [] { runtime::DumpConfig::parse("cuda,assembly"); }, {"'assembly'", "valid names"}},
       {"malformed layout", [] { scheduler::Layout2D::parse("(4,4):(1)"); }, {"'(4,4):(1)'", "(R,C):(S0,S1)"}},
       {"null pointer", [] { runtime::checkOperands(problem64(), {0, 256, 512}); }, {"operand A", "null"}},

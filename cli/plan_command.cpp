@@ -62,6 +62,40 @@ std::string splitText(const scheduler::MatmulSchedule& s) {
                             w.shared_units, w.k_tiles, w.min_share, w.max_share);
 }
 
+// The sm_90 tile ranking behind the heuristic's choice; empty where the user chose the tile or the
+// heuristic did not rank.
+std::vector<scheduler::RankedTile> tileRanking(const PlanRequest& request, const scheduler::MatmulSchedule& s) {
+  if (s.params.arch != scheduler::Arch::Sm90 || !s.params.persistent || request.overrides.cta_tile) return {};
+  return scheduler::rankSm90Tiles(s.problem, s.device, s.params.stream_k);
+}
+
+std::string rankingText(const std::vector<scheduler::RankedTile>& ranked) {
+  if (ranked.empty()) return "";
+  std::string text = "tiles:    ranked by speed on full waves x useful share of the padded grid x busy share of the waves\n";
+  for (const auto& r : ranked) {
+    text += fmt::format("          {}x{} in {}x1 clusters: {:.2f} x {:.3f} x {:.3f} = {:.3f} ({:.2f} waves, {} units at once){}\n",
+                        r.cta.m, r.cta.n, r.cluster_m, r.speed, r.fit.useful, r.fit.busy, r.score(), r.fit.waves,
+                        r.fit.slots, r.chosen ? "  <- chosen" : r.eligible ? "" : "  (not eligible: an operand tile would get narrower swizzle atoms)");
+  }
+  return text;
+}
+
+nlohmann::json rankingJson(const std::vector<scheduler::RankedTile>& ranked) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& r : ranked) {
+    j.push_back({{"cta_tile", {r.cta.m, r.cta.n, r.cta.k}},
+                 {"cluster_m", r.cluster_m},
+                 {"speed", r.speed},
+                 {"useful", r.fit.useful},
+                 {"busy", r.fit.busy},
+                 {"waves", r.fit.waves},
+                 {"score", r.score()},
+                 {"eligible", r.eligible},
+                 {"chosen", r.chosen}});
+  }
+  return j;
+}
+
 nlohmann::json scheduleJson(const scheduler::MatmulSchedule& s) {
   const auto& p = s.problem;
   nlohmann::json j;
@@ -119,10 +153,11 @@ void runPlanCommand(const PlanCommandOptions& options, std::ostream& out) {
   const scheduler::MatmulSchedule s = scheduler::schedule(request.problem, request.device, request.overrides);
   if (options.format == "json") {
     nlohmann::json j = scheduleJson(s);
+    if (const auto ranked = tileRanking(request, s); !ranked.empty()) j["tile_ranking"] = rankingJson(ranked);
     if (request.tuned) j["tuned"] = tunedNote(request);
     out << j.dump(2) << "\n";
   } else {
-    out << s.toString() << splitText(s);
+    out << s.toString() << rankingText(tileRanking(request, s)) << splitText(s);
     if (request.tuned) out << tunedNote(request) << "\n";
   }
 }

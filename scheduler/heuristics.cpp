@@ -66,47 +66,24 @@ bool widestAtoms(const MatmulProblem& problem, const TileShape& cta) {
          widest(majorOfB(problem.layout), problem.b_dtype, cta.n, cta.k);
 }
 
+// Pairs of CTAs along M share their B tile by TMA multicast, which halves B's L2 reads (H100,
+// 4096^3: 659 -> 706 TFLOP/s; 8192^3: 676 -> 770). A lone tile row has no pair.
+ClusterShape pairedCluster(const MatmulProblem& problem, const MatmulParams& p) {
+  return p.persistent && ceilDiv(problem.m, p.cta_tile.m) >= 2 ? ClusterShape{2, 1} : ClusterShape{1, 1};
+}
+
 // sm_90: one consumer warpgroup of 64 rows per wgmma m64nNk16, the whole tile width each. Small
-// problems: 128x128 when N is small, one consumer warpgroup when M is small. Otherwise the tile
-// shapes below are ranked by how well they fill the persistent waves (fitWaves), weighed by their
-// speed on full waves: 192x160 with three consumers and no cluster runs at 0.96 of 128x256 with
-// two and a 2x1 cluster (H100, TN, 6144^3 and 8192^3, bench/sm90_consumers_sweep.sh) but fills
-// 4000^3 with 525 tiles, 3.98 waves of 132 (128x256: 256 cluster units, 3.88 waves of 66, 95%
-// real output): 771 vs 735 TFLOP/s. The model is calibrated on problems of 2 to 16 waves; it
-// only ranks problems that fill a whole wave of the first shape and have 16-byte aligned rows, and
-// a shape must beat the one before by 1%.
-ClusterShape chooseTilesSm90(const MatmulProblem& problem, const DeviceSpec& device, bool persistent, bool stream_k,
-                             MatmulParams& p) {
-  const int64_t cta_n = problem.n <= 128 ? 128 : 256;
-  const int64_t cta_m = problem.m <= 64 ? 64 : 128;
-  setSm90Tile(p, TileShape{cta_m, cta_n, 64});
-  // Pairs of CTAs along M share their B tile by TMA multicast, which halves B's L2 reads (H100,
-  // 4096^3: 659 -> 706 TFLOP/s; 8192^3: 676 -> 770). A lone tile row has no pair.
-  ClusterShape cluster = persistent && ceilDiv(problem.m, cta_m) >= 2 ? ClusterShape{2, 1} : ClusterShape{1, 1};
-  // The speeds below were measured with 16-byte aligned rows throughout (TMA loads and stores with
-  // no padded copies). 4097x4097x4096 TN, whose C rows are not, ran 192x160 at 615 TFLOP/s and
-  // 128x256 at 645: its epilogue stores 32-column slabs a row per warp.
-  const bool aligned = bothOperandsAligned(problem) && problem.align_c * bytes(problem.out_dtype) >= 16;
-  if (!persistent || !aligned || cta_m != 128 || cta_n != 256) return cluster;
-  struct Candidate {
-    TileShape cta;
-    int64_t cluster_m;
-    double speed;
-  };
-  static constexpr Candidate kRanked[] = {{{128, 256, 64}, 2, 1.0}, {{192, 160, 64}, 1, 0.96}};
-  const auto score = [&](const Candidate& c) {
-    const WaveFit fit = fitWaves(problem, c.cta.m, c.cta.n, c.cluster_m, device.sm_count / c.cluster_m, stream_k);
-    return fit.waves < 1 ? 0.0 : c.speed * fit.score();
-  };
-  double best = score(kRanked[0]);
-  if (best == 0) return cluster;
-  for (const Candidate& c : kRanked) {
-    if (!widestAtoms(problem, c.cta) || score(c) <= 1.01 * best) continue;
-    best = score(c);
-    setSm90Tile(p, c.cta);
-    cluster = ClusterShape{c.cluster_m, 1};
+// problems: 128x128 when N is small, one consumer warpgroup when M is small. Otherwise the shape
+// rankSm90Tiles picks.
+void chooseTilesSm90(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
+  setSm90Tile(p, TileShape{problem.m <= 64 ? 64 : 128, problem.n <= 128 ? 128 : 256, 64});
+  p.cluster = pairedCluster(problem, p);
+  if (!p.persistent) return;
+  for (const RankedTile& r : rankSm90Tiles(problem, device, p.stream_k)) {
+    if (!r.chosen) continue;
+    setSm90Tile(p, r.cta);
+    p.cluster = ClusterShape{r.cluster_m, 1};
   }
-  return cluster;
 }
 
 // The warp (sm_80) or warpgroup (sm_90) tile that fits a user's CTA tile: the heuristic's when it
@@ -174,6 +151,39 @@ int64_t mostStages(const MatmulProblem& problem, const DeviceSpec& device, const
 
 }  // namespace
 
+// The shapes ranked, each with its speed on full waves relative to the first: 192x160 with three
+// consumers and no cluster runs at 0.96 of 128x256 with two and a 2x1 cluster (H100, TN, 6144^3
+// and 8192^3, bench/sm90_consumers_sweep.sh) but fills 4000^3 with 525 tiles, 3.98 waves of 132
+// (128x256: 256 cluster units, 3.88 waves of 66, 95% real output): 771 vs 735 TFLOP/s. The model
+// is calibrated on problems of 2 to 16 waves, so it ranks only problems that fill a whole wave of
+// the first shape. The speeds were measured with 16-byte aligned rows throughout (TMA loads and
+// stores, no padded copies); 4097x4097x4096 TN, whose C rows are not, ran 192x160 at 615 TFLOP/s
+// and 128x256 at 645 (its epilogue stores 32-column slabs a row per warp). A shape must beat the
+// chosen one by 1% to replace it.
+std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k) {
+  static constexpr struct {
+    TileShape cta;
+    int64_t cluster_m;
+    double speed;
+  } kShapes[] = {{{128, 256, 64}, 2, 1.0}, {{192, 160, 64}, 1, 0.96}};
+  const bool aligned = bothOperandsAligned(problem) && problem.align_c * bytes(problem.out_dtype) >= 16;
+  if (!aligned || problem.m <= 64 || problem.n <= 128) return {};
+  std::vector<RankedTile> ranked;
+  for (const auto& shape : kShapes) {
+    RankedTile r{shape.cta, shape.cluster_m, shape.speed,
+                 fitWaves(problem, shape.cta.m, shape.cta.n, shape.cluster_m, device.sm_count / shape.cluster_m, stream_k),
+                 widestAtoms(problem, shape.cta), false};
+    ranked.push_back(r);
+  }
+  if (ranked.front().fit.waves < 1) return {};
+  size_t chosen = 0;
+  for (size_t i = 1; i < ranked.size(); ++i) {
+    if (ranked[i].eligible && ranked[i].score() > 1.01 * ranked[chosen].score()) chosen = i;
+  }
+  ranked[chosen].chosen = true;
+  return ranked;
+}
+
 int64_t waveCtas(const MatmulParams& params, const MatmulProblem& problem, const DeviceSpec& device) {
   return device.sm_count * params.ctasPerSm(problem, device);
 }
@@ -191,7 +201,7 @@ MatmulParams chooseParams(const MatmulProblem& problem, const DeviceSpec& device
   if (p.arch == Arch::Sm80) {
     chooseTilesSm80(problem, device, p);
   } else {
-    p.cluster = chooseTilesSm90(problem, device, p.persistent, p.stream_k, p);
+    chooseTilesSm90(problem, device, p);
   }
   if (overrides.cta_tile) {
     p.cta_tile = *overrides.cta_tile;
@@ -200,8 +210,7 @@ MatmulParams chooseParams(const MatmulProblem& problem, const DeviceSpec& device
         << "cta tile " << p.cta_tile.toString()
         << ": m and n must be multiples of 8 and k a multiple of 16 (16-byte smem rows, k16 instructions)";
     fitWarpTile(problem, p);
-    const bool paired = p.arch == Arch::Sm90 && p.persistent && ceilDiv(problem.m, p.cta_tile.m) >= 2;
-    p.cluster = paired ? ClusterShape{2, 1} : ClusterShape{1, 1};
+    p.cluster = p.arch == Arch::Sm90 ? pairedCluster(problem, p) : ClusterShape{1, 1};
   }
   if (overrides.warp_tile) {
     p.warp_tile = *overrides.warp_tile;

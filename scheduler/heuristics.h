@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "scheduler/params.h"
+#include "scheduler/wave_model.h"
 
 namespace tilegrid::scheduler {
 
@@ -26,6 +27,23 @@ struct ScheduleOverrides {
   // sm_90: CTAs per cluster along M; the cluster's CTAs share (multicast) their B tile.
   std::optional<int64_t> cluster_m = std::nullopt;
 };
+
+// sm_90, persistent: a tile shape the heuristic ranks, with its speed on full waves relative to
+// the first, its fit to the problem, whether it may be chosen (false where an operand tile would get
+// narrower than 128-byte swizzle atoms) and whether it was.
+struct RankedTile {
+  TileShape cta;
+  int64_t cluster_m = 1;
+  double speed = 1;
+  WaveFit fit;
+  bool eligible = true;
+  bool chosen = false;
+  double score() const { return speed * fit.score(); }
+};
+
+// The ranking, in order; empty where the heuristic does not rank (problems under a wave of the first
+// shape, small M or N, rows not 16-byte aligned).
+std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k);
 
 // Concurrently resident CTAs the grid model plans a wave for.
 int64_t waveCtas(const MatmulParams& params, const MatmulProblem& problem, const DeviceSpec& device);

@@ -48,6 +48,34 @@ TEST(CliPlan, ShowsHowStreamKSharesTheLastWave) {
   EXPECT_EQ(off.out.find("stream-K"), std::string::npos) << off.out;
 }
 
+// 4000^3 on the H100 preset: the heuristic's ranking is shown with the shape it chose; a user's tile
+// has no ranking.
+TEST(CliPlan, ShowsTheTileRankingBehindTheChoice) {
+  const Result r = runCli({"plan", "--m", "4000", "--n", "4000", "--k", "4000", "--arch", "sm_90", "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["tile_ranking"].size(), 2u);
+  int chosen = 0;
+  for (const auto& t : j["tile_ranking"]) {
+    EXPECT_NEAR(t["score"].get<double>(),
+                t["speed"].get<double>() * t["useful"].get<double>() * t["busy"].get<double>(), 1e-12);
+    if (t["chosen"]) {
+      ++chosen;
+      EXPECT_EQ(t["cta_tile"], j["params"]["cta_tile"]);
+    }
+  }
+  EXPECT_EQ(chosen, 1);
+  EXPECT_EQ(j["params"]["cta_tile"], nlohmann::json::array({192, 160, 64}));
+  const Result text = runCli({"plan", "--m", "4000", "--n", "4000", "--k", "4000", "--arch", "sm_90", "--layout", "TT"});
+  EXPECT_NE(text.out.find("128x256 in 2x1 clusters: 1.00 x 0.954 x 0.970 = 0.925 (3.88 waves, 66 units at once)  <- chosen"),
+            std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("not eligible"), std::string::npos) << text.out;
+  const Result user = runCli({"plan", "--m", "4000", "--n", "4000", "--k", "4000", "--arch", "sm_90", "--cta-tile",
+                              "128,256,64", "--format", "json"});
+  EXPECT_FALSE(nlohmann::json::parse(user.out).contains("tile_ranking"));
+}
+
 TEST(CliPlan, OverridesApplyAndTextShowsTheIR) {
   const Result r = runCli({"plan", "--m", "4096", "--n", "4096", "--k", "4096", "--arch", "sm_80", "--layout", "NT",
                            "--cta-tile", "128,128,32", "--stages", "3", "--method", "split-merge", "--factor", "4",

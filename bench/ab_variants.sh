@@ -7,6 +7,7 @@
 # alternating variants, with ARCH (default sm_80), and prints one line per run:
 #   variant shape layout ours cuBLAS ratio check [extra options]
 # CUR_TARGETS: extra ninja targets for the working tree's build (/tmp/ab-build-cur), e.g. gpu_tests.
+# The trees keep their files' times, so a second call on a warm machine rebuilds only what changed.
 # Logs under $OUT/ab.
 set -uo pipefail
 logs=${OUT:-/tmp/out}/ab
@@ -17,7 +18,7 @@ variants=(cur)
 for d in "$variants_dir"/*/; do [ -d "$d" ] && variants+=("$(basename "$d")"); done
 for v in "${variants[@]}"; do
   tree=/tmp/ab-src-$v
-  rm -rf "$tree" && mkdir -p "$tree" && cp -r "$src"/. "$tree"/ && rm -rf "$tree/bench/variants"
+  rm -rf "$tree" && mkdir -p "$tree" && cp -a "$src"/. "$tree"/ && rm -rf "$tree/bench/variants"
   [ "$v" != cur ] && cp -r "$variants_dir/$v"/. "$tree"/
   (cmake -S "$tree" -B /tmp/ab-build-$v -G Ninja -DCMAKE_BUILD_TYPE=Release > "$logs/configure-$v.log" 2>&1 &&
      ninja -C /tmp/ab-build-$v tilegrid_exe $([ "$v" = cur ] && echo "${CUR_TARGETS:-}") > "$logs/build-$v.log" 2>&1 ||

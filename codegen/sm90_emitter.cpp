@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 
 #include "codegen/device_helpers.h"
@@ -36,6 +37,7 @@ struct OperandPlan {
   std::vector<TmaBox> boxes;    // the TMA boxes that fill one stage
   std::vector<uint32_t> box;    // box extents, contiguous first
   int64_t sharers = 1;          // CTAs of a cluster sharing this operand tile (multicast)
+  int64_t landed_bytes = 0;     // bytes the boxes write into each CTA's stage (overlaps twice)
   int64_t lbo = 0, sbo = 0;                        // descriptor byte offsets
   int layout_type = 0;
 };
@@ -58,19 +60,23 @@ OperandPlan planOperand(const char* name, const ir::TensorDomain& smem, const sc
   // TMA boxes: the contiguous mode is one swizzle span wide, the other mode covers the tile, cut in
   // `sharers` parts.
   const int64_t tile_rows = k_major ? tile_mn : tile_k;
-  TG_USER_CHECK(tile_rows % (8 * sharers) == 0)
-      << name << ": " << sharers << " CTAs cannot share a " << tile_mn << "x" << tile_k << " tile: its "
-      << (k_major ? "rows" : "k extent") << " (" << tile_rows << ") must split into multiples of 8";
-  const int64_t rows = tile_rows / sharers;
+  TG_USER_CHECK(tile_rows % 8 == 0)
+      << name << ": a " << tile_mn << "x" << tile_k << " tile cannot be loaded in TMA boxes: its "
+      << (k_major ? "rows" : "k extent") << " (" << tile_rows << ") must be a multiple of 8";
+  // Parts of whole 8-row swizzle patterns; where the rows do not split evenly the last part overlaps
+  // the one before, and its rows land twice with the same bytes (each counted by the full barrier).
+  const int64_t rows = scheduler::ceilDiv(scheduler::ceilDiv(tile_rows, sharers), 8) * 8;
   const int64_t blocks = (k_major ? tile_k : tile_mn) / plan.width;
   plan.sharers = sharers;
   plan.box = {static_cast<uint32_t>(plan.width), static_cast<uint32_t>(rows)};
   for (int64_t j = 0; j < blocks; ++j) {
     for (int64_t part = 0; part < sharers; ++part) {
-      const TmaBox box = k_major ? TmaBox{part * rows, j * plan.width, part} : TmaBox{j * plan.width, part * rows, part};
+      const int64_t first = std::min(part * rows, tile_rows - rows);
+      const TmaBox box = k_major ? TmaBox{first, j * plan.width, part} : TmaBox{j * plan.width, first, part};
       plan.boxes.push_back(box);
     }
   }
+  plan.landed_bytes = static_cast<int64_t>(plan.boxes.size()) * rows * plan.width * esize;
   for (const TmaBox& box : plan.boxes) {
     const int64_t base = at(box.mn, box.k);
     TG_INTERNAL_CHECK(base % (8 * span) == 0) << name << ": the TMA box at (" << box.mn << ", " << box.k
@@ -233,6 +239,14 @@ std::string epilogueCode(const scheduler::MatmulSchedule& s, bool tma_store, int
                                           : "make_float2(v0, v1)";
   // Every slab is first written to shared memory in the accumulator layout: by stmatrix where it fits
   // (a quarter of the store instructions), else a pair of elements at a time.
+  // A tile width that is not a whole number of slabs ends on a slab overlapping the one before: its
+  // columns are stored twice with the same values, and every slab keeps the widest TMA box.
+  const int64_t width = s.params.warp_tile.n, slabs = scheduler::ceilDiv(width, slab_n);
+  const bool overlap = width % slab_n != 0;
+  const std::string col0 = overlap ? fmt::format("slab < {} ? slab * {} : {}", slabs - 1, slab_n, width - slab_n)
+                                   : fmt::format("slab * {}", slab_n);
+  const std::string overlap_note =
+      overlap ? fmt::format(" The last slab starts at column {}, overlapping the one before.", width - slab_n) : "";
   std::string fill = "        const int buffer = epilogue_slabs % 2;\n";
   fill += stmatrixFits(s.smem_epilogue, out) ? fmt::format(
       "#pragma unroll\n"
@@ -241,7 +255,7 @@ std::string epilogueCode(const scheduler::MatmulSchedule& s, bool tma_store, int
       "          tg_u32 r[4];\n"
       "#pragma unroll\n"
       "          for (int b = 0; b < 4; ++b) {{\n"
-      "            const int a = 4 * (slab * ({0} / 8) + j + b / 2) + 2 * (b % 2);\n"
+      "            const int a = 4 * (col0 / 8 + j + b / 2) + 2 * (b % 2);\n"
       "            const float v0 = acc[a], v1 = acc[a + 1];\n"
       "            const {1} p = {2};\n"
       "            r[b] = *reinterpret_cast<const tg_u32*>(&p);\n"
@@ -255,17 +269,18 @@ std::string epilogueCode(const scheduler::MatmulSchedule& s, bool tma_store, int
       "#pragma unroll\n"
       "          for (int half = 0; half < 2; ++half) {{\n"
       "            const int m = consumer * WM + warp * 16 + lane / 4 + half * 8, n = j * 8 + (lane % 4) * 2;\n"
-      "            const float v0 = acc[4 * (slab * ({0} / 8) + j) + 2 * half];\n"
-      "            const float v1 = acc[4 * (slab * ({0} / 8) + j) + 2 * half + 1];\n"
+      "            const float v0 = acc[4 * (col0 / 8 + j) + 2 * half];\n"
+      "            const float v1 = acc[4 * (col0 / 8 + j) + 2 * half + 1];\n"
       "            *reinterpret_cast<{1}*>(smem_c + tg_smem_epilogue(m, n, buffer)) = {2};\n"
       "          }}\n"
       "        }}\n",
       slab_n, pair, pack);
   if (tma_store) {
     return fmt::format(
-        "// Epilogue: {0}-column slabs through shared memory and TMA stores (clipped at M and N).\n"
+        "// Epilogue: {0}-column slabs through shared memory and TMA stores (clipped at M and N).{4}\n"
         "#pragma unroll\n"
-        "      for (int slab = 0; slab < WN / {0}; ++slab, ++epilogue_slabs) {{\n"
+        "      for (int slab = 0; slab < {5}; ++slab, ++epilogue_slabs) {{\n"
+        "        const int col0 = {6};\n"
         "        // The store issued from this buffer two slabs ago must have read it.\n"
         "        if (t == 0) tg_tma_store_wait_read<1>();\n"
         "        tg_named_barrier_sync(1 + consumer, 128);\n"
@@ -273,20 +288,21 @@ std::string epilogueCode(const scheduler::MatmulSchedule& s, bool tma_store, int
         "        tg_fence_proxy_async();\n"
         "        tg_named_barrier_sync(1 + consumer, 128);\n"
         "        if (t == 0) {{\n"
-        "          {2}(&tmap_c, tile_n * BN + slab * {0}, tile_m * BM + consumer * WM{3}, smem_c + tg_smem_epilogue(consumer * WM, 0, buffer));\n"
+        "          {2}(&tmap_c, tile_n * BN + col0, tile_m * BM + consumer * WM{3}, smem_c + tg_smem_epilogue(consumer * WM, 0, buffer));\n"
         "          tg_tma_store_commit();\n"
         "        }}\n"
         "      }}",
-        slab_n, fill, batched ? "tg_tma_store_3d" : "tg_tma_store_2d", batched ? ", batch" : "");
+        slab_n, fill, batched ? "tg_tma_store_3d" : "tg_tma_store_2d", batched ? ", batch" : "", overlap_note, slabs, col0);
   }
   // C's rows are not 16-byte aligned (TMA cannot store them): read each slab back row by row, a warp
   // per row, and store consecutive elements from consecutive lanes.
   return fmt::format(
       "// Epilogue: {0}-column slabs through shared memory, stored back a row per warp (C's rows are not\n"
-      "      // 16-byte aligned for TMA).\n"
+      "      // 16-byte aligned for TMA).{2}\n"
       "      tg_out_t* c_batch = C + static_cast<long long>(batch) * M * N;\n"
       "#pragma unroll\n"
-      "      for (int slab = 0; slab < WN / {0}; ++slab, ++epilogue_slabs) {{\n"
+      "      for (int slab = 0; slab < {3}; ++slab, ++epilogue_slabs) {{\n"
+      "        const int col0 = {4};\n"
       "{1}"
       "        tg_named_barrier_sync(1 + consumer, 128);\n"
       "#pragma unroll 4\n"
@@ -295,14 +311,14 @@ std::string epilogueCode(const scheduler::MatmulSchedule& s, bool tma_store, int
       "          if (m >= M) break;\n"
       "#pragma unroll\n"
       "          for (int e = lane; e < {0}; e += 32) {{\n"
-      "            const int n = tile_n * BN + slab * {0} + e;\n"
+      "            const int n = tile_n * BN + col0 + e;\n"
       "            if (n < N) c_batch[tg_gmem_c(m, n)] = smem_c[tg_smem_epilogue(consumer * WM + r, e, buffer)];\n"
       "          }}\n"
       "        }}\n"
       "        // The buffer is written again two slabs on; every lane must have read it by then.\n"
       "        tg_named_barrier_sync(1 + consumer, 128);\n"
       "      }}",
-      slab_n, fill);
+      slab_n, fill, overlap_note, slabs, col0);
 }
 
 // D (64 x n fp32) += A * B for wgmma m64nNk16 from two descriptors; `accumulate` false overwrites D.
@@ -358,7 +374,7 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   const int64_t out_bytes = scheduler::bytes(prob.out_dtype);
   const bool tma_store = prob.n * out_bytes % 16 == 0 && (!batched || prob.m * prob.n * out_bytes % 16 == 0);
   const int64_t slab_n = p.epilogue_tile.n;
-  TG_INTERNAL_CHECK(p.cta_tile.n % slab_n == 0 && p.epilogue_tile.m == p.cta_tile.m)
+  TG_INTERNAL_CHECK(slab_n <= p.cta_tile.n && (p.cta_tile.n - slab_n) % 8 == 0 && p.epilogue_tile.m == p.cta_tile.m)
       << "epilogue tile " << p.epilogue_tile.toString() << " does not tile the cta tile " << p.cta_tile.toString();
   const OperandPlan plan_c = planOperand("C", s.smem_epilogue, p.smem_epilogue, p.cta_tile.m, slab_n, 0, 0, consumers);
   TensorMapSpec map_c;
@@ -431,6 +447,7 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
        {"CONSUMERS", std::to_string(consumers)},
        {"A_STAGE_ELEMS", std::to_string(a_stage)},
        {"B_STAGE_ELEMS", std::to_string(b_stage)},
+       {"STAGE_TX_BYTES", std::to_string(plan_a.landed_bytes + plan_b.landed_bytes)},
        {"PRODUCER_REGS", std::to_string(p.sm90Registers().producer)},
        {"CONSUMER_REGS", std::to_string(p.sm90Registers().consumer)},
        {"LOAD_A", loadCode('a', plan_a, major_a, batched)},

@@ -117,10 +117,16 @@ void chooseEpilogue(const MatmulProblem& problem, MatmulParams& p) {
     // Every warp stages 16 rows of its tile at a time: one slab per warp.
     p.epilogue_tile = TileShape{16 * p.mathGroups(), p.warp_tile.n, 1};
   } else {
-    // Column slabs of up to 128 bytes, the widest a TMA store box with 128B swizzle takes; narrower
-    // (64, 32, 16 bytes) when the CTA tile's n is not a multiple of that (n = 160, 200, 224).
-    int64_t span = std::min(p.cta_tile.n, 128 / bytes(problem.out_dtype));
-    while (span * bytes(problem.out_dtype) > 16 && p.cta_tile.n % span != 0) span /= 2;
+    // Column slabs of 128 bytes, the widest a TMA store box with 128B swizzle takes (a tile narrower
+    // than that takes the widest power-of-two share that fits). A tile width that is not a multiple
+    // of it takes 64-byte slabs where they divide it (192x160 at 4000^3 on an H100: 770-773
+    // TFLOP/s, vs 768-770 with three 64-column slabs), and otherwise ends on a slab overlapping
+    // the one before: 128x232 in pairs at 5000x3000x4096 ran 750 with that, 676 with the 16-byte
+    // slabs that divide 232.
+    const int64_t esize = bytes(problem.out_dtype), n = p.cta_tile.n;
+    int64_t span = 128 / esize;
+    while (span > n) span /= 2;
+    if (n % span != 0 && n % (span / 2) == 0 && span / 2 * esize >= 64) span /= 2;
     p.epilogue_tile = TileShape{p.cta_tile.m, span, 1};
   }
   p.smem_epilogue = chooseSmemAtom(Major::K, problem.out_dtype, p.epilogue_tile.n);
@@ -154,7 +160,9 @@ int64_t mostStages(const MatmulProblem& problem, const DeviceSpec& device, const
 // The shapes ranked, each with its speed on full waves relative to the first: 192x160 with three
 // consumers and no cluster runs at 0.96 of 128x256 with two and a 2x1 cluster (H100, TN, 6144^3
 // and 8192^3, bench/sm90_consumers_sweep.sh) but fills 4000^3 with 525 tiles, 3.98 waves of 132
-// (128x256: 256 cluster units, 3.88 waves of 66, 95% real output): 771 vs 735 TFLOP/s. The model
+// (128x256: 256 cluster units, 3.88 waves of 66, 95% real output): 771 vs 735 TFLOP/s. 128x232
+// pairs run at 0.97 on exactly four waves (2816x5568 vs 2816x6144, bench/sm90_tile_fit.sh) and fill
+// 5000x3000 with 260 units, 3.94 waves, 97% real: 748 vs 719 TFLOP/s. The model
 // is calibrated on problems of 2 to 16 waves, so it ranks only problems that fill a whole wave of
 // the first shape. The speeds were measured with 16-byte aligned rows throughout (TMA loads and
 // stores, no padded copies); 4097x4097x4096 TN, whose C rows are not, ran 192x160 at 615 TFLOP/s
@@ -165,7 +173,7 @@ std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const Device
     TileShape cta;
     int64_t cluster_m;
     double speed;
-  } kShapes[] = {{{128, 256, 64}, 2, 1.0}, {{192, 160, 64}, 1, 0.96}};
+  } kShapes[] = {{{128, 256, 64}, 2, 1.0}, {{192, 160, 64}, 1, 0.96}, {{128, 232, 64}, 2, 0.97}};
   const bool aligned = bothOperandsAligned(problem) && problem.align_c * bytes(problem.out_dtype) >= 16;
   if (!aligned || problem.m <= 64 || problem.n <= 128) return {};
   std::vector<RankedTile> ranked;

@@ -28,7 +28,9 @@ RegisterSplit MatmulParams::sm90Registers() const {
   const int64_t at_launch = std::min<int64_t>(248, 65536 / threads / 8 * 8);
   const int64_t consumers = mathGroups();
   RegisterSplit split;
-  split.producer = 40;
+  // The producer's one thread issues every TMA box of a stage from unrolled code: at 40 registers
+  // ptxas spilled once a stage took 27 boxes (128x200, M-major B in 8-column atoms).
+  split.producer = 56;
   split.consumer = std::min<int64_t>(240, ((consumers + 1) * at_launch - split.producer) / consumers / 8 * 8);
   split.compiled = at_launch;
   return split;
@@ -107,9 +109,12 @@ void validateTiles(const MatmulParams& p) {
         << " accumulator registers a thread, but " << p.mathGroups() << " consumer warpgroups leave each thread "
         << registers << " (at most " << registers - 32 << " for accumulators): use a narrower cta_tile n or fewer rows";
     TG_USER_CHECK(p.stage_epilogue) << "sm_90 kernels always stage the epilogue: stage_epilogue must be true";
-    TG_USER_CHECK(p.epilogue_tile.m == c.m && p.epilogue_tile.n >= 1 && c.n % p.epilogue_tile.n == 0)
+    // A width that does not divide n ends on a slab overlapping the one before, which must start on an
+    // 8-column block of the accumulators.
+    const int64_t e = p.epilogue_tile.n;
+    TG_USER_CHECK(p.epilogue_tile.m == c.m && e >= 8 && e % 8 == 0 && e <= c.n && (c.n - e) % 8 == 0)
         << "sm_90 epilogue_tile " << p.epilogue_tile.toString() << " must span the cta_tile's m (" << c.m
-        << ") and divide its n (" << c.n << ")";
+        << ") and be a multiple of 8 columns up to its n (" << c.n << ")";
   }
 }
 

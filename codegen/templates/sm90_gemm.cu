@@ -33,7 +33,9 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
   // Work units per batch (tiles, plus the overhang of a split-merge traversal) and in all.
   constexpr int UNITS = TG_TILE_UNITS, ALL_UNITS = UNITS * @BATCH@;
   constexpr int A_STAGE_ELEMS = @A_STAGE_ELEMS@, B_STAGE_ELEMS = @B_STAGE_ELEMS@;
-  constexpr tg_u32 STAGE_BYTES = (A_STAGE_ELEMS + B_STAGE_ELEMS) * sizeof(tg_in_t);
+  // Bytes the TMA boxes of a stage land in this CTA: a tile whose rows do not split evenly among the
+  // CTAs sharing it is loaded in overlapping boxes, so it can exceed the stage's size.
+  constexpr tg_u32 STAGE_TX_BYTES = @STAGE_TX_BYTES@;
   // Stream-K: `workspace` holds a flag per consumer warpgroup of every CTA the launch may have, then
   // as many partial sums of a warpgroup tile.
   constexpr bool STREAM_K = @STREAM_K@;
@@ -81,7 +83,7 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
           // A fresh barrier counts as having completed the phase before its first: the first
           // pass through the ring waits on parity 1 and does not block.
           tg_mbarrier_wait(&empty[stage], ((iter / STAGES) & 1) ^ 1);
-          tg_mbarrier_arrive_expect_tx(&full[stage], STAGE_BYTES);
+          tg_mbarrier_arrive_expect_tx(&full[stage], STAGE_TX_BYTES);
           const int k0 = kt * BK;
           @LOAD_A@
           @LOAD_B@

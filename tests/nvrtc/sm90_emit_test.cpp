@@ -2,6 +2,8 @@
 // ptxas warnings that mean serialized wgmma or an ignored setmaxnreg (C7510, C7511, C7508).
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <future>
 
 #include "codegen/emit.h"
@@ -66,18 +68,35 @@ TEST(Sm90Emit, MisalignedOperandsAreReadThroughPaddedCopies) {
   EXPECT_FALSE(aligned.args[1].padded.has_value());
 }
 
-// CTA tiles whose n is not a multiple of 64 store C through narrower slabs (32 columns here).
-TEST(Sm90Emit, TileWidthsOffThe64ColumnSlabCompile) {
-  for (int64_t n : {160, 224}) {
+// C leaves through 128-byte slabs (64 bf16 or 32 fp32 columns), or 64-byte ones where those divide
+// the tile's n. Other widths end on a slab overlapping the one before. B tiles whose rows do not
+// halve into 8-row groups are multicast in overlapping halves, and the full barrier expects every
+// byte the boxes land.
+TEST(Sm90Emit, TileWidthsOffTheSlabEndOnOverlappingSlabsAndBoxes) {
+  struct Row {
+    int64_t n, cluster_m;
+    int64_t slab_bf16, slab_fp32;
+    int64_t b_rows_landed;  // B rows each stage receives: both halves, overlap included
+  };
+  for (const Row& r : {Row{160, 1, 32, 32, 160}, Row{200, 2, 64, 32, 208}, Row{224, 2, 32, 32, 224},
+                       Row{232, 2, 64, 32, 240}, Row{256, 2, 64, 32, 256}}) {
     for (auto out : {scheduler::DType::BF16, scheduler::DType::FP32}) {
       const auto problem = testing::makeProblem(4000, 4000, 4000, scheduler::Layout::TN, scheduler::DType::BF16, out);
       scheduler::ScheduleOverrides o;
-      o.cta_tile = scheduler::TileShape{128, n, 64};
+      o.cta_tile = scheduler::TileShape{128, r.n, 64};
+      o.cluster_m = r.cluster_m;
       const auto schedule = scheduler::schedule(problem, scheduler::DeviceSpec::preset("sm_90"), o);
-      EXPECT_EQ(schedule.params.epilogue_tile.n, 32) << n;
-      const auto compiled = runtime::compile(emit(schedule), scheduler::Arch::Sm90);
-      EXPECT_TRUE(compiled.warnings.empty()) << n << ": " << compiled.log;
-      EXPECT_EQ(compiled.statsFor().spill_stores, 0) << n;
+      const int64_t slab = out == scheduler::DType::BF16 ? r.slab_bf16 : r.slab_fp32;
+      EXPECT_EQ(schedule.params.epilogue_tile.n, slab) << r.n;
+      const KernelSource source = emit(schedule);
+      const std::string last = fmt::format("const int col0 = slab < {} ? slab * {} : {};", (r.n + slab - 1) / slab - 1,
+                                           slab, r.n - slab);
+      EXPECT_EQ(source.cuda.find(last) != std::string::npos, r.n % slab != 0) << r.n << " " << slab;
+      const int64_t tx = (128 + r.b_rows_landed) * 64 * 2;
+      EXPECT_NE(source.cuda.find(fmt::format("STAGE_TX_BYTES = {};", tx)), std::string::npos) << r.n;
+      const auto compiled = runtime::compile(source, scheduler::Arch::Sm90);
+      EXPECT_TRUE(compiled.warnings.empty()) << r.n << ": " << compiled.log;
+      EXPECT_EQ(compiled.statsFor().spill_stores + compiled.statsFor().spill_loads, 0) << r.n;
     }
   }
 }

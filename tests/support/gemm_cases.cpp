@@ -139,9 +139,13 @@ std::vector<GemmCase> sm80SmallVariants() {
                       kSmallMisaligned);
 }
 
-// Default tiles alone and in pairs, one consumer warpgroup (64x128) and three (192x160).
-const std::vector<TileConfig> kSm90Tiles = {
-    {std::nullopt, 1}, {std::nullopt, 2}, {scheduler::TileShape{64, 128, 64}, 1}, {scheduler::TileShape{192, 160, 64}, 2}};
+// Default tiles alone and in pairs, one consumer warpgroup (64x128), three (192x160), and a width
+// whose halves (100 rows) and epilogue slabs (64 or 32 columns) overlap (128x200 in pairs).
+const std::vector<TileConfig> kSm90Tiles = {{std::nullopt, 1},
+                                            {std::nullopt, 2},
+                                            {scheduler::TileShape{64, 128, 64}, 1},
+                                            {scheduler::TileShape{192, 160, 64}, 2},
+                                            {scheduler::TileShape{128, 200, 64}, 2}};
 
 std::vector<GemmCase> sm90SmallVariants() {
   return compileCases(scheduler::Arch::Sm90, kSm90Tiles, kSmallAligned, kSmallMisaligned);
@@ -188,7 +192,8 @@ std::vector<GemmCase> sm90StreamKCases() {
   // 128x256 tiles on 132 SMs: 1536x2048 gives 48 cluster pairs (a 73% full wave: every unit shared
   // among 66 pairs, up to three ways) or 96 lone CTAs; 5000x3000x512 cuts a last wave of 42 pairs
   // into ranges of 5 K tiles. Three consumer warpgroups (192x160): 3000x3000 has 304 tiles, 2.3
-  // waves of lone CTAs; 1000x4000 with a K tail, 6 x 25 tiles in pairs, 75 units.
+  // waves of lone CTAs; 1000x4000 with a K tail, 6 x 25 tiles in pairs, 75 units. Overlapping
+  // multicast halves and slabs: 1536x1800 in 128x200 pairs (54 units), 1000x3000 in 128x232 (52).
   const scheduler::TileShape three{192, 160, 64};
   const std::vector<Row> rows = {{1536, 2048, 1024, 1, Layout::TN, DType::BF16, 2},
                                  {1536, 2048, 1000, 1, Layout::NT, DType::BF16, 2},
@@ -197,7 +202,9 @@ std::vector<GemmCase> sm90StreamKCases() {
                                  {1024, 1024, 1024, 3, Layout::TT, DType::BF16, 2},
                                  {5000, 3000, 512, 1, Layout::TN, DType::BF16, 2},
                                  {3000, 3000, 1024, 1, Layout::TN, DType::BF16, 1, three},
-                                 {1000, 4000, 1000, 1, Layout::NN, DType::FP32, 2, three}};
+                                 {1000, 4000, 1000, 1, Layout::NN, DType::FP32, 2, three},
+                                 {1536, 1800, 1000, 1, Layout::TN, DType::BF16, 2, scheduler::TileShape{128, 200, 64}},
+                                 {1000, 3000, 1000, 1, Layout::NN, DType::FP32, 2, scheduler::TileShape{128, 232, 64}}};
   std::vector<GemmCase> cases;
   for (const Row& r : rows) {
     GemmCase c{makeProblem(r.m, r.n, r.k, r.layout, DType::BF16, r.out, r.batch), {}};

@@ -36,7 +36,8 @@ TEST(CliPlan, JsonHasTheDocumentedShape) {
 // of 42, which stream-K shares (2688 K tiles over 66 clusters: 40 or 41 each); 4096^3's last wave
 // (58 of 66) stays whole.
 TEST(CliPlan, ShowsHowStreamKSharesTheLastWave) {
-  const Result r = runCli({"plan", "--m", "5000", "--n", "3000", "--k", "4096", "--arch", "sm_90", "--format", "json"});
+  const Result r = runCli({"plan", "--m", "5000", "--n", "3000", "--k", "4096", "--arch", "sm_90", "--cta-tile",
+                           "128,256,64", "--format", "json"});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["grid"]["stream_k"]["shared_units"], 42);
@@ -54,7 +55,7 @@ TEST(CliPlan, ShowsTheTileRankingBehindTheChoice) {
   const Result r = runCli({"plan", "--m", "4000", "--n", "4000", "--k", "4000", "--arch", "sm_90", "--format", "json"});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
-  ASSERT_EQ(j["tile_ranking"].size(), 2u);
+  ASSERT_EQ(j["tile_ranking"].size(), 3u);
   int chosen = 0;
   for (const auto& t : j["tile_ranking"]) {
     EXPECT_NEAR(t["score"].get<double>(),

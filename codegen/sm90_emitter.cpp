@@ -132,6 +132,31 @@ OperandPlan planOperand(const char* name, const ir::TensorDomain& smem, const sc
   return plan;
 }
 
+// wgmma descriptors whose start addresses step by constants: from group g's first k16 step of stage 0
+// to any k16 step kk of any stage, in 16-byte units. Checked at every start wgmma reads; empty where
+// the smem domain is not affine there, and the kernel then evaluates the index at every step.
+struct DescriptorSteps {
+  int64_t stage = 0, kk = 0;
+};
+
+std::optional<DescriptorSteps> descriptorSteps(const ir::TensorDomain& smem, DType dtype, int64_t groups,
+                                               int64_t group_mn, int64_t tile_k) {
+  const SmemOffsets offset(smem);
+  const int64_t esize = scheduler::bytes(dtype);
+  auto at = [&](int64_t g, int64_t kk, int64_t stage) { return offset(g * group_mn, kk * 16, stage) * esize; };
+  const int64_t steps = tile_k / 16;
+  const DescriptorSteps bytes{offset.stages() > 1 ? at(0, 0, 1) - at(0, 0, 0) : 0, steps > 1 ? at(0, 1, 0) - at(0, 0, 0) : 0};
+  if (bytes.stage % 16 != 0 || bytes.kk % 16 != 0) return std::nullopt;
+  for (int64_t g = 0; g < groups; ++g) {
+    for (int64_t stage = 0; stage < offset.stages(); ++stage) {
+      for (int64_t kk = 0; kk < steps; ++kk) {
+        if (at(g, kk, stage) != at(g, 0, 0) + stage * bytes.stage + kk * bytes.kk) return std::nullopt;
+      }
+    }
+  }
+  return DescriptorSteps{bytes.stage / 16, bytes.kk / 16};
+}
+
 // The tensor map over one operand in global memory: contiguous dimension first, then the other,
 // then the batch. Strides come from the gmem domain's Indexer expression. Rows that are not 16-byte
 // aligned (TMA's rule) are read from a padded copy the runtime makes before each launch.
@@ -390,11 +415,29 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   map_c.swizzle = static_cast<TmaSwizzle>(p.smem_epilogue.tmaSwizzle());
   const int64_t c_smem_elems = 2 * p.cta_tile.m * slab_n;
 
-  const std::string descriptors = fmt::format(
-      "const tg_u64 desc_a = tg_wgmma_desc(smem_a_addr + tg_smem_a(consumer * WM, kk * 16, stage) * {0}, {1}, {2}, {3});\n"
-      "          const tg_u64 desc_b = tg_wgmma_desc(smem_b_addr + tg_smem_b(0, kk * 16, stage) * {0}, {4}, {5}, {6});",
-      scheduler::bytes(prob.a_dtype), plan_a.lbo, plan_a.sbo, plan_a.layout_type, plan_b.lbo, plan_b.sbo,
-      plan_b.layout_type);
+  const auto desc = [&](const char* operand, const char* mn, const char* k, const char* stage, const OperandPlan& plan) {
+    return fmt::format("tg_wgmma_desc(smem_{0}_addr + tg_smem_{0}({1}, {2}, {3}) * {4}, {5}, {6}, {7})", operand, mn, k,
+                       stage, scheduler::bytes(operand[0] == 'a' ? prob.a_dtype : prob.b_dtype), plan.lbo, plan.sbo,
+                       plan.layout_type);
+  };
+  const auto steps_a = descriptorSteps(s.smem_a, prob.a_dtype, consumers, 64, p.cta_tile.k);
+  const auto steps_b = descriptorSteps(s.smem_b, prob.b_dtype, 1, p.cta_tile.n, p.cta_tile.k);
+  std::string descriptor_bases, descriptors;
+  if (steps_a && steps_b) {
+    descriptor_bases = fmt::format(
+        "// The operands' start addresses step by constants over stages and k16 steps (checked on the smem\n"
+        "    // domains): each step adds them to the warpgroup's first descriptors.\n"
+        "    const tg_u64 desc_a0 = {0};\n"
+        "    const tg_u64 desc_b0 = {1};",
+        desc("a", "consumer * WM", "0", "0", plan_a), desc("b", "0", "0", "0", plan_b));
+    descriptors = fmt::format(
+        "const tg_u64 desc_a = desc_a0 + static_cast<tg_u64>(stage * {0} + kk * {1});\n"
+        "          const tg_u64 desc_b = desc_b0 + static_cast<tg_u64>(stage * {2} + kk * {3});",
+        steps_a->stage, steps_a->kk, steps_b->stage, steps_b->kk);
+  } else {
+    descriptors = fmt::format("const tg_u64 desc_a = {};\n          const tg_u64 desc_b = {};",
+                              desc("a", "consumer * WM", "kk * 16", "stage", plan_a), desc("b", "0", "kk * 16", "stage", plan_b));
+  }
   const char* convert = prob.out_dtype == DType::BF16   ? "__float2bfloat16_rn(v)"
                         : prob.out_dtype == DType::FP16 ? "__float2half_rn(v)"
                                                         : "v";
@@ -452,6 +495,7 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
        {"CONSUMER_REGS", std::to_string(p.sm90Registers().consumer)},
        {"LOAD_A", loadCode('a', plan_a, major_a, batched)},
        {"LOAD_B", loadCode('b', plan_b, major_b, batched)},
+       {"DESCRIPTOR_BASES", descriptor_bases},
        {"DESCRIPTORS", descriptors},
        {"C_PARAM", tma_store ? "const __grid_constant__ tg_tensor_map tmap_c" : "tg_out_t* __restrict__ C"},
        {"C_SMEM_ELEMS", std::to_string(c_smem_elems)},

@@ -97,6 +97,7 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
     const int t = threadIdx.x % 128;
     const int warp = t / 32, lane = t % 32;
     const tg_u32 smem_a_addr = tg_smem_addr(smem_a), smem_b_addr = tg_smem_addr(smem_b);
+    @DESCRIPTOR_BASES@
     float acc[WN / 2];
     int iter = 0;
     [[maybe_unused]] int epilogue_slabs = 0;  // slabs this warpgroup has stored: picks the buffer

@@ -196,6 +196,26 @@ TEST(Sm90Emit, ThreeAndFourConsumerWarpgroupsCompileWithinTheirRegisters) {
   refused({320, 128, 64}, "5 consumer warpgroups");
 }
 
+// The consumers' wgmma descriptors start from the Indexer's offset of their first k16 step and step by
+// constants the emitter checked on the smem domains: a 128x256x64 TN stage of A is 16 KB (1024 units of
+// 16 bytes) and of B 32 KB; a k16 step is 32 bytes along each K-major row.
+TEST(Sm90Emit, DescriptorsStepByConstantsCheckedOnTheSmemDomains) {
+  const auto device = scheduler::DeviceSpec::preset("sm_90");
+  for (auto layout : {scheduler::Layout::TN, scheduler::Layout::NT, scheduler::Layout::NN, scheduler::Layout::TT}) {
+    const auto problem = testing::makeProblem(4096, 4096, 4096, layout, scheduler::DType::BF16, scheduler::DType::BF16);
+    const KernelSource source = emit(scheduler::schedule(problem, device));
+    EXPECT_NE(source.cuda.find("const tg_u64 desc_a0 = tg_wgmma_desc(smem_a_addr + tg_smem_a(consumer * WM, 0, 0) * 2"),
+              std::string::npos)
+        << scheduler::toString(layout);
+    EXPECT_NE(source.cuda.find("const tg_u64 desc_a = desc_a0 + static_cast<tg_u64>(stage * 1024 + kk * "),
+              std::string::npos)
+        << scheduler::toString(layout);
+    if (layout == scheduler::Layout::TN) {
+      EXPECT_NE(source.cuda.find("desc_b0 + static_cast<tg_u64>(stage * 2048 + kk * 2);"), std::string::npos);
+    }
+  }
+}
+
 TEST(Sm90Emit, EachFamilyRejectsTheOthersSchedule) {
   const auto problem = testing::makeProblem(256, 256, 256, scheduler::Layout::TN, scheduler::DType::BF16,
                                             scheduler::DType::BF16);

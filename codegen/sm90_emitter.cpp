@@ -262,8 +262,6 @@ std::string epilogueCode(const scheduler::MatmulSchedule& s, bool tma_store, int
   const char* pack = out == DType::BF16   ? "__floats2bfloat162_rn(v0, v1)"
                      : out == DType::FP16 ? "__floats2half2_rn(v0, v1)"
                                           : "make_float2(v0, v1)";
-  // Every slab is first written to shared memory in the accumulator layout: by stmatrix where it fits
-  // (a quarter of the store instructions), else a pair of elements at a time.
   // A tile width that is not a whole number of slabs ends on a slab overlapping the one before: its
   // columns are stored twice with the same values, and every slab keeps the widest TMA box.
   const int64_t width = s.params.warp_tile.n, slabs = scheduler::ceilDiv(width, slab_n);
@@ -272,6 +270,8 @@ std::string epilogueCode(const scheduler::MatmulSchedule& s, bool tma_store, int
                                    : fmt::format("slab * {}", slab_n);
   const std::string overlap_note =
       overlap ? fmt::format(" The last slab starts at column {}, overlapping the one before.", width - slab_n) : "";
+  // Every slab is first written to shared memory in the accumulator layout: by stmatrix where it fits
+  // (a quarter of the store instructions), else a pair of elements at a time.
   std::string fill = "        const int buffer = epilogue_slabs % 2;\n";
   fill += stmatrixFits(s.smem_epilogue, out) ? fmt::format(
       "#pragma unroll\n"
@@ -415,10 +415,11 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   map_c.swizzle = static_cast<TmaSwizzle>(p.smem_epilogue.tmaSwizzle());
   const int64_t c_smem_elems = 2 * p.cta_tile.m * slab_n;
 
-  const auto desc = [&](const char* operand, const char* mn, const char* k, const char* stage, const OperandPlan& plan) {
-    return fmt::format("tg_wgmma_desc(smem_{0}_addr + tg_smem_{0}({1}, {2}, {3}) * {4}, {5}, {6}, {7})", operand, mn, k,
-                       stage, scheduler::bytes(operand[0] == 'a' ? prob.a_dtype : prob.b_dtype), plan.lbo, plan.sbo,
-                       plan.layout_type);
+  // The descriptor of operand `x`'s tile at (mn, k) of `stage`, from the Indexer's smem offset.
+  const auto desc = [&](char x, const char* mn, const char* k, const char* stage) {
+    const OperandPlan& plan = x == 'a' ? plan_a : plan_b;
+    return fmt::format("tg_wgmma_desc(smem_{0}_addr + tg_smem_{0}({1}, {2}, {3}) * {4}, {5}, {6}, {7})", x, mn, k, stage,
+                       scheduler::bytes(x == 'a' ? prob.a_dtype : prob.b_dtype), plan.lbo, plan.sbo, plan.layout_type);
   };
   const auto steps_a = descriptorSteps(s.smem_a, prob.a_dtype, consumers, 64, p.cta_tile.k);
   const auto steps_b = descriptorSteps(s.smem_b, prob.b_dtype, 1, p.cta_tile.n, p.cta_tile.k);
@@ -429,14 +430,14 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
         "    // domains): each step adds them to the warpgroup's first descriptors.\n"
         "    const tg_u64 desc_a0 = {0};\n"
         "    const tg_u64 desc_b0 = {1};",
-        desc("a", "consumer * WM", "0", "0", plan_a), desc("b", "0", "0", "0", plan_b));
+        desc('a', "consumer * WM", "0", "0"), desc('b', "0", "0", "0"));
     descriptors = fmt::format(
         "const tg_u64 desc_a = desc_a0 + static_cast<tg_u64>(stage * {0} + kk * {1});\n"
         "          const tg_u64 desc_b = desc_b0 + static_cast<tg_u64>(stage * {2} + kk * {3});",
         steps_a->stage, steps_a->kk, steps_b->stage, steps_b->kk);
   } else {
     descriptors = fmt::format("const tg_u64 desc_a = {};\n          const tg_u64 desc_b = {};",
-                              desc("a", "consumer * WM", "kk * 16", "stage", plan_a), desc("b", "0", "kk * 16", "stage", plan_b));
+                              desc('a', "consumer * WM", "kk * 16", "stage"), desc('b', "0", "kk * 16", "stage"));
   }
   const char* convert = prob.out_dtype == DType::BF16   ? "__float2bfloat16_rn(v)"
                         : prob.out_dtype == DType::FP16 ? "__float2half_rn(v)"

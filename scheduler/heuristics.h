@@ -42,7 +42,7 @@ struct RankedTile {
 };
 
 // The ranking, in order; empty where the heuristic does not rank (problems under a wave of the first
-// shape, small M or N, rows not 16-byte aligned).
+// shape, small M or N, rows not 16-byte aligned, A or B rows not on 32-byte sectors).
 std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k);
 
 // Concurrently resident CTAs the grid model plans a wave for.

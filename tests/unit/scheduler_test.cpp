@@ -316,13 +316,19 @@ TEST(WaveModel, PicksThreeConsumersWhereTheyFillTheWaves) {
                           // 160 columns of M-major B would get 64-byte atoms.
                           Expect{4000, 4000, 4000, Layout::TT, wide, 2}, Expect{4000, 4000, 4000, Layout::NT, wide, 2},
                           Expect{4096, 4096, 4096, Layout::TN, wide, 2}, Expect{8192, 8192, 8192, Layout::TN, wide, 2},
-                          Expect{5000, 3000, 4096, Layout::TN, pairs232, 2}, Expect{3000, 5000, 4096, Layout::NN, pairs232, 2},
+                          Expect{5000, 3000, 4096, Layout::TN, pairs232, 2}, Expect{3000, 5000, 4096, Layout::TN, pairs232, 2},
+                          // M-major A with 3000-element rows: off 32-byte sectors.
+                          Expect{3000, 5000, 4096, Layout::NN, wide, 2},
                           // 232 columns of M-major B would get 16-byte atoms.
                           Expect{5000, 3000, 4096, Layout::NT, wide, 2}, Expect{3000, 3000, 3000, Layout::TN, wide, 2},
                           // Less than a wave, or rows not 16-byte aligned: the model is not
                           // calibrated there.
                           Expect{1000, 1000, 1000, Layout::TN, wide, 2}, Expect{4097, 4097, 4096, Layout::TN, wide, 2},
-                          Expect{4004, 4004, 4000, Layout::TN, wide, 2}}) {
+                          Expect{4004, 4004, 4000, Layout::TN, wide, 2},
+                          // Rows of A and B off 32-byte sectors (K = 3000, 4008): 192x160 ran at
+                          // 0.74 of 128x256 pairs there.
+                          Expect{4000, 4000, 3000, Layout::TN, wide, 2}, Expect{4000, 4000, 4008, Layout::TN, wide, 2},
+                          Expect{5000, 3000, 4104, Layout::TN, wide, 2}, Expect{4000, 4000, 4016, Layout::TN, three, 1}}) {
     const MatmulParams p = chooseParams(problem(e.m, e.n, e.k, e.layout), h100);
     const std::string what = std::to_string(e.m) + "x" + std::to_string(e.n) + "x" + std::to_string(e.k) + " " +
                              toString(e.layout);

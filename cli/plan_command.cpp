@@ -75,7 +75,7 @@ std::string rankingText(const std::vector<scheduler::RankedTile>& ranked) {
   for (const auto& r : ranked) {
     text += fmt::format("          {}x{} in {}x1 clusters: {:.2f} x {:.3f} x {:.3f} = {:.3f} ({:.2f} waves, {} units at once){}\n",
                         r.cta.m, r.cta.n, r.cluster_m, r.speed, r.fit.useful, r.fit.busy, r.score(), r.fit.waves,
-                        r.fit.slots, r.chosen ? "  <- chosen" : r.eligible ? "" : "  (not eligible: an operand tile would get narrower swizzle atoms)");
+                        r.fit.slots, r.chosen ? "  <- chosen" : r.eligible() ? "" : "  (not eligible: " + r.not_eligible + ")");
   }
   return text;
 }
@@ -90,8 +90,9 @@ nlohmann::json rankingJson(const std::vector<scheduler::RankedTile>& ranked) {
                  {"busy", r.fit.busy},
                  {"waves", r.fit.waves},
                  {"score", r.score()},
-                 {"eligible", r.eligible},
+                 {"eligible", r.eligible()},
                  {"chosen", r.chosen}});
+    if (!r.eligible()) j.back()["not_eligible"] = r.not_eligible;
   }
   return j;
 }

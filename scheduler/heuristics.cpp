@@ -162,18 +162,24 @@ int64_t mostStages(const MatmulProblem& problem, const DeviceSpec& device, const
 // and 8192^3, bench/sm90_consumers_sweep.sh) but fills 4000^3 with 525 tiles, 3.98 waves of 132
 // (128x256: 256 cluster units, 3.88 waves of 66, 95% real output): 771 vs 735 TFLOP/s. 128x232
 // pairs run at 0.97 on exactly four waves (2816x5568 vs 2816x6144, bench/sm90_tile_fit.sh) and fill
-// 5000x3000 with 260 units, 3.94 waves, 97% real: 748 vs 719 TFLOP/s. The model
-// is calibrated on problems of 2 to 16 waves, so it ranks only problems that fill a whole wave of
-// the first shape. The speeds were measured with 16-byte aligned rows throughout (TMA loads and
-// stores, no padded copies); 4097x4097x4096 TN, whose C rows are not, ran 192x160 at 615 TFLOP/s
-// and 128x256 at 645 (its epilogue stores 32-column slabs a row per warp). A shape must beat the
-// chosen one by 1% to replace it.
+// 5000x3000 with 260 units, 3.94 waves, 97% real: 748 vs 719 TFLOP/s. The model is calibrated on
+// problems of 2 to 16 waves, so under a whole wave of the first shape it ranks only 192x128, and
+// only where its tiles fill 90-100% of one wave: 1536x2048x8192 738 vs 668 (128x256 pairs cut by
+// stream-K), 1500x2000x4096 634 vs 528. Over several waves its speed varies with the shape (0.88
+// to 0.96: 4500x2000x4096 652 vs 685), so it is not ranked there. The speeds were measured with
+// 16-byte aligned rows throughout (TMA loads and stores, no padded copies); 4097x4097x4096 TN, whose
+// C rows are not, ran 192x160 at 615 TFLOP/s and 128x256 at 645 (its epilogue stores 32-column
+// slabs a row per warp). A shape must beat the chosen one by 1% to replace it.
 std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k) {
   static constexpr struct {
     TileShape cta;
     int64_t cluster_m;
     double speed;
-  } kShapes[] = {{{128, 256, 64}, 2, 1.0}, {{192, 160, 64}, 1, 0.96}, {{128, 232, 64}, 2, 0.97}};
+    bool one_wave;  // ranked only under a wave of the first shape, where it fills one wave
+  } kShapes[] = {{{128, 256, 64}, 2, 1.0, false},
+                 {{192, 160, 64}, 1, 0.96, false},
+                 {{128, 232, 64}, 2, 0.97, false},
+                 {{192, 128, 64}, 1, 0.95, true}};
   const bool aligned = bothOperandsAligned(problem) && problem.align_c * bytes(problem.out_dtype) >= 16;
   // Operand rows that do not start on 32-byte L2 sectors make every TMA box row touch one sector
   // more, which the shapes without multicast or with narrower B tiles feel most (TN on an H100:
@@ -184,16 +190,31 @@ std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const Device
   if (!aligned || !sector_rows || problem.m <= 64 || problem.n <= 128) return {};
   std::vector<RankedTile> ranked;
   for (const auto& shape : kShapes) {
-    RankedTile r{shape.cta, shape.cluster_m, shape.speed,
-                 fitWaves(problem, shape.cta.m, shape.cta.n, shape.cluster_m, device.sm_count / shape.cluster_m, stream_k),
-                 widestAtoms(problem, shape.cta), false};
+    RankedTile r;
+    r.cta = shape.cta;
+    r.cluster_m = shape.cluster_m;
+    r.speed = shape.speed;
+    r.fit = fitWaves(problem, shape.cta.m, shape.cta.n, shape.cluster_m, device.sm_count / shape.cluster_m, stream_k);
     ranked.push_back(r);
   }
-  if (ranked.front().fit.waves < 1) return {};
+  const bool under_a_wave = ranked.front().fit.waves < 1;
+  for (size_t i = 1; i < ranked.size(); ++i) {
+    RankedTile& r = ranked[i];
+    const bool fills_one_wave = r.fit.waves <= 1 && r.fit.waves >= 0.9;
+    if (!widestAtoms(problem, r.cta)) {
+      r.not_eligible = "an operand tile would get narrower swizzle atoms";
+    } else if (kShapes[i].one_wave && !(under_a_wave && fills_one_wave)) {
+      r.not_eligible = "ranked only where the first shape fills less than a wave and it fills 90-100% of one";
+    } else if (!kShapes[i].one_wave && under_a_wave) {
+      r.not_eligible = "the first shape fills less than a wave";
+    }
+  }
   size_t chosen = 0;
   for (size_t i = 1; i < ranked.size(); ++i) {
-    if (ranked[i].eligible && ranked[i].score() > 1.01 * ranked[chosen].score()) chosen = i;
+    if (ranked[i].eligible() && ranked[i].score() > 1.01 * ranked[chosen].score()) chosen = i;
   }
+  // Under a wave with no shape that fills one, the heuristic keeps its default and shows no ranking.
+  if (under_a_wave && chosen == 0) return {};
   ranked[chosen].chosen = true;
   return ranked;
 }

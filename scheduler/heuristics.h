@@ -2,6 +2,7 @@
 // The starting heuristics for tiles, stages and grid traversal, per arch. All tunable choices live
 // here so that GPU tuning (issues #5-#7) changes one file.
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "scheduler/params.h"
@@ -36,13 +37,15 @@ struct RankedTile {
   int64_t cluster_m = 1;
   double speed = 1;
   WaveFit fit;
-  bool eligible = true;
+  std::string not_eligible;  // why the heuristic may not pick it; empty when it may
   bool chosen = false;
+  bool eligible() const { return not_eligible.empty(); }
   double score() const { return speed * fit.score(); }
 };
 
 // The ranking, in order; empty where the heuristic does not rank (problems under a wave of the first
-// shape, small M or N, rows not 16-byte aligned, A or B rows not on 32-byte sectors).
+// shape that no one-wave shape fills, small M or N, rows not 16-byte aligned, A or B rows not on
+// 32-byte sectors).
 std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k);
 
 // Concurrently resident CTAs the grid model plans a wave for.

@@ -55,7 +55,7 @@ TEST(CliPlan, ShowsTheTileRankingBehindTheChoice) {
   const Result r = runCli({"plan", "--m", "4000", "--n", "4000", "--k", "4000", "--arch", "sm_90", "--format", "json"});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
-  ASSERT_EQ(j["tile_ranking"].size(), 3u);
+  ASSERT_EQ(j["tile_ranking"].size(), 4u);
   int chosen = 0;
   for (const auto& t : j["tile_ranking"]) {
     EXPECT_NEAR(t["score"].get<double>(),
@@ -71,7 +71,11 @@ TEST(CliPlan, ShowsTheTileRankingBehindTheChoice) {
   EXPECT_NE(text.out.find("128x256 in 2x1 clusters: 1.00 x 0.954 x 0.970 = 0.925 (3.88 waves, 66 units at once)  <- chosen"),
             std::string::npos)
       << text.out;
-  EXPECT_NE(text.out.find("not eligible"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("not eligible: an operand tile would get narrower swizzle atoms"), std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("192x128 in 1x1 clusters"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("not eligible: ranked only where the first shape fills less than a wave"), std::string::npos)
+      << text.out;
   const Result user = runCli({"plan", "--m", "4000", "--n", "4000", "--k", "4000", "--arch", "sm_90", "--cta-tile",
                               "128,256,64", "--format", "json"});
   EXPECT_FALSE(nlohmann::json::parse(user.out).contains("tile_ranking"));

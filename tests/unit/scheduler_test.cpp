@@ -299,7 +299,7 @@ TEST(WaveModel, CountsUnitsPaddingAndIdleSlotsExactly) {
   }
 }
 
-TEST(WaveModel, PicksThreeConsumersWhereTheyFillTheWaves) {
+TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
   // H100 preset, 132 SMs. 4000^3: 128x256 pairs give 256 units, 3.88 waves of 66, 95% real output;
   // 192x160 gives 525 tiles, 3.98 waves of 132, 99% real. Measured 735 vs 771 TFLOP/s (TN).
   const DeviceSpec h100 = DeviceSpec::preset("sm_90");
@@ -311,7 +311,7 @@ TEST(WaveModel, PicksThreeConsumersWhereTheyFillTheWaves) {
   };
   // 5000x3000: 128x232 pairs give 260 units, 3.94 waves, 97% real (128x256: 3.64 waves cut by
   // stream-K). Measured 748 vs 719 TFLOP/s (TN).
-  const TileShape wide{128, 256, 64}, three{192, 160, 64}, pairs232{128, 232, 64};
+  const TileShape wide{128, 256, 64}, three{192, 160, 64}, pairs232{128, 232, 64}, one_wave{192, 128, 64};
   for (const Expect& e : {Expect{4000, 4000, 4000, Layout::TN, three, 1}, Expect{4000, 4000, 8000, Layout::NN, three, 1},
                           // 160 columns of M-major B would get 64-byte atoms.
                           Expect{4000, 4000, 4000, Layout::TT, wide, 2}, Expect{4000, 4000, 4000, Layout::NT, wide, 2},
@@ -328,7 +328,13 @@ TEST(WaveModel, PicksThreeConsumersWhereTheyFillTheWaves) {
                           // Rows of A and B off 32-byte sectors (K = 3000, 4008): 192x160 ran at
                           // 0.74 of 128x256 pairs there.
                           Expect{4000, 4000, 3000, Layout::TN, wide, 2}, Expect{4000, 4000, 4008, Layout::TN, wide, 2},
-                          Expect{5000, 3000, 4104, Layout::TN, wide, 2}, Expect{4000, 4000, 4016, Layout::TN, three, 1}}) {
+                          Expect{5000, 3000, 4104, Layout::TN, wide, 2}, Expect{4000, 4000, 4016, Layout::TN, three, 1},
+                          // Under a wave of 128x256 pairs, 192x128 where its tiles fill one wave
+                          // (1536x2048: 128 of 132; measured 738 vs 668 TFLOP/s); not where none
+                          // fills one (1000x3000) nor over several waves (4500x2000: 652 vs 685).
+                          Expect{1536, 2048, 8192, Layout::TN, one_wave, 1}, Expect{1500, 2000, 4096, Layout::TN, one_wave, 1},
+                          Expect{1000, 3000, 4096, Layout::TN, wide, 2}, Expect{2048, 2048, 4096, Layout::TN, wide, 2},
+                          Expect{4500, 2000, 4096, Layout::TN, wide, 2}}) {
     const MatmulParams p = chooseParams(problem(e.m, e.n, e.k, e.layout), h100);
     const std::string what = std::to_string(e.m) + "x" + std::to_string(e.n) + "x" + std::to_string(e.k) + " " +
                              toString(e.layout);

@@ -381,7 +381,8 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
       << "sm_90 kernels give each consumer warpgroup 64 rows and the whole tile width, one wgmma m64nNk16 per k16 step: "
          "warpgroup tile "
       << p.warp_tile.toString() << " and instruction " << p.instruction_tile.toString() << " do not fit cta tile "
-      << p.cta_tile.toString() << " (use a cta_tile m of 64 to " << 64 * scheduler::kMaxConsumersSm90 << " in steps of 64)";
+      << p.cta_tile.toString() << " (use a cta_tile m of 64 to " << 64 * scheduler::kMaxConsumersSm90
+      << " in steps of 64 and an n of 8 to 256 in steps of 8)";
   TG_USER_CHECK(p.cluster.n == 1 && p.cluster.m <= 2)
       << "sm_90 kernels are emitted for clusters of 1 or 2 CTAs along M (sharing B), got " << p.cluster.m << "x"
       << p.cluster.n;

@@ -79,11 +79,11 @@ void chooseTilesSm90(const MatmulProblem& problem, const DeviceSpec& device, Mat
   setSm90Tile(p, TileShape{problem.m <= 64 ? 64 : 128, problem.n <= 128 ? 128 : 256, 64});
   p.cluster = pairedCluster(problem, p);
   if (!p.persistent) return;
-  for (const RankedTile& r : rankSm90Tiles(problem, device, p.stream_k)) {
-    if (!r.chosen) continue;
-    setSm90Tile(p, r.cta);
-    p.cluster = ClusterShape{r.cluster_m, 1};
-  }
+  const std::vector<RankedTile> ranked = rankSm90Tiles(problem, device, p.stream_k);
+  const auto chosen = std::find_if(ranked.begin(), ranked.end(), [](const RankedTile& r) { return r.chosen; });
+  if (chosen == ranked.end()) return;
+  setSm90Tile(p, chosen->cta);
+  p.cluster = ClusterShape{chosen->cluster_m, 1};
 }
 
 // The warp (sm_80) or warpgroup (sm_90) tile that fits a user's CTA tile: the heuristic's when it

@@ -71,6 +71,9 @@ TEST(BadInput, CliExitsTwoNamingTheArgumentTheValueAndWhatIsAllowed) {
       {plan({"--cta-tile", "1024,1024,256"}), {"16 consumer warpgroups", "1 to 4"}},
       {plan({"--cta-tile", "256,256,64"}), {"128 accumulator registers", "narrower cta_tile n"}},
       {plan({"--arch", "sm_80", "--cta-tile", "100,128,32"}), {"100x128x32", "multiples of 8"}},
+      // wider than one wgmma: the schedule holds, the sm_90 emitter refuses it
+      {{"emit", "--m", "64", "--n", "300", "--k", "64", "--arch", "sm_90", "--cta-tile", "128,264,64"},
+       {"128x264x64", "an n of 8 to 256"}},
       {plan({"--stages", "0"}), {"stages is 0", "2 to 32"}},
       {plan({"--cluster", "3"}), {"cluster 3x1", "powers of two"}},
       {{"sweep", "--m", "64", "--n", "64", "--k", "64", "--factors", "0"}, {"--factors", "is 0", ">= 1"}},

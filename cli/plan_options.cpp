@@ -32,7 +32,7 @@ void addPlanOptions(CLI::App& cmd, PlanOptions& o) {
                  "sm_90, persistent: on (default) shares the last wave's tiles among all CTAs by K ranges; off");
   cmd.add_flag("--tuned,!--no-tuned", o.tuned,
                "Use the grid traversal `tilegrid sweep --apply` stored for this problem (default on)");
-  cmd.add_option("--cluster", o.cluster, "sm_90: CTAs per cluster along M, sharing the B tile by TMA multicast (1 or 2). Default: the "
+  cmd.add_option("--cluster", o.cluster, "sm_90: CTAs per cluster along M, sharing the B tile by TMA multicast (1, 2 or 4). Default: the "
                  "ranked tile's (plan shows the ranking), or 2 for a --cta-tile with two tile rows or more");
 }
 

@@ -383,8 +383,8 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
       << p.warp_tile.toString() << " and instruction " << p.instruction_tile.toString() << " do not fit cta tile "
       << p.cta_tile.toString() << " (use a cta_tile m of 64 to " << 64 * scheduler::kMaxConsumersSm90
       << " in steps of 64 and an n of 8 to 256 in steps of 8)";
-  TG_USER_CHECK(p.cluster.n == 1 && p.cluster.m <= 2)
-      << "sm_90 kernels are emitted for clusters of 1 or 2 CTAs along M (sharing B), got " << p.cluster.m << "x"
+  TG_USER_CHECK(p.cluster.n == 1 && p.cluster.m <= 4)
+      << "sm_90 kernels are emitted for clusters of 1, 2 or 4 CTAs along M (sharing B), got " << p.cluster.m << "x"
       << p.cluster.n;
   const int64_t cm = p.cluster.m;
   TG_USER_CHECK(p.split_k == 1) << "split-K is not emitted; use split_k 1";

@@ -70,16 +70,17 @@ TEST(Sm90Emit, MisalignedOperandsAreReadThroughPaddedCopies) {
 
 // C leaves through 128-byte slabs (64 bf16 or 32 fp32 columns), or 64-byte ones where those divide
 // the tile's n. Other widths end on a slab overlapping the one before. B tiles whose rows do not
-// halve into 8-row groups are multicast in overlapping halves, and the full barrier expects every
-// byte the boxes land.
+// split into 8-row groups among the cluster's CTAs are multicast in overlapping parts, and the full
+// barrier expects every byte the boxes land.
 TEST(Sm90Emit, TileWidthsOffTheSlabEndOnOverlappingSlabsAndBoxes) {
   struct Row {
     int64_t n, cluster_m;
     int64_t slab_bf16, slab_fp32;
-    int64_t b_rows_landed;  // B rows each stage receives: both halves, overlap included
+    int64_t b_rows_landed;  // B rows each stage receives: every CTA's part, overlap included
   };
   for (const Row& r : {Row{160, 1, 32, 32, 160}, Row{200, 2, 64, 32, 208}, Row{224, 2, 32, 32, 224},
-                       Row{232, 2, 64, 32, 240}, Row{256, 2, 64, 32, 256}}) {
+                       Row{232, 2, 64, 32, 240}, Row{256, 2, 64, 32, 256}, Row{232, 4, 64, 32, 256},
+                       Row{200, 4, 64, 32, 224}, Row{256, 4, 64, 32, 256}}) {
     for (auto out : {scheduler::DType::BF16, scheduler::DType::FP32}) {
       const auto problem = testing::makeProblem(4000, 4000, 4000, scheduler::Layout::TN, scheduler::DType::BF16, out);
       scheduler::ScheduleOverrides o;

@@ -102,8 +102,9 @@ std::vector<GemmCase> runCases(scheduler::Arch arch, const scheduler::TileShape&
       c.overrides.method = g.method;
       c.overrides.factors = g.factors;
       if (i % 2 == 1) c.overrides.cta_tile = small_tile;
-      // sm_90: every third case pairs CTAs in clusters (odd tile rows leave a half-empty pair).
-      if (arch == scheduler::Arch::Sm90) c.overrides.cluster_m = i % 3 == 2 ? 2 : 1;
+      // sm_90: every third case puts CTAs in clusters, of two or (every sixth) four (odd tile rows
+      // leave part of a cluster empty).
+      if (arch == scheduler::Arch::Sm90) c.overrides.cluster_m = i % 6 == 5 ? 4 : i % 3 == 2 ? 2 : 1;
       // sm_80: every fourth case runs one CTA per tile instead of persistent CTAs walking units.
       if (arch == scheduler::Arch::Sm80 && i % 4 == 3) c.overrides.persistent = false;
       cases.push_back(c);
@@ -145,7 +146,8 @@ const std::vector<TileConfig> kSm90Tiles = {{std::nullopt, 1},
                                             {std::nullopt, 2},
                                             {scheduler::TileShape{64, 128, 64}, 1},
                                             {scheduler::TileShape{192, 160, 64}, 2},
-                                            {scheduler::TileShape{128, 200, 64}, 2}};
+                                            {scheduler::TileShape{128, 200, 64}, 2},
+                                            {scheduler::TileShape{128, 232, 64}, 4}};
 
 std::vector<GemmCase> sm90SmallVariants() {
   return compileCases(scheduler::Arch::Sm90, kSm90Tiles, kSmallAligned, kSmallMisaligned);
@@ -194,6 +196,8 @@ std::vector<GemmCase> sm90StreamKCases() {
   // into ranges of 5 K tiles. Three consumer warpgroups (192x160): 3000x3000 has 304 tiles, 2.3
   // waves of lone CTAs; 1000x4000 with a K tail, 6 x 25 tiles in pairs, 75 units. Overlapping
   // multicast halves and slabs: 1536x1800 in 128x200 pairs (54 units), 1000x3000 in 128x232 (52).
+  // Clusters of four (33 on 132 SMs): 1536x2048 gives 24 units, 1000x3000 in 128x232 26, each B tile
+  // multicast in quarters (overlapping ones for 232 rows).
   const scheduler::TileShape three{192, 160, 64};
   const std::vector<Row> rows = {{1536, 2048, 1024, 1, Layout::TN, DType::BF16, 2},
                                  {1536, 2048, 1000, 1, Layout::NT, DType::BF16, 2},
@@ -204,7 +208,9 @@ std::vector<GemmCase> sm90StreamKCases() {
                                  {3000, 3000, 1024, 1, Layout::TN, DType::BF16, 1, three},
                                  {1000, 4000, 1000, 1, Layout::NN, DType::FP32, 2, three},
                                  {1536, 1800, 1000, 1, Layout::TN, DType::BF16, 2, scheduler::TileShape{128, 200, 64}},
-                                 {1000, 3000, 1000, 1, Layout::NN, DType::FP32, 2, scheduler::TileShape{128, 232, 64}}};
+                                 {1000, 3000, 1000, 1, Layout::NN, DType::FP32, 2, scheduler::TileShape{128, 232, 64}},
+                                 {1536, 2048, 1000, 1, Layout::TN, DType::BF16, 4},
+                                 {1000, 3000, 1000, 1, Layout::NT, DType::BF16, 4, scheduler::TileShape{128, 232, 64}}};
   std::vector<GemmCase> cases;
   for (const Row& r : rows) {
     GemmCase c{makeProblem(r.m, r.n, r.k, r.layout, DType::BF16, r.out, r.batch), {}};

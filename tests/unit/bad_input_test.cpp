@@ -76,6 +76,7 @@ TEST(BadInput, CliExitsTwoNamingTheArgumentTheValueAndWhatIsAllowed) {
        {"128x264x64", "an n of 8 to 256"}},
       {plan({"--stages", "0"}), {"stages is 0", "2 to 32"}},
       {plan({"--cluster", "3"}), {"cluster 3x1", "powers of two"}},
+      {{"emit", "--m", "64", "--n", "64", "--k", "64", "--arch", "sm_90", "--cluster", "8"}, {"1, 2 or 4", "got 8x1"}},
       {{"sweep", "--m", "64", "--n", "64", "--k", "64", "--factors", "0"}, {"--factors", "is 0", ">= 1"}},
       {{"run", "--m", "64", "--n", "64", "--k", "64", "--iters", "-1"}, {"--iters", "-1", "0 to 100000"}},
   };

@@ -9,6 +9,7 @@
 #include "codegen/emit.h"
 #include "codegen/sm80_emitter.h"
 #include "codegen/sm90_emitter.h"
+#include "codegen/work_split.h"
 #include "ir/error.h"
 #include "runtime/kernel_cache.h"
 #include "support/gemm_cases.h"
@@ -134,6 +135,23 @@ TEST(Sm90Emit, StreamKAddsAWorkspaceSizedForEveryCta) {
   bad.persistent = false;
   bad.stream_k = true;
   EXPECT_THROW(scheduler::schedule(problem, device, bad), tilegrid::UserError);
+}
+
+// The GPU's stream-K cases are there to cut units: on a 132-SM H100 each of them must leave a last
+// wave that the kernel's own split shares among the clusters (a heuristic change once left four
+// of them whole).
+TEST(Sm90Emit, EveryStreamKCaseCutsUnitsOnAnH100) {
+  const auto device = scheduler::DeviceSpec::preset("sm_90");
+  for (const testing::GemmCase& c : testing::sm90StreamKCases()) {
+    const auto s = scheduler::schedule(c.problem, device, c.overrides);
+    ASSERT_TRUE(s.params.stream_k) << c.label();
+    const int64_t clusters = s.ctas() / (s.params.cluster.m * s.params.cluster.n);
+    const int64_t k_tiles = (c.problem.k + s.params.cta_tile.k - 1) / s.params.cta_tile.k;
+    const tg_work_split w = tg_split_work(static_cast<int>(s.workUnits()), static_cast<int>(clusters), 0,
+                                          static_cast<int>(k_tiles), true);
+    EXPECT_GT(w.sk_total, 0) << c.label() << ": " << s.workUnits() << " units on " << clusters
+                             << " clusters";
+  }
 }
 
 TEST(Sm90Emit, SixteenBitOutputIsStagedByStmatrix) {

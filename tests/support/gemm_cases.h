@@ -39,7 +39,7 @@ std::vector<GemmCase> sm90RunCases();
 // The shapes issue #6 names, every layout, default schedules, bf16: checked against cuBLAS.
 std::vector<GemmCase> sm90CublasCases();
 // Problems whose last wave stream-K cuts two and three ways on an H100: K tails, misaligned C (direct
-// stores), padded operands, batches, fp32 out, clusters of 1 and 2. Checked against cuBLAS.
+// stores), padded operands, batches, fp32 out, clusters of 1, 2 and 4. Checked against cuBLAS.
 std::vector<GemmCase> sm90StreamKCases();
 
 }  // namespace tilegrid::testing

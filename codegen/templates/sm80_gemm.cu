@@ -82,7 +82,8 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const t
 
   const int lane = threadIdx.x % 32;
   int warp_m, warp_n;
-  tg_warp_of(threadIdx.x / 32, warp_m, warp_n);
+  // Shuffled from lane 0 so that ptxas knows the warp index is warp-uniform.
+  tg_warp_of(__shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x / 32), 0), warp_m, warp_n);
   const int wm0 = warp_m * TM, wn0 = warp_n * TN;
   const int quad = lane / 8, quad_row = lane % 8;
   @FRAGMENT_SETUP@

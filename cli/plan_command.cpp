@@ -30,20 +30,15 @@ struct SplitSummary {
 };
 
 SplitSummary splitSummary(const scheduler::MatmulSchedule& s) {
+  const codegen::ScheduledSplit first = codegen::scheduledSplit(s, 0);
   SplitSummary out;
-  const int64_t cluster = s.params.cluster.m * s.params.cluster.n;
-  out.clusters = s.ctas() / cluster;
+  out.clusters = first.clusters;
   out.units = s.workUnits();
-  out.k_tiles = (s.problem.k + s.params.cta_tile.k - 1) / s.params.cta_tile.k;
+  out.k_tiles = first.k_tiles;
   if (!s.params.stream_k) return out;
-  const auto split = [&](int64_t c) {
-    return tg_split_work(static_cast<int>(out.units), static_cast<int>(out.clusters), static_cast<int>(c),
-                         static_cast<int>(out.k_tiles), true);
-  };
-  const tg_work_split first = split(0);
-  out.shared_units = out.units - first.dp_units;
-  out.min_share = first.sk_share;
-  out.max_share = first.sk_share + (first.sk_extra > 0 ? 1 : 0);
+  out.shared_units = out.units - first.split.dp_units;
+  out.min_share = first.split.sk_share;
+  out.max_share = first.split.sk_share + (first.split.sk_extra > 0 ? 1 : 0);
   return out;
 }
 

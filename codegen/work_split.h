@@ -9,3 +9,27 @@
 #include "codegen/device/work_split.cuh"
 #undef __host__
 #undef __device__
+
+#include <cstdint>
+
+#include "scheduler/schedule.h"
+
+namespace tilegrid::codegen {
+
+// What the persistent kernel of schedule `s` computes on its planned grid: the clusters launched,
+// the K tiles of a unit, and cluster `cluster`'s share of the work by the kernel's own split.
+struct ScheduledSplit {
+  int64_t clusters = 0, k_tiles = 0;
+  tg_work_split split{};
+};
+
+inline ScheduledSplit scheduledSplit(const scheduler::MatmulSchedule& s, int64_t cluster) {
+  ScheduledSplit out;
+  out.clusters = s.ctas() / (s.params.cluster.m * s.params.cluster.n);
+  out.k_tiles = (s.problem.k + s.params.cta_tile.k - 1) / s.params.cta_tile.k;
+  out.split = tg_split_work(static_cast<int>(s.workUnits()), static_cast<int>(out.clusters), static_cast<int>(cluster),
+                            static_cast<int>(out.k_tiles), s.params.stream_k);
+  return out;
+}
+
+}  // namespace tilegrid::codegen

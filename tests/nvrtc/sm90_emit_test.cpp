@@ -145,12 +145,9 @@ TEST(Sm90Emit, EveryStreamKCaseCutsUnitsOnAnH100) {
   for (const testing::GemmCase& c : testing::sm90StreamKCases()) {
     const auto s = scheduler::schedule(c.problem, device, c.overrides);
     ASSERT_TRUE(s.params.stream_k) << c.label();
-    const int64_t clusters = s.ctas() / (s.params.cluster.m * s.params.cluster.n);
-    const int64_t k_tiles = (c.problem.k + s.params.cta_tile.k - 1) / s.params.cta_tile.k;
-    const tg_work_split w = tg_split_work(static_cast<int>(s.workUnits()), static_cast<int>(clusters), 0,
-                                          static_cast<int>(k_tiles), true);
-    EXPECT_GT(w.sk_total, 0) << c.label() << ": " << s.workUnits() << " units on " << clusters
-                             << " clusters";
+    const ScheduledSplit w = scheduledSplit(s, 0);
+    EXPECT_GT(w.split.sk_total, 0) << c.label() << ": " << s.workUnits() << " units on " << w.clusters
+                                   << " clusters";
   }
 }
 

@@ -1,6 +1,7 @@
 #include "scheduler/heuristics.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "ir/error.h"
 #include "scheduler/grid_model.h"
@@ -155,6 +156,23 @@ int64_t mostStages(const MatmulProblem& problem, const DeviceSpec& device, const
   return fitting(1);
 }
 
+// sm_90: a tile whose double-buffered 128-byte epilogue slabs leave it fewer than four stages takes
+// 64-byte slabs where that buys a stage. 192x192 on an H100 (3 -> 4 stages), TN TFLOP/s, same
+// process: 3000x3000x4096 alone 696 -> 727, in pairs 680 -> 717; 3000^3 in pairs 574 -> 636; 4000^3
+// alone 681 -> 733. A stage hides more of the loads than the wider slabs save in stores.
+void narrowEpilogueForStages(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
+  constexpr int64_t kWantedStages = 4;
+  const int64_t half = p.epilogue_tile.n / 2;
+  if (p.arch != Arch::Sm90 || p.stages >= kWantedStages || p.epilogue_tile.n % 16 != 0 ||
+      half * bytes(problem.out_dtype) < 64)
+    return;
+  MatmulParams narrow = p;
+  narrow.epilogue_tile.n = half;
+  narrow.smem_epilogue = chooseSmemAtom(Major::K, problem.out_dtype, half);
+  narrow.stages = mostStages(problem, device, narrow);
+  if (narrow.stages > p.stages) p = narrow;
+}
+
 }  // namespace
 
 // The shapes ranked, each with its speed on full waves relative to the first: 192x160 with three
@@ -169,17 +187,30 @@ int64_t mostStages(const MatmulProblem& problem, const DeviceSpec& device, const
 // to 0.96: 4500x2000x4096 652 vs 685), so it is not ranked there. The speeds were measured with
 // 16-byte aligned rows throughout (TMA loads and stores, no padded copies); 4097x4097x4096 TN, whose
 // C rows are not, ran 192x160 at 615 TFLOP/s and 128x256 at 645 (its epilogue stores 32-column
-// slabs a row per warp). A shape must beat the chosen one by 1% to replace it.
+// slabs a row per warp). 192x192 alone (three 64x192 consumers, four stages with 64-byte epilogue
+// slabs) ran at 1.02 on whole waves (2304x8448x4096: 826-830 vs 805-808 for 2816x6144 in 128x256
+// pairs) but is ranked at 1.0: at 1.02 the model also took 2500x7000x4096, which lost (724 vs 736).
+// It is ranked only where its last wave is at least 90% full, with K-major A: cut by stream-K it
+// loses (2000x5000x4096: 594 vs 684), 6000x3000x4096 (3.88 waves) ran even, and an M-major A
+// loses (3000x3000x4096 NN 591 vs 670, NT 511 vs 639). TN, new choice vs the old: 3000x3000x4096
+// 729 vs 684, 1500x3000 702 vs 609, 4500x2000 749 vs 691, 4500x3000 732 vs 710, 7000x6000 798 vs
+// 783. A shape must beat the chosen one by 1% to replace it.
 std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k) {
+  enum class Where {
+    Waves,         // any problem of at least a wave of the first shape
+    OneWave,       // only under a wave of the first shape, where it fills 90-100% of one wave
+    FullLastWave,  // at least a wave of the first shape, its own last wave 90-100% full, K-major A
+  };
   static constexpr struct {
     TileShape cta;
     int64_t cluster_m;
     double speed;
-    bool one_wave;  // ranked only under a wave of the first shape, where it fills one wave
-  } kShapes[] = {{{128, 256, 64}, 2, 1.0, false},
-                 {{192, 160, 64}, 1, 0.96, false},
-                 {{128, 232, 64}, 2, 0.97, false},
-                 {{192, 128, 64}, 1, 0.95, true}};
+    Where where;
+  } kShapes[] = {{{128, 256, 64}, 2, 1.0, Where::Waves},
+                 {{192, 160, 64}, 1, 0.96, Where::Waves},
+                 {{128, 232, 64}, 2, 0.97, Where::Waves},
+                 {{192, 128, 64}, 1, 0.95, Where::OneWave},
+                 {{192, 192, 64}, 1, 1.0, Where::FullLastWave}};
   const bool aligned = bothOperandsAligned(problem) && problem.align_c * bytes(problem.out_dtype) >= 16;
   // Operand rows that do not start on 32-byte L2 sectors make every TMA box row touch one sector
   // more, which the shapes without multicast or with narrower B tiles feel most (TN on an H100:
@@ -201,12 +232,18 @@ std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const Device
   for (size_t i = 1; i < ranked.size(); ++i) {
     RankedTile& r = ranked[i];
     const bool fills_one_wave = r.fit.waves <= 1 && r.fit.waves >= 0.9;
+    const double last_wave = r.fit.waves - std::ceil(r.fit.waves) + 1;
+    const Where where = kShapes[i].where;
     if (!widestAtoms(problem, r.cta)) {
       r.not_eligible = "an operand tile would get narrower swizzle atoms";
-    } else if (kShapes[i].one_wave && !(under_a_wave && fills_one_wave)) {
+    } else if (where == Where::OneWave && !(under_a_wave && fills_one_wave)) {
       r.not_eligible = "ranked only where the first shape fills less than a wave and it fills 90-100% of one";
-    } else if (!kShapes[i].one_wave && under_a_wave) {
+    } else if (where != Where::OneWave && under_a_wave) {
       r.not_eligible = "the first shape fills less than a wave";
+    } else if (where == Where::FullLastWave && majorOfA(problem.layout) != Major::K) {
+      r.not_eligible = "ranked only with a K-major A";
+    } else if (where == Where::FullLastWave && last_wave < 0.9) {
+      r.not_eligible = "ranked only where its last wave is 90-100% full";
     }
   }
   size_t chosen = 0;
@@ -268,6 +305,7 @@ MatmulParams chooseParams(const MatmulProblem& problem, const DeviceSpec& device
     p.stages = *overrides.stages;
   } else {
     p.stages = mostStages(problem, device, p);
+    narrowEpilogueForStages(problem, device, p);
     if (p.arch == Arch::Sm80 && p.stagedEpilogue(problem)) {
       MatmulParams direct = p;
       direct.stage_epilogue = false;

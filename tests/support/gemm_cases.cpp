@@ -140,14 +140,16 @@ std::vector<GemmCase> sm80SmallVariants() {
                       kSmallMisaligned);
 }
 
-// Default tiles alone and in pairs, one consumer warpgroup (64x128), three (192x160), and a width
-// whose halves (100 rows) and epilogue slabs (64 or 32 columns) overlap (128x200 in pairs).
+// Default tiles alone and in pairs, one consumer warpgroup (64x128), three (192x160), a width
+// whose halves (100 rows) and epilogue slabs (64 or 32 columns) overlap (128x200 in pairs), and
+// 192x192, whose epilogue slabs are narrowed to 64 bytes to leave it four stages.
 const std::vector<TileConfig> kSm90Tiles = {{std::nullopt, 1},
                                             {std::nullopt, 2},
                                             {scheduler::TileShape{64, 128, 64}, 1},
                                             {scheduler::TileShape{192, 160, 64}, 2},
                                             {scheduler::TileShape{128, 200, 64}, 2},
-                                            {scheduler::TileShape{128, 232, 64}, 4}};
+                                            {scheduler::TileShape{128, 232, 64}, 4},
+                                            {scheduler::TileShape{192, 192, 64}, 1}};
 
 std::vector<GemmCase> sm90SmallVariants() {
   return compileCases(scheduler::Arch::Sm90, kSm90Tiles, kSmallAligned, kSmallMisaligned);
@@ -198,7 +200,8 @@ std::vector<GemmCase> sm90StreamKCases() {
   // waves of lone CTAs; 1000x4000 with a K tail, 6 x 25 tiles in pairs, 75 units. Overlapping
   // multicast halves and slabs: 1280x1800 in 128x200 pairs (45 units), 1000x3000 in 128x232 (52).
   // Clusters of four (33 on 132 SMs): 1536x2048 gives 24 units, 1000x3000 in 128x232 26, each B tile
-  // multicast in quarters (overlapping ones for 232 rows).
+  // multicast in quarters (overlapping ones for 232 rows). 192x192 with 16-column fp32 slabs:
+  // 2000x3000 has 176 tiles, 1.33 waves.
   const scheduler::TileShape three{192, 160, 64};
   const std::vector<Row> rows = {{1536, 2048, 1024, 1, Layout::TN, DType::BF16, 2},
                                  {1536, 2048, 1000, 1, Layout::NT, DType::BF16, 2},
@@ -211,7 +214,8 @@ std::vector<GemmCase> sm90StreamKCases() {
                                  {1280, 1800, 1000, 1, Layout::TN, DType::BF16, 2, scheduler::TileShape{128, 200, 64}},
                                  {1000, 3000, 1000, 1, Layout::NN, DType::FP32, 2, scheduler::TileShape{128, 232, 64}},
                                  {1536, 2048, 1000, 1, Layout::TN, DType::BF16, 4},
-                                 {1000, 3000, 1000, 1, Layout::NT, DType::BF16, 4, scheduler::TileShape{128, 232, 64}}};
+                                 {1000, 3000, 1000, 1, Layout::NT, DType::BF16, 4, scheduler::TileShape{128, 232, 64}},
+                                 {2000, 3000, 1000, 1, Layout::TT, DType::FP32, 1, scheduler::TileShape{192, 192, 64}}};
   std::vector<GemmCase> cases;
   for (const Row& r : rows) {
     GemmCase c{makeProblem(r.m, r.n, r.k, r.layout, DType::BF16, r.out, r.batch), {}};

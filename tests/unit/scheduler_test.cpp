@@ -311,7 +311,8 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
   };
   // 5000x3000: 128x232 pairs give 260 units, 3.94 waves, 97% real (128x256: 3.64 waves cut by
   // stream-K). Measured 748 vs 719 TFLOP/s (TN).
-  const TileShape wide{128, 256, 64}, three{192, 160, 64}, pairs232{128, 232, 64}, one_wave{192, 128, 64};
+  const TileShape wide{128, 256, 64}, three{192, 160, 64}, pairs232{128, 232, 64}, one_wave{192, 128, 64},
+      square{192, 192, 64};
   for (const Expect& e : {Expect{4000, 4000, 4000, Layout::TN, three, 1}, Expect{4000, 4000, 8000, Layout::NN, three, 1},
                           // 160 columns of M-major B would get 64-byte atoms.
                           Expect{4000, 4000, 4000, Layout::TT, wide, 2}, Expect{4000, 4000, 4000, Layout::NT, wide, 2},
@@ -334,7 +335,13 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
                           // fills one (1000x3000) nor over several waves (4500x2000: 652 vs 685).
                           Expect{1536, 2048, 8192, Layout::TN, one_wave, 1}, Expect{1500, 2000, 4096, Layout::TN, one_wave, 1},
                           Expect{1000, 3000, 4096, Layout::TN, wide, 2}, Expect{2048, 2048, 4096, Layout::TN, wide, 2},
-                          Expect{4500, 2000, 4096, Layout::TN, wide, 2}}) {
+                          // 192x192 where its last wave is 90-100% full, with K-major A: 3000x3000
+                          // (256 tiles, 1.94 waves; 729 vs 684 TFLOP/s), 4500x2000 (264, 2.00; 749
+                          // vs 691). Not with M-major A (3000^2 NN 591 vs 670), nor where stream-K would cut
+                          // it (2000x5000: 297 tiles, 2.25 waves; 594 vs 684) or its last wave is 88%
+                          // full (6000x3000, even), nor at 2500x7000 (3.92 waves, 91% real; 724 vs 736).
+                          Expect{3000, 3000, 4096, Layout::TN, square, 1}, Expect{4500, 2000, 4096, Layout::TN, square, 1},
+                          Expect{1500, 3000, 4096, Layout::TN, square, 1}}) {
     const MatmulParams p = chooseParams(problem(e.m, e.n, e.k, e.layout), h100);
     const std::string what = std::to_string(e.m) + "x" + std::to_string(e.n) + "x" + std::to_string(e.k) + " " +
                              toString(e.layout);
@@ -342,12 +349,40 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
     EXPECT_EQ(p.cluster.m, e.cluster_m) << what;
     EXPECT_EQ(p.mathGroups(), e.cta.m / 64) << what;
   }
+  for (const Expect& e : {Expect{3072, 3072, 4096, Layout::NN, square, 1}, Expect{2000, 5000, 4096, Layout::TN, square, 1},
+                          Expect{6000, 3000, 4096, Layout::TN, square, 1}, Expect{2500, 7000, 4096, Layout::TN, square, 1}}) {
+    EXPECT_NE(chooseParams(problem(e.m, e.n, e.k, e.layout), h100).cta_tile, square)
+        << e.m << "x" << e.n << "x" << e.k << " " << toString(e.layout);
+  }
   // One CTA per tile: no persistent waves to fill, the default tile. A user's tile pairs CTAs by the
   // usual rule, and a user's cluster wins.
   EXPECT_EQ(chooseParams(problem(4000, 4000, 4000), h100, {.persistent = false}).cta_tile, wide);
   const MatmulParams user = chooseParams(problem(4000, 4000, 4000), h100, {.cta_tile = three});
   EXPECT_EQ(user.cluster.m, 2);
   EXPECT_EQ(chooseParams(problem(4000, 4000, 4000), h100, {.cluster_m = 2}).cluster.m, 2);
+}
+
+// 192x192 on an H100: double-buffered 64-column epilogue slabs would leave three stages, 32-column
+// ones leave four (3000x3000x4096 TN measured 696 -> 727 TFLOP/s). Tiles with four stages keep their
+// slabs, and so does a user's stage count.
+TEST(Sm90Epilogue, NarrowsItsSlabsWhereThatBuysAStage) {
+  const DeviceSpec h100 = DeviceSpec::preset("sm_90");
+  const TileShape square{192, 192, 64};
+  const MatmulParams bf16 = chooseParams(problem(3000, 3000, 4096), h100, {.cta_tile = square});
+  EXPECT_EQ(bf16.epilogue_tile.n, 32);
+  EXPECT_EQ(bf16.stages, 4);
+  EXPECT_LE(bf16.smemBytes(problem(3000, 3000, 4096)), h100.smem_per_block);
+  MatmulProblem fp32_out = problem(3000, 3000, 4096);
+  fp32_out.out_dtype = DType::FP32;
+  const MatmulParams fp32 = chooseParams(fp32_out, h100, {.cta_tile = square});
+  EXPECT_EQ(fp32.epilogue_tile.n, 16);
+  EXPECT_EQ(fp32.stages, 4);
+  const MatmulParams wide = chooseParams(problem(4096, 4096, 4096), h100);
+  EXPECT_EQ(wide.epilogue_tile.n, 64);
+  EXPECT_EQ(wide.stages, 4);
+  const MatmulParams user = chooseParams(problem(3000, 3000, 4096), h100, {.cta_tile = square, .stages = 3});
+  EXPECT_EQ(user.epilogue_tile.n, 64);
+  EXPECT_EQ(user.stages, 3);
 }
 
 }  // namespace

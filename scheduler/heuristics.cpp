@@ -194,31 +194,46 @@ void narrowEpilogueForStages(const MatmulProblem& problem, const DeviceSpec& dev
 // loses (2000x5000x4096: 594 vs 684), 6000x3000x4096 (3.88 waves) ran even, and an M-major A
 // loses (3000x3000x4096 NN 591 vs 670, NT 511 vs 639). TN, new choice vs the old: 3000x3000x4096
 // 729 vs 684, 1500x3000 702 vs 609, 4500x2000 749 vs 691, 4500x3000 732 vs 710, 7000x6000 798 vs
-// 783. A shape must beat the chosen one by 1% to replace it.
+// 783. Where the lone 192x192 is not ranked (rows off 32-byte sectors, or M-major A), 192x192
+// pairs are, under the same wave rule. They ran at 1.0 on whole waves of K = 4088 (760 vs 755-760)
+// but are ranked at 0.97: at 1.0 the model also took problems of 5-9 waves that ran 0.2-0.7% slower
+// (4000x8000x3000, 4500x5000x3000, 6000x7000x3000, 6500x5000x3000). Chosen now, vs the old choice:
+// 3000^3 TN 633 vs 598, TT 630 vs 600, NN 637 vs 602, 3072x3072x4096 NN 760 vs 712, NT 764 vs 713,
+// 4500x2000x3000 638 vs 601, 1500x6000x3000 647 vs 608, 1500x3000x5000 629 vs 593. A shape must
+// beat the chosen one by 1% to replace it.
 std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k) {
   enum class Where {
     Waves,         // any problem of at least a wave of the first shape
     OneWave,       // only under a wave of the first shape, where it fills 90-100% of one wave
-    FullLastWave,  // at least a wave of the first shape, its own last wave 90-100% full, K-major A
+    FullLastWave,  // at least a wave of the first shape, its own last wave 90-100% full
+  };
+  // Operand rows that do not start on 32-byte L2 sectors make every TMA box row touch one sector
+  // more, which the shapes without multicast or with narrower B tiles feel most (TN on an H100:
+  // 4000x4000x3000 ran 192x160 at 502 TFLOP/s and 128x232 pairs at 610, 128x256 pairs at 674;
+  // 4000x4000x4008: 510 / 628 / 686).
+  enum class Rows {
+    Any,
+    OnSectors,         // A's and B's rows start on 32-byte sectors
+    OnSectorsKMajorA,  // and A is K-major
+    Otherwise,         // rows off sectors, or an M-major A
   };
   static constexpr struct {
     TileShape cta;
     int64_t cluster_m;
     double speed;
     Where where;
-  } kShapes[] = {{{128, 256, 64}, 2, 1.0, Where::Waves},
-                 {{192, 160, 64}, 1, 0.96, Where::Waves},
-                 {{128, 232, 64}, 2, 0.97, Where::Waves},
-                 {{192, 128, 64}, 1, 0.95, Where::OneWave},
-                 {{192, 192, 64}, 1, 1.0, Where::FullLastWave}};
+    Rows rows;
+  } kShapes[] = {{{128, 256, 64}, 2, 1.0, Where::Waves, Rows::Any},
+                 {{192, 160, 64}, 1, 0.96, Where::Waves, Rows::OnSectors},
+                 {{128, 232, 64}, 2, 0.97, Where::Waves, Rows::OnSectors},
+                 {{192, 128, 64}, 1, 0.95, Where::OneWave, Rows::OnSectors},
+                 {{192, 192, 64}, 1, 1.0, Where::FullLastWave, Rows::OnSectorsKMajorA},
+                 {{192, 192, 64}, 2, 0.97, Where::FullLastWave, Rows::Otherwise}};
   const bool aligned = bothOperandsAligned(problem) && problem.align_c * bytes(problem.out_dtype) >= 16;
-  // Operand rows that do not start on 32-byte L2 sectors make every TMA box row touch one sector
-  // more, which the shapes without multicast or with narrower B tiles feel most (TN on an H100:
-  // 4000x4000x3000 ran 192x160 at 502 TFLOP/s and 128x232 pairs at 610, 128x256 pairs at 674;
-  // 4000x4000x4008: 510 / 628 / 686). The speeds were measured on sector-aligned rows.
   const bool sector_rows = problem.leadingDimA() * bytes(problem.a_dtype) % 32 == 0 &&
                            problem.leadingDimB() * bytes(problem.b_dtype) % 32 == 0;
-  if (!aligned || !sector_rows || problem.m <= 64 || problem.n <= 128) return {};
+  const bool k_major_a = majorOfA(problem.layout) == Major::K;
+  if (!aligned || problem.m <= 64 || problem.n <= 128) return {};
   std::vector<RankedTile> ranked;
   for (const auto& shape : kShapes) {
     RankedTile r;
@@ -234,14 +249,19 @@ std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const Device
     const bool fills_one_wave = r.fit.waves <= 1 && r.fit.waves >= 0.9;
     const double last_wave = r.fit.waves - std::ceil(r.fit.waves) + 1;
     const Where where = kShapes[i].where;
+    const Rows rows = kShapes[i].rows;
     if (!widestAtoms(problem, r.cta)) {
       r.not_eligible = "an operand tile would get narrower swizzle atoms";
+    } else if (rows == Rows::OnSectors && !sector_rows) {
+      r.not_eligible = "ranked only where A's and B's rows start on 32-byte sectors";
+    } else if (rows == Rows::OnSectorsKMajorA && !(sector_rows && k_major_a)) {
+      r.not_eligible = "ranked only with a K-major A and rows on 32-byte sectors";
+    } else if (rows == Rows::Otherwise && sector_rows && k_major_a) {
+      r.not_eligible = "ranked only with an M-major A or rows off 32-byte sectors";
     } else if (where == Where::OneWave && !(under_a_wave && fills_one_wave)) {
       r.not_eligible = "ranked only where the first shape fills less than a wave and it fills 90-100% of one";
     } else if (where != Where::OneWave && under_a_wave) {
       r.not_eligible = "the first shape fills less than a wave";
-    } else if (where == Where::FullLastWave && majorOfA(problem.layout) != Major::K) {
-      r.not_eligible = "ranked only with a K-major A";
     } else if (where == Where::FullLastWave && last_wave < 0.9) {
       r.not_eligible = "ranked only where its last wave is 90-100% full";
     }

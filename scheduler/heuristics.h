@@ -44,8 +44,8 @@ struct RankedTile {
 };
 
 // The ranking, in order; empty where the heuristic does not rank (problems under a wave of the first
-// shape that no one-wave shape fills, small M or N, rows not 16-byte aligned, A or B rows not on
-// 32-byte sectors).
+// shape that no one-wave shape fills, small M or N, rows not 16-byte aligned). Each shape says why
+// the heuristic may not pick it.
 std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k);
 
 // Concurrently resident CTAs the grid model plans a wave for.

@@ -55,7 +55,7 @@ TEST(CliPlan, ShowsTheTileRankingBehindTheChoice) {
   const Result r = runCli({"plan", "--m", "4000", "--n", "4000", "--k", "4000", "--arch", "sm_90", "--format", "json"});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
-  ASSERT_EQ(j["tile_ranking"].size(), 5u);
+  ASSERT_EQ(j["tile_ranking"].size(), 6u);
   int chosen = 0;
   for (const auto& t : j["tile_ranking"]) {
     EXPECT_NEAR(t["score"].get<double>(),
@@ -76,12 +76,20 @@ TEST(CliPlan, ShowsTheTileRankingBehindTheChoice) {
   EXPECT_NE(text.out.find("192x128 in 1x1 clusters"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("not eligible: ranked only where the first shape fills less than a wave"), std::string::npos)
       << text.out;
-  // 192x192 at 4000^3: 441 tiles, 3.34 waves. With M-major A (3072^2, 1.94 waves) it is not ranked.
+  // 192x192 at 4000^3: 441 tiles, 3.34 waves. At 3072^2 (1.94 waves) it is ranked alone with K-major A
+  // and in pairs with M-major A.
   EXPECT_NE(text.out.find("192x192 in 1x1 clusters"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("not eligible: ranked only where its last wave is 90-100% full"), std::string::npos)
       << text.out;
   const Result nn = runCli({"plan", "--m", "3072", "--n", "3072", "--k", "4096", "--arch", "sm_90", "--layout", "NN"});
-  EXPECT_NE(nn.out.find("not eligible: ranked only with a K-major A"), std::string::npos) << nn.out;
+  EXPECT_NE(nn.out.find("not eligible: ranked only with a K-major A and rows on 32-byte sectors"), std::string::npos)
+      << nn.out;
+  EXPECT_NE(nn.out.find("192x192 in 2x1 clusters: 0.97 x 1.000 x 0.970 = 0.941 (1.94 waves, 66 units at once)  <- chosen"),
+            std::string::npos)
+      << nn.out;
+  const Result tn = runCli({"plan", "--m", "3072", "--n", "3072", "--k", "4096", "--arch", "sm_90"});
+  EXPECT_NE(tn.out.find("not eligible: ranked only with an M-major A or rows off 32-byte sectors"), std::string::npos)
+      << tn.out;
   const Result user = runCli({"plan", "--m", "4000", "--n", "4000", "--k", "4000", "--arch", "sm_90", "--cta-tile",
                               "128,256,64", "--format", "json"});
   EXPECT_FALSE(nlohmann::json::parse(user.out).contains("tile_ranking"));

@@ -201,7 +201,8 @@ std::vector<GemmCase> sm90StreamKCases() {
   // multicast halves and slabs: 1280x1800 in 128x200 pairs (45 units), 1000x3000 in 128x232 (52).
   // Clusters of four (33 on 132 SMs): 1536x2048 gives 24 units, 1000x3000 in 128x232 26, each B tile
   // multicast in quarters (overlapping ones for 232 rows). 192x192 with 16-column fp32 slabs:
-  // 2000x3000 has 176 tiles, 1.33 waves; in pairs 96 units, 1.45 waves.
+  // 2000x3000 has 176 tiles, 1.33 waves; in pairs 96 units, 1.45 waves. 128x192 pairs at 2000x2000:
+  // 88 units, 1.33 waves.
   const scheduler::TileShape three{192, 160, 64};
   const std::vector<Row> rows = {{1536, 2048, 1024, 1, Layout::TN, DType::BF16, 2},
                                  {1536, 2048, 1000, 1, Layout::NT, DType::BF16, 2},
@@ -216,7 +217,8 @@ std::vector<GemmCase> sm90StreamKCases() {
                                  {1536, 2048, 1000, 1, Layout::TN, DType::BF16, 4},
                                  {1000, 3000, 1000, 1, Layout::NT, DType::BF16, 4, scheduler::TileShape{128, 232, 64}},
                                  {2000, 3000, 1000, 1, Layout::TT, DType::FP32, 1, scheduler::TileShape{192, 192, 64}},
-                                 {2000, 3000, 1000, 1, Layout::NT, DType::BF16, 2, scheduler::TileShape{192, 192, 64}}};
+                                 {2000, 3000, 1000, 1, Layout::NT, DType::BF16, 2, scheduler::TileShape{192, 192, 64}},
+                                 {2000, 2000, 1000, 1, Layout::TN, DType::BF16, 2, scheduler::TileShape{128, 192, 64}}};
   std::vector<GemmCase> cases;
   for (const Row& r : rows) {
     GemmCase c{makeProblem(r.m, r.n, r.k, r.layout, DType::BF16, r.out, r.batch), {}};

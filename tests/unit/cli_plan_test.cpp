@@ -55,7 +55,7 @@ TEST(CliPlan, ShowsTheTileRankingBehindTheChoice) {
   const Result r = runCli({"plan", "--m", "4000", "--n", "4000", "--k", "4000", "--arch", "sm_90", "--format", "json"});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
-  ASSERT_EQ(j["tile_ranking"].size(), 6u);
+  ASSERT_EQ(j["tile_ranking"].size(), 7u);
   int chosen = 0;
   for (const auto& t : j["tile_ranking"]) {
     EXPECT_NEAR(t["score"].get<double>(),

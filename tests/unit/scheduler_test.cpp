@@ -312,7 +312,7 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
   // 5000x3000: 128x232 pairs give 260 units, 3.94 waves, 97% real (128x256: 3.64 waves cut by
   // stream-K). Measured 748 vs 719 TFLOP/s (TN).
   const TileShape wide{128, 256, 64}, three{192, 160, 64}, pairs232{128, 232, 64}, one_wave{192, 128, 64},
-      square{192, 192, 64};
+      square{192, 192, 64}, pairs192{128, 192, 64};
   for (const Expect& e : {Expect{4000, 4000, 4000, Layout::TN, three, 1}, Expect{4000, 4000, 8000, Layout::NN, three, 1},
                           // 160 columns of M-major B would get 64-byte atoms.
                           Expect{4000, 4000, 4000, Layout::TT, wide, 2}, Expect{4000, 4000, 4000, Layout::NT, wide, 2},
@@ -331,10 +331,13 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
                           Expect{4000, 4000, 3000, Layout::TN, wide, 2}, Expect{4000, 4000, 4008, Layout::TN, wide, 2},
                           Expect{5000, 3000, 4104, Layout::TN, wide, 2}, Expect{4000, 4000, 4016, Layout::TN, three, 1},
                           // Under a wave of 128x256 pairs, 192x128 where its tiles fill one wave
-                          // (1536x2048: 128 of 132; measured 738 vs 668 TFLOP/s); not where none
-                          // fills one (1000x3000) nor over several waves (4500x2000: 652 vs 685).
+                          // (1536x2048: 128 of 132; measured 738 vs 668 TFLOP/s), else 128x192 pairs
+                          // where they fill one (1000x3000: 64 of 66 units; 588 vs 511); neither
+                          // where none fills one (2048x2048).
                           Expect{1536, 2048, 8192, Layout::TN, one_wave, 1}, Expect{1500, 2000, 4096, Layout::TN, one_wave, 1},
-                          Expect{1000, 3000, 4096, Layout::TN, wide, 2}, Expect{2048, 2048, 4096, Layout::TN, wide, 2},
+                          Expect{1000, 3000, 4096, Layout::TN, pairs192, 2}, Expect{2048, 2048, 4096, Layout::TN, wide, 2},
+                          // Both fill one wave at 2048x1536: 192x128 ran faster (657 vs 634).
+                          Expect{2048, 1536, 4096, Layout::TN, one_wave, 1},
                           // 192x192 where its last wave is 90-100% full, with K-major A: 3000x3000
                           // (256 tiles, 1.94 waves; 729 vs 684 TFLOP/s), 4500x2000 (264, 2.00; 749
                           // vs 691). Alone not with M-major A (3000^2 NN 591 vs 670), nor where stream-K would cut

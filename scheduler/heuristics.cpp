@@ -1,7 +1,6 @@
 #include "scheduler/heuristics.h"
 
 #include <algorithm>
-#include <cmath>
 
 #include "ir/error.h"
 #include "scheduler/grid_model.h"
@@ -113,10 +112,16 @@ void fitWarpTile(const MatmulProblem& problem, MatmulParams& p) {
   p.instruction_tile = TileShape{64, n, 16};
 }
 
+// The epilogue slab and the smem atom its width takes.
+void setEpilogueTile(const MatmulProblem& problem, MatmulParams& p, const TileShape& slab) {
+  p.epilogue_tile = slab;
+  p.smem_epilogue = chooseSmemAtom(Major::K, problem.out_dtype, slab.n);
+}
+
 void chooseEpilogue(const MatmulProblem& problem, MatmulParams& p) {
   if (p.arch == Arch::Sm80) {
     // Every warp stages 16 rows of its tile at a time: one slab per warp.
-    p.epilogue_tile = TileShape{16 * p.mathGroups(), p.warp_tile.n, 1};
+    setEpilogueTile(problem, p, TileShape{16 * p.mathGroups(), p.warp_tile.n, 1});
   } else {
     // Column slabs of 128 bytes, the widest a TMA store box with 128B swizzle takes (a tile narrower
     // than that takes the widest power-of-two share that fits). A tile width that is not a multiple
@@ -128,9 +133,8 @@ void chooseEpilogue(const MatmulProblem& problem, MatmulParams& p) {
     int64_t span = 128 / esize;
     while (span > n) span /= 2;
     if (n % span != 0 && n % (span / 2) == 0 && span / 2 * esize >= 64) span /= 2;
-    p.epilogue_tile = TileShape{p.cta_tile.m, span, 1};
+    setEpilogueTile(problem, p, TileShape{p.cta_tile.m, span, 1});
   }
-  p.smem_epilogue = chooseSmemAtom(Major::K, problem.out_dtype, p.epilogue_tile.n);
 }
 
 int64_t mostStages(const MatmulProblem& problem, const DeviceSpec& device, const MatmulParams& params) {
@@ -167,8 +171,7 @@ void narrowEpilogueForStages(const MatmulProblem& problem, const DeviceSpec& dev
       half * bytes(problem.out_dtype) < 64)
     return;
   MatmulParams narrow = p;
-  narrow.epilogue_tile.n = half;
-  narrow.smem_epilogue = chooseSmemAtom(Major::K, problem.out_dtype, half);
+  setEpilogueTile(problem, narrow, TileShape{p.epilogue_tile.m, half, 1});
   narrow.stages = mostStages(problem, device, narrow);
   if (narrow.stages > p.stages) p = narrow;
 }
@@ -250,8 +253,8 @@ std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const Device
   const bool under_a_wave = ranked.front().fit.waves < 1;
   for (size_t i = 1; i < ranked.size(); ++i) {
     RankedTile& r = ranked[i];
-    const bool fills_one_wave = r.fit.waves <= 1 && r.fit.waves >= 0.9;
-    const double last_wave = r.fit.waves - std::ceil(r.fit.waves) + 1;
+    const bool last_wave_full = r.fit.lastWave() >= 0.9;
+    const bool fills_one_wave = r.fit.waves <= 1 && last_wave_full;
     const Where where = kShapes[i].where;
     const Rows rows = kShapes[i].rows;
     if (!widestAtoms(problem, r.cta)) {
@@ -266,7 +269,7 @@ std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const Device
       r.not_eligible = "ranked only where the first shape fills less than a wave and it fills 90-100% of one";
     } else if (where != Where::OneWave && under_a_wave) {
       r.not_eligible = "the first shape fills less than a wave";
-    } else if (where == Where::FullLastWave && last_wave < 0.9) {
+    } else if (where == Where::FullLastWave && !last_wave_full) {
       r.not_eligible = "ranked only where its last wave is 90-100% full";
     }
   }

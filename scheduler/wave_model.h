@@ -2,6 +2,7 @@
 // How well a CTA tile fits a problem on a persistent grid: the share of the padded tile grid that
 // is real output, times the share of the waves' time the SMs are busy. The sm_90 heuristic ranks
 // tile shapes by it, each weighed by its measured full-wave speed.
+#include <cmath>
 #include <cstdint>
 
 #include "scheduler/problem.h"
@@ -15,6 +16,8 @@ struct WaveFit {
   double useful = 0;     // M * N * batch over the padded output the units cover
   double busy = 0;       // waves over the time they take
   double score() const { return useful * busy; }
+  // How full the last wave is: 1 for whole waves.
+  double lastWave() const { return waves - std::ceil(waves) + 1; }
 };
 
 // `slots` units run at once. A last wave at most 80% full is shared by stream-K (when on), which

@@ -292,6 +292,9 @@ TEST(WaveModel, CountsUnitsPaddingAndIdleSlotsExactly) {
             }
             EXPECT_LE(fit.busy, 1);
             EXPECT_DOUBLE_EQ(fit.score(), fit.useful * fit.busy);
+            // The last wave holds the units past the whole ones, or a whole wave of them.
+            const int64_t in_last = units % slots == 0 ? slots : units % slots;
+            EXPECT_NEAR(fit.lastWave(), static_cast<double>(in_last) / static_cast<double>(slots), 1e-9);
           }
         }
       }

@@ -61,7 +61,24 @@ std::string splitText(const scheduler::MatmulSchedule& s) {
 // heuristic did not rank.
 std::vector<scheduler::RankedTile> tileRanking(const PlanRequest& request, const scheduler::MatmulSchedule& s) {
   if (s.params.arch != scheduler::Arch::Sm90 || !s.params.persistent || request.overrides.cta_tile) return {};
-  return scheduler::rankSm90Tiles(s.problem, s.device, s.params.stream_k);
+  return scheduler::rankSm90Tiles(s.kernelProblem(), s.device, s.params.stream_k, s.params.swap_ab);
+}
+
+// Why the kernel computes C = A B or C^T = B^T A^T, where the heuristic chose: the score of each
+// orientation's ranked choice.
+std::string orientationText(const PlanRequest& request, const scheduler::MatmulSchedule& s) {
+  if (s.params.arch != scheduler::Arch::Sm90 || !s.params.persistent || request.overrides.cta_tile ||
+      request.overrides.swap_ab)
+    return "";
+  const auto chosenScore = [&](const scheduler::MatmulProblem& q, bool swapped) -> std::string {
+    for (const auto& r : scheduler::rankSm90Tiles(q, s.device, s.params.stream_k, swapped)) {
+      if (r.chosen) return fmt::format("{:.3f} ({}x{} in {}x1 clusters)", r.score(), r.cta.m, r.cta.n, r.cluster_m);
+    }
+    return "not ranked";
+  };
+  return fmt::format("orientation: {} (ranked choice for C = A B: {}; for C^T = B^T A^T: {}; swapping needs 1% more)\n",
+                     s.params.swap_ab ? "C^T = B^T A^T, swap_ab" : "C = A B", chosenScore(s.problem, false),
+                     chosenScore(scheduler::swapOperands(s.problem), true));
 }
 
 std::string rankingText(const std::vector<scheduler::RankedTile>& ranked) {
@@ -153,7 +170,7 @@ void runPlanCommand(const PlanCommandOptions& options, std::ostream& out) {
     if (request.tuned) j["tuned"] = tunedNote(request);
     out << j.dump(2) << "\n";
   } else {
-    out << s.toString() << rankingText(tileRanking(request, s)) << splitText(s);
+    out << s.toString() << orientationText(request, s) << rankingText(tileRanking(request, s)) << splitText(s);
     if (request.tuned) out << tunedNote(request) << "\n";
   }
 }

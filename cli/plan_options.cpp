@@ -30,6 +30,9 @@ void addPlanOptions(CLI::App& cmd, PlanOptions& o) {
                  "on (default): as many CTAs as fit on the SMs at once, each walking tiles; off: one CTA per tile");
   cmd.add_option("--stream-k", o.stream_k,
                  "sm_90, persistent: on (default) shares the last wave's tiles among all CTAs by K ranges; off");
+  cmd.add_option("--swap-ab", o.swap_ab,
+                 "sm_90: on computes C^T = B^T A^T (wgmma's M along N, each tile stored transposed); off computes C = A B. "
+                 "Default: the orientation whose tile ranking scores 1% higher, else off");
   cmd.add_flag("--tuned,!--no-tuned", o.tuned,
                "Use the grid traversal `tilegrid sweep --apply` stored for this problem (default on)");
   cmd.add_option("--cluster", o.cluster, "sm_90: CTAs per cluster along M, sharing the B tile by TMA multicast (1, 2 or 4). Default: the "
@@ -80,6 +83,10 @@ PlanRequest parsePlanOptions(const PlanOptions& o, const std::optional<scheduler
     TG_USER_CHECK(o.stream_k == "on" || o.stream_k == "off")
         << "--stream-k: expected on or off, got '" << o.stream_k << "'";
     r.overrides.stream_k = o.stream_k == "on";
+  }
+  if (!o.swap_ab.empty()) {
+    TG_USER_CHECK(o.swap_ab == "on" || o.swap_ab == "off") << "--swap-ab: expected on or off, got '" << o.swap_ab << "'";
+    r.overrides.swap_ab = o.swap_ab == "on";
   }
   if (o.tuned && o.factor.empty() && o.method.empty() && o.group.empty()) {
     if (const auto store = runtime::TuningStore::openDefault()) {

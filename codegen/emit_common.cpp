@@ -127,6 +127,7 @@ std::string kernelName(const scheduler::MatmulSchedule& s) {
   if (s.params.cluster.m * s.params.cluster.n > 1) name += fmt::format("_c{}x{}", s.params.cluster.m, s.params.cluster.n);
   if (s.params.vec_a != 8 || s.params.vec_b != 8) name += fmt::format("_v{}{}", s.params.vec_a, s.params.vec_b);
   if (s.params.stream_k) name += "_sk";
+  if (s.params.swap_ab) name += "_swapab";
   return name;
 }
 

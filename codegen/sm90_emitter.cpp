@@ -8,6 +8,7 @@
 #include "codegen/device_helpers.h"
 #include "codegen/emit_common.h"
 #include "codegen/index_functions.h"
+#include "codegen/sm90_epilogue.h"
 #include "codegen/template.h"
 #include "ir/error.h"
 #include "ir/indexer.h"
@@ -231,121 +232,6 @@ std::string loadCode(char operand, const OperandPlan& plan, Major major, bool ba
   return code;
 }
 
-// stmatrix stores four 8x8 blocks of 16-bit elements a warp instruction, a block row (8 elements) per
-// lane address. It applies when every 8-element row chunk of every slab buffer lies contiguous and
-// 16-byte aligned in the scheduled slab layout, checked element by element on the IR.
-bool stmatrixFits(const ir::TensorDomain& slab, DType out) {
-  const SmemOffsets offset(slab);
-  if (scheduler::bytes(out) != 2 || offset.cols() % 16 != 0) return false;
-  for (int64_t b = 0; b < offset.stages(); ++b) {
-    for (int64_t m = 0; m < offset.rows(); ++m) {
-      for (int64_t n = 0; n < offset.cols(); n += 8) {
-        const int64_t base = offset(m, n, b);
-        if (base % 8 != 0) return false;
-        for (int64_t e = 1; e < 8; ++e) {
-          if (offset(m, n + e, b) != base + e) return false;
-        }
-      }
-    }
-  }
-  return true;
-}
-
-// The epilogue of one consumer warpgroup's 64 x WN tile. With a TMA store (C's rows 16-byte aligned)
-// it goes through double-buffered swizzled slabs of shared memory (tg_smem_epilogue) whose stores
-// clip at M and N and drain while the next tile's main loop runs; otherwise straight from registers
-// with predicated stores. wgmma's accumulator layout: in every 8-column block j, thread (warp, lane)
-// holds rows warp * 16 + lane / 4 (+ 8) and columns 8 j + 2 (lane % 4) (+ 1).
-std::string epilogueCode(const scheduler::MatmulSchedule& s, bool tma_store, int64_t slab_n, bool batched) {
-  const DType out = s.problem.out_dtype;
-  const char* pair = out == DType::BF16 ? "__nv_bfloat162" : out == DType::FP16 ? "__half2" : "float2";
-  const char* pack = out == DType::BF16   ? "__floats2bfloat162_rn(v0, v1)"
-                     : out == DType::FP16 ? "__floats2half2_rn(v0, v1)"
-                                          : "make_float2(v0, v1)";
-  // A tile width that is not a whole number of slabs ends on a slab overlapping the one before: its
-  // columns are stored twice with the same values, and every slab keeps the widest TMA box.
-  const int64_t width = s.params.warp_tile.n, slabs = scheduler::ceilDiv(width, slab_n);
-  const bool overlap = width % slab_n != 0;
-  const std::string col0 = overlap ? fmt::format("slab < {} ? slab * {} : {}", slabs - 1, slab_n, width - slab_n)
-                                   : fmt::format("slab * {}", slab_n);
-  const std::string overlap_note =
-      overlap ? fmt::format(" The last slab starts at column {}, overlapping the one before.", width - slab_n) : "";
-  // Every slab is first written to shared memory in the accumulator layout: by stmatrix where it fits
-  // (a quarter of the store instructions), else a pair of elements at a time.
-  std::string fill = "        const int buffer = epilogue_slabs % 2;\n";
-  fill += stmatrixFits(s.smem_epilogue, out) ? fmt::format(
-      "#pragma unroll\n"
-      "        for (int j = 0; j < {0} / 8; j += 2) {{\n"
-      "          // Blocks (rows 0-7, columns j), (rows 8-15, j), (0-7, j + 1), (8-15, j + 1) of the warp's rows.\n"
-      "          tg_u32 r[4];\n"
-      "#pragma unroll\n"
-      "          for (int b = 0; b < 4; ++b) {{\n"
-      "            const int a = 4 * (col0 / 8 + j + b / 2) + 2 * (b % 2);\n"
-      "            const float v0 = acc[a], v1 = acc[a + 1];\n"
-      "            const {1} p = {2};\n"
-      "            r[b] = *reinterpret_cast<const tg_u32*>(&p);\n"
-      "          }}\n"
-      "          const int m = consumer * WM + warp * 16 + lane % 8 + (lane / 8) % 2 * 8, n = (j + lane / 16) * 8;\n"
-      "          tg_stmatrix_x4(smem_c + tg_smem_epilogue(m, n, buffer), r);\n"
-      "        }}\n",
-      slab_n, pair, pack) : fmt::format(
-      "#pragma unroll\n"
-      "        for (int j = 0; j < {0} / 8; ++j) {{\n"
-      "#pragma unroll\n"
-      "          for (int half = 0; half < 2; ++half) {{\n"
-      "            const int m = consumer * WM + warp * 16 + lane / 4 + half * 8, n = j * 8 + (lane % 4) * 2;\n"
-      "            const float v0 = acc[4 * (col0 / 8 + j) + 2 * half];\n"
-      "            const float v1 = acc[4 * (col0 / 8 + j) + 2 * half + 1];\n"
-      "            *reinterpret_cast<{1}*>(smem_c + tg_smem_epilogue(m, n, buffer)) = {2};\n"
-      "          }}\n"
-      "        }}\n",
-      slab_n, pair, pack);
-  if (tma_store) {
-    return fmt::format(
-        "// Epilogue: {0}-column slabs through shared memory and TMA stores (clipped at M and N).{4}\n"
-        "#pragma unroll\n"
-        "      for (int slab = 0; slab < {5}; ++slab, ++epilogue_slabs) {{\n"
-        "        const int col0 = {6};\n"
-        "        // The store issued from this buffer two slabs ago must have read it.\n"
-        "        if (t == 0) tg_tma_store_wait_read<1>();\n"
-        "        tg_named_barrier_sync(1 + consumer, 128);\n"
-        "{1}"
-        "        tg_fence_proxy_async();\n"
-        "        tg_named_barrier_sync(1 + consumer, 128);\n"
-        "        if (t == 0) {{\n"
-        "          {2}(&tmap_c, tile_n * BN + col0, tile_m * BM + consumer * WM{3}, smem_c + tg_smem_epilogue(consumer * WM, 0, buffer));\n"
-        "          tg_tma_store_commit();\n"
-        "        }}\n"
-        "      }}",
-        slab_n, fill, batched ? "tg_tma_store_3d" : "tg_tma_store_2d", batched ? ", batch" : "", overlap_note, slabs, col0);
-  }
-  // C's rows are not 16-byte aligned (TMA cannot store them): read each slab back row by row, a warp
-  // per row, and store consecutive elements from consecutive lanes.
-  return fmt::format(
-      "// Epilogue: {0}-column slabs through shared memory, stored back a row per warp (C's rows are not\n"
-      "      // 16-byte aligned for TMA).{2}\n"
-      "      tg_out_t* c_batch = C + static_cast<long long>(batch) * M * N;\n"
-      "#pragma unroll\n"
-      "      for (int slab = 0; slab < {3}; ++slab, ++epilogue_slabs) {{\n"
-      "        const int col0 = {4};\n"
-      "{1}"
-      "        tg_named_barrier_sync(1 + consumer, 128);\n"
-      "#pragma unroll 4\n"
-      "        for (int r = warp; r < WM; r += 4) {{\n"
-      "          const int m = tile_m * BM + consumer * WM + r;\n"
-      "          if (m >= M) break;\n"
-      "#pragma unroll\n"
-      "          for (int e = lane; e < {0}; e += 32) {{\n"
-      "            const int n = tile_n * BN + col0 + e;\n"
-      "            if (n < N) c_batch[tg_gmem_c(m, n)] = smem_c[tg_smem_epilogue(consumer * WM + r, e, buffer)];\n"
-      "          }}\n"
-      "        }}\n"
-      "        // The buffer is written again two slabs on; every lane must have read it by then.\n"
-      "        tg_named_barrier_sync(1 + consumer, 128);\n"
-      "      }}",
-      slab_n, fill, overlap_note, slabs, col0);
-}
-
 // D (64 x n fp32) += A * B for wgmma m64nNk16 from two descriptors; `accumulate` false overwrites D.
 std::string wgmmaWrapper(int64_t n, DType in, Major major_a, Major major_b) {
   const int64_t regs = n / 2;
@@ -372,7 +258,8 @@ std::string wgmmaWrapper(int64_t n, DType in, Major major_a, Major major_b) {
 
 KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   const auto& p = s.params;
-  const auto& prob = s.problem;
+  // What the kernel computes: with swap_ab, C^T = B^T * A^T over the same buffers.
+  const scheduler::MatmulProblem prob = s.kernelProblem();
   TG_USER_CHECK(p.arch == scheduler::Arch::Sm90) << "the sm_90 emitter needs an sm_90 schedule, got " << p.toString();
   TG_USER_CHECK(prob.a_dtype == prob.b_dtype && prob.a_dtype != DType::FP32)
       << "sm_90 kernels take bf16 or fp16 inputs of one type, got " << scheduler::toString(prob.a_dtype) << " and "
@@ -397,16 +284,21 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   const OperandMap map_b = operandMap("B", s.gmem_b, prob, p.smem_b, prob.n, plan_b);
   const bool batched = prob.batch > 1;
   // TMA stores need C's rows (and batches) 16-byte aligned; otherwise the epilogue stores directly.
+  // C's rows run along the kernel's n, or along its m when it computes C^T.
   const int64_t out_bytes = scheduler::bytes(prob.out_dtype);
-  const bool tma_store = prob.n * out_bytes % 16 == 0 && (!batched || prob.m * prob.n * out_bytes % 16 == 0);
+  const int64_t c_row = p.swap_ab ? prob.m : prob.n, c_rows = p.swap_ab ? prob.n : prob.m;
+  const bool tma_store = c_row * out_bytes % 16 == 0 && (!batched || prob.m * prob.n * out_bytes % 16 == 0);
   const int64_t slab_n = p.epilogue_tile.n;
   TG_INTERNAL_CHECK(slab_n <= p.cta_tile.n && (p.cta_tile.n - slab_n) % 8 == 0 && p.epilogue_tile.m == p.cta_tile.m)
       << "epilogue tile " << p.epilogue_tile.toString() << " does not tile the cta tile " << p.cta_tile.toString();
-  const OperandPlan plan_c = planOperand("C", s.smem_epilogue, p.smem_epilogue, p.cta_tile.m, slab_n, 0, 0, consumers);
+  // Straight, each consumer stores its 64 rows of the slab as one box; transposed (an m-contiguous
+  // slab), as boxes of the atom's width.
+  const OperandPlan plan_c =
+      planOperand("C", s.smem_epilogue, p.smem_epilogue, p.cta_tile.m, slab_n, 0, 0, p.swap_ab ? 1 : consumers);
   TensorMapSpec map_c;
   map_c.dtype = prob.out_dtype;
-  map_c.dims = {static_cast<uint64_t>(prob.n), static_cast<uint64_t>(prob.m)};
-  map_c.strides_bytes = {static_cast<uint64_t>(prob.n * out_bytes)};
+  map_c.dims = {static_cast<uint64_t>(c_row), static_cast<uint64_t>(c_rows)};
+  map_c.strides_bytes = {static_cast<uint64_t>(c_row * out_bytes)};
   map_c.box = plan_c.box;
   if (batched) {
     map_c.dims.push_back(static_cast<uint64_t>(prob.batch));
@@ -501,15 +393,16 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
        {"DESCRIPTORS", descriptors},
        {"C_PARAM", tma_store ? "const __grid_constant__ tg_tensor_map tmap_c" : "tg_out_t* __restrict__ C"},
        {"C_SMEM_ELEMS", std::to_string(c_smem_elems)},
-       {"EPILOGUE", epilogueCode(s, tma_store, slab_n, batched)},
+       {"EPILOGUE", sm90EpilogueCode(s, tma_store, batched)},
        {"EPILOGUE_DRAIN", tma_store ? "// Shared memory must outlive the last stores' reads.\n    if (t == 0) tg_tma_store_wait_all();" : ""}});
   source.launch.grid = {static_cast<uint32_t>(s.ctas()), 1, 1};
   source.launch.block = {static_cast<uint32_t>(p.threadsPerCta()), 1, 1};
   source.launch.cluster = {static_cast<uint32_t>(cm), 1, 1};
   source.launch.persistent = p.persistent;
   source.launch.dynamic_smem_bytes = static_cast<uint32_t>(p.smemBytes(prob));
-  source.args = {{"tmap_a", ArgKind::TensorMap, "A", map_a.spec, map_a.padded},
-                 {"tmap_b", ArgKind::TensorMap, "B", map_b.spec, map_b.padded},
+  // Computing C^T, the kernel's A is the caller's B and its B the caller's A.
+  source.args = {{"tmap_a", ArgKind::TensorMap, p.swap_ab ? "B" : "A", map_a.spec, map_a.padded},
+                 {"tmap_b", ArgKind::TensorMap, p.swap_ab ? "A" : "B", map_b.spec, map_b.padded},
                  tma_store ? KernelArg{"tmap_c", ArgKind::TensorMap, "C", map_c, {}} : KernelArg{"C", ArgKind::Pointer, "C", {}, {}}};
   if (p.stream_k) source.args.push_back(streamKWorkspace(s.ctas() * consumers, p.warp_tile.m * p.warp_tile.n));
   return source;

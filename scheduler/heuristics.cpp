@@ -79,7 +79,7 @@ void chooseTilesSm90(const MatmulProblem& problem, const DeviceSpec& device, Mat
   setSm90Tile(p, TileShape{problem.m <= 64 ? 64 : 128, problem.n <= 128 ? 128 : 256, 64});
   p.cluster = pairedCluster(problem, p);
   if (!p.persistent) return;
-  const std::vector<RankedTile> ranked = rankSm90Tiles(problem, device, p.stream_k);
+  const std::vector<RankedTile> ranked = rankSm90Tiles(problem, device, p.stream_k, p.swap_ab);
   const auto chosen = std::find_if(ranked.begin(), ranked.end(), [](const RankedTile& r) { return r.chosen; });
   if (chosen == ranked.end()) return;
   setSm90Tile(p, chosen->cta);
@@ -112,10 +112,12 @@ void fitWarpTile(const MatmulProblem& problem, MatmulParams& p) {
   p.instruction_tile = TileShape{64, n, 16};
 }
 
-// The epilogue slab and the smem atom its width takes.
+// The epilogue slab and the smem atom its width takes. Stored transposed (swap_ab), the slab is
+// m-contiguous: a consumer's 64 rows are C's columns, one TMA box row of 128 bytes or two.
 void setEpilogueTile(const MatmulProblem& problem, MatmulParams& p, const TileShape& slab) {
   p.epilogue_tile = slab;
-  p.smem_epilogue = chooseSmemAtom(Major::K, problem.out_dtype, slab.n);
+  p.smem_epilogue = p.swap_ab ? chooseSmemAtom(Major::MN, problem.out_dtype, 64)
+                              : chooseSmemAtom(Major::K, problem.out_dtype, slab.n);
 }
 
 void chooseEpilogue(const MatmulProblem& problem, MatmulParams& p) {
@@ -207,7 +209,8 @@ void narrowEpilogueForStages(const MatmulProblem& problem, const DeviceSpec& dev
 // cut by stream-K), 1024x3072x4096 625 vs 533, TT 645 vs 542, 1000x3000x8192 681 vs 619; where
 // both fill one, 192x128 ran faster (2048x1536x4096: 657 vs 634), hence 0.92 against its 0.95. A
 // shape must beat the chosen one by 1% to replace it.
-std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k) {
+std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k,
+                                      bool swapped) {
   enum class Where {
     Waves,         // any problem of at least a wave of the first shape
     OneWave,       // only under a wave of the first shape, where it fills 90-100% of one wave
@@ -220,8 +223,15 @@ std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const Device
   enum class Rows {
     Any,
     OnSectors,         // A's and B's rows start on 32-byte sectors
-    OnSectorsKMajorA,  // and A is K-major
-    Otherwise,         // rows off sectors, or an M-major A
+    OnSectorsTN,       // and both are K-major
+    Otherwise,         // rows off sectors, or an MN-major operand
+  };
+  // A width of 152 columns starts every other tile's C rows off 32-byte sectors, so the epilogue's
+  // stores write partial sectors; computing C^T (swapped) stores along the tile's 192 rows instead.
+  enum class Orientation {
+    Either,
+    StraightFewWaves,   // C = A B on at most four waves
+    SwappedWellFitted,  // C^T = B^T A^T where at least 95% of the padded grid is real output
   };
   static constexpr struct {
     TileShape cta;
@@ -229,17 +239,20 @@ std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const Device
     double speed;
     Where where;
     Rows rows;
+    Orientation orientation = Orientation::Either;
   } kShapes[] = {{{128, 256, 64}, 2, 1.0, Where::Waves, Rows::Any},
                  {{192, 160, 64}, 1, 0.96, Where::Waves, Rows::OnSectors},
                  {{128, 232, 64}, 2, 0.97, Where::Waves, Rows::OnSectors},
                  {{192, 128, 64}, 1, 0.95, Where::OneWave, Rows::OnSectors},
                  {{128, 192, 64}, 2, 0.92, Where::OneWave, Rows::OnSectors},
-                 {{192, 192, 64}, 1, 1.0, Where::FullLastWave, Rows::OnSectorsKMajorA},
-                 {{192, 192, 64}, 2, 0.97, Where::FullLastWave, Rows::Otherwise}};
+                 {{192, 192, 64}, 1, 1.0, Where::FullLastWave, Rows::OnSectorsTN},
+                 {{192, 192, 64}, 2, 0.97, Where::FullLastWave, Rows::Otherwise},
+                 {{192, 152, 64}, 1, 0.97, Where::FullLastWave, Rows::OnSectors, Orientation::StraightFewWaves},
+                 {{192, 152, 64}, 1, 0.97, Where::FullLastWave, Rows::OnSectors, Orientation::SwappedWellFitted}};
   const bool aligned = bothOperandsAligned(problem) && problem.align_c * bytes(problem.out_dtype) >= 16;
   const bool sector_rows = problem.leadingDimA() * bytes(problem.a_dtype) % 32 == 0 &&
                            problem.leadingDimB() * bytes(problem.b_dtype) % 32 == 0;
-  const bool k_major_a = majorOfA(problem.layout) == Major::K;
+  const bool tn = problem.layout == Layout::TN;
   if (!aligned || problem.m <= 64 || problem.n <= 128) return {};
   std::vector<RankedTile> ranked;
   for (const auto& shape : kShapes) {
@@ -257,14 +270,19 @@ std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const Device
     const bool fills_one_wave = r.fit.waves <= 1 && last_wave_full;
     const Where where = kShapes[i].where;
     const Rows rows = kShapes[i].rows;
-    if (!widestAtoms(problem, r.cta)) {
+    const Orientation orientation = kShapes[i].orientation;
+    if (orientation == Orientation::StraightFewWaves && (swapped || r.fit.waves > 4)) {
+      r.not_eligible = "ranked only for C = A B (not C^T) on at most four waves";
+    } else if (orientation == Orientation::SwappedWellFitted && (!swapped || r.fit.useful < 0.95)) {
+      r.not_eligible = "ranked only for C^T = B^T A^T with at least 95% of its padded grid real";
+    } else if (!widestAtoms(problem, r.cta)) {
       r.not_eligible = "an operand tile would get narrower swizzle atoms";
     } else if (rows == Rows::OnSectors && !sector_rows) {
       r.not_eligible = "ranked only where A's and B's rows start on 32-byte sectors";
-    } else if (rows == Rows::OnSectorsKMajorA && !(sector_rows && k_major_a)) {
-      r.not_eligible = "ranked only with a K-major A and rows on 32-byte sectors";
-    } else if (rows == Rows::Otherwise && sector_rows && k_major_a) {
-      r.not_eligible = "ranked only with an M-major A or rows off 32-byte sectors";
+    } else if (rows == Rows::OnSectorsTN && !(sector_rows && tn)) {
+      r.not_eligible = "ranked only for TN with rows on 32-byte sectors";
+    } else if (rows == Rows::Otherwise && sector_rows && tn) {
+      r.not_eligible = "ranked only with an MN-major operand or rows off 32-byte sectors";
     } else if (where == Where::OneWave && !(under_a_wave && fills_one_wave)) {
       r.not_eligible = "ranked only where the first shape fills less than a wave and it fills 90-100% of one";
     } else if (where != Where::OneWave && under_a_wave) {
@@ -283,11 +301,22 @@ std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const Device
   return ranked;
 }
 
+bool swappedOperandsRankHigher(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k) {
+  const auto chosenScore = [&](const MatmulProblem& q, bool swapped) {
+    const std::vector<RankedTile> ranked = rankSm90Tiles(q, device, stream_k, swapped);
+    const auto chosen = std::find_if(ranked.begin(), ranked.end(), [](const RankedTile& r) { return r.chosen; });
+    return chosen == ranked.end() ? 0.0 : chosen->score();
+  };
+  const double straight = chosenScore(problem, false);
+  return straight > 0 && chosenScore(swapOperands(problem), true) > 1.01 * straight;
+}
+
 int64_t waveCtas(const MatmulParams& params, const MatmulProblem& problem, const DeviceSpec& device) {
   return device.sm_count * params.ctasPerSm(problem, device);
 }
 
-MatmulParams chooseParams(const MatmulProblem& problem, const DeviceSpec& device, const ScheduleOverrides& overrides) {
+MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& device,
+                          const ScheduleOverrides& overrides) {
   device.validate();
   MatmulParams p;
   p.arch = overrides.arch.value_or(device.arch());
@@ -297,6 +326,11 @@ MatmulParams chooseParams(const MatmulProblem& problem, const DeviceSpec& device
   // sm_90 persistent kernels share the last partial wave by K ranges: the tail of 4096^3 (3.88 waves
   // of 128x256 cluster pairs on 132 SMs) or 5000x3000x4096 (3.64) otherwise idles SMs.
   p.stream_k = overrides.stream_k.value_or(p.arch == Arch::Sm90 && p.persistent);
+  // sm_90: wgmma's M runs along whichever of M and N the ranking fits better (a user's tile keeps the
+  // problem's orientation unless swap_ab says otherwise). Everything below schedules that problem.
+  p.swap_ab = overrides.swap_ab.value_or(p.arch == Arch::Sm90 && p.persistent && !overrides.cta_tile &&
+                                         swappedOperandsRankHigher(user_problem, device, p.stream_k));
+  const MatmulProblem problem = p.kernelProblem(user_problem);
   if (p.arch == Arch::Sm80) {
     chooseTilesSm80(problem, device, p);
   } else {
@@ -353,7 +387,7 @@ MatmulParams chooseParams(const MatmulProblem& problem, const DeviceSpec& device
   } else if (p.grid.method == GridMethod::None) {
     p.grid.factors = {1};
   }
-  p.validate(problem, device);
+  p.validate(user_problem, device);
   return p;
 }
 

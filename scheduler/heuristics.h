@@ -27,6 +27,8 @@ struct ScheduleOverrides {
   std::optional<bool> stream_k = std::nullopt;
   // sm_90: CTAs per cluster along M; the cluster's CTAs share (multicast) their B tile.
   std::optional<int64_t> cluster_m = std::nullopt;
+  // sm_90: compute C^T = B^T * A^T (MatmulParams::swap_ab); the heuristic decides when unset.
+  std::optional<bool> swap_ab = std::nullopt;
 };
 
 // sm_90, persistent: a tile shape the heuristic ranks, with its speed on full waves relative to
@@ -46,7 +48,13 @@ struct RankedTile {
 // The ranking, in order; empty where the heuristic does not rank (problems under a wave of the first
 // shape that no one-wave shape fills, small M or N, rows not 16-byte aligned). Each shape says why
 // the heuristic may not pick it.
-std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k);
+// `swapped`: `problem` is a swapOperands one, whose C the kernel stores transposed.
+std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k,
+                                      bool swapped = false);
+
+// sm_90, persistent: whether the ranking's choice for swapOperands(problem) scores 1% above its
+// choice for the problem itself (false where either has no ranking).
+bool swappedOperandsRankHigher(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k);
 
 // Concurrently resident CTAs the grid model plans a wave for.
 int64_t waveCtas(const MatmulParams& params, const MatmulProblem& problem, const DeviceSpec& device);

@@ -120,11 +120,25 @@ void validateTiles(const MatmulParams& p) {
 
 }  // namespace
 
-void MatmulParams::validate(const MatmulProblem& problem, const DeviceSpec& device) const {
+void MatmulParams::validate(const MatmulProblem& user_problem, const DeviceSpec& device) const {
   TG_USER_CHECK(arch == Arch::Sm80 || device.arch() == Arch::Sm90)
       << "params target " << scheduler::toString(arch) << " but the device is " << device.toString()
       << "; sm_90 kernels need an sm_90 device (sm_80 kernels run on both)";
+  TG_USER_CHECK(!swap_ab || arch == Arch::Sm90)
+      << "swap_ab (computing C^T = B^T * A^T) is emitted for sm_90 kernels only; sm_80 kernels take swap_ab false";
+  const MatmulProblem problem = kernelProblem(user_problem);
   validateTiles(*this);
+  if (arch == Arch::Sm90) {
+    // The epilogue slab is stored along C's rows: n-contiguous, or m-contiguous when the kernel
+    // computes C^T. Transposed, each consumer's 64 rows are whole atoms, one TMA box each.
+    const Major major = swap_ab ? Major::MN : Major::K;
+    const int64_t width = smem_epilogue.contiguousElems();
+    TG_USER_CHECK(smem_epilogue.major == major && smem_epilogue.dtype == problem.out_dtype &&
+                  (swap_ab ? warp_tile.m : epilogue_tile.n) % width == 0)
+        << "smem_epilogue atom " << smem_epilogue.toString() << " does not fit epilogue_tile "
+        << epilogue_tile.toString() << ": it must be " << scheduler::toString(major) << "-major "
+        << scheduler::toString(problem.out_dtype) << (swap_ab ? " and tile each consumer's 64 rows" : " and tile the slab's width");
+  }
   TG_USER_CHECK(stages >= 2 && stages <= 32) << "stages is " << stages
                                               << ": allowed 2 to 32 (one stage loads while another computes)";
   TG_USER_CHECK(split_k == 1) << "split_k is " << split_k << ": only 1 is supported so far";
@@ -171,6 +185,7 @@ std::string MatmulParams::toString() const {
                                      : std::string("from registers"));
   text += fmt::format(" grid {}{} cluster {}x{} split_k {}", grid.toString(), persistent ? (stream_k ? " persistent stream-k" : " persistent") : "",
                       cluster.m, cluster.n, split_k);
+  if (swap_ab) text += " swap_ab (computes C^T = B^T A^T)";
   return text;
 }
 
@@ -224,7 +239,8 @@ void to_json(nlohmann::json& j, const MatmulParams& p) {
                      {"persistent", p.persistent},
                      {"stream_k", p.stream_k},
                      {"cluster", {p.cluster.m, p.cluster.n}},
-                     {"split_k", p.split_k}};
+                     {"split_k", p.split_k},
+                     {"swap_ab", p.swap_ab}};
 }
 
 void from_json(const nlohmann::json& j, MatmulParams& p) {
@@ -254,6 +270,7 @@ void from_json(const nlohmann::json& j, MatmulParams& p) {
     TG_USER_CHECK(c.is_array() && c.size() == 2) << "params.cluster must be [m, n]";
     p.cluster = ClusterShape{c[0].get<int64_t>(), c[1].get<int64_t>()};
     p.split_k = j.at("split_k").get<int64_t>();
+    p.swap_ab = j.value("swap_ab", false);
   } catch (const nlohmann::json::exception& e) {
     TG_USER_ERROR() << "malformed MatmulParams JSON: " << e.what();
   }

@@ -59,6 +59,15 @@ struct MatmulParams {
   bool stream_k = false;
   ClusterShape cluster;
   int64_t split_k = 1;
+  // sm_90: the kernel computes C^T = B^T * A^T, swapOperands(problem): wgmma's M runs along the
+  // problem's N, and the epilogue stores each tile transposed into the row-major C. Tiles, atoms,
+  // copy widths and the grid traversal all describe that kernel problem.
+  bool swap_ab = false;
+
+  // The problem the kernel computes: `problem`, or its swapOperands with swap_ab.
+  MatmulProblem kernelProblem(const MatmulProblem& problem) const {
+    return swap_ab ? swapOperands(problem) : problem;
+  }
 
   // Warps (sm_80) or warpgroups (sm_90) doing math.
   int64_t mathGroups() const;
@@ -77,8 +86,9 @@ struct MatmulParams {
   // __launch_bounds__(threads, 1), so up to 255 registers a thread are assumed). sm_90 kernels: 1.
   int64_t ctasPerSm(const MatmulProblem& problem, const DeviceSpec& device) const;
 
-  // Checks the params against the problem and device: instruction-shape rules, divisibility,
-  // shared memory, thread counts. Throws UserError naming the field, its value and what is allowed.
+  // Checks the params against the problem (the user's; swap_ab is applied here) and device:
+  // instruction-shape rules, divisibility, shared memory, thread counts. Throws UserError naming the
+  // field, its value and what is allowed.
   void validate(const MatmulProblem& problem, const DeviceSpec& device) const;
 
   std::string toString() const;

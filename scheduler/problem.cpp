@@ -107,6 +107,21 @@ std::string MatmulProblem::toString() const {
                             scheduler::toString(a_dtype), scheduler::toString(out_dtype), align_a, align_b, align_c);
 }
 
+MatmulProblem swapOperands(const MatmulProblem& problem) {
+  MatmulProblem swapped = problem;
+  swapped.m = problem.n;
+  swapped.n = problem.m;
+  swapped.a_dtype = problem.b_dtype;
+  swapped.b_dtype = problem.a_dtype;
+  swapped.align_a = problem.align_b;
+  swapped.align_b = problem.align_a;
+  // A K-major B (BLAS letter N) is a K-major new A (T); an M-major A (N) is a new B contiguous along
+  // the new N (T).
+  static constexpr Layout kSwapped[] = {Layout::TN, Layout::NT, Layout::TT, Layout::NN};
+  swapped.layout = kSwapped[static_cast<int>(problem.layout)];
+  return swapped;
+}
+
 const char* toString(Arch arch) { return arch == Arch::Sm80 ? "sm_80" : "sm_90"; }
 
 Arch parseArch(const std::string& text) {

@@ -47,6 +47,13 @@ struct MatmulProblem {
   bool operator==(const MatmulProblem&) const = default;
 };
 
+// The same product computed transposed, C^T[N, M] = B^T[N, K] * A^T[K, M]: A's memory is read as the
+// new B and B's as the new A, so M and N, the operands' dtypes and their alignments trade places; TN
+// and NT keep their letters, NN and TT swap. The new problem's C is the old C read column-major (its
+// leading dimension is the new M), which a MatmulProblem cannot say: it is what a schedule with
+// MatmulParams::swap_ab computes, never a problem to validate or run on its own.
+MatmulProblem swapOperands(const MatmulProblem& problem);
+
 // a / b rounded up, for positive b.
 inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 

@@ -18,10 +18,12 @@ ir::TensorDomain epilogueTile(const MatmulParams& p) {
 
 }  // namespace
 
-MatmulSchedule scheduleWith(MatmulProblem problem, const DeviceSpec& device, const MatmulParams& params) {
-  problem.validate();
+MatmulSchedule scheduleWith(MatmulProblem user_problem, const DeviceSpec& device, const MatmulParams& params) {
+  user_problem.validate();
   device.validate();
-  params.validate(problem, device);
+  params.validate(user_problem, device);
+  // Every domain describes what the kernel computes: with swap_ab, C^T = B^T * A^T.
+  const MatmulProblem problem = params.kernelProblem(user_problem);
   const int64_t tiles_m = ceilDiv(problem.m, params.cta_tile.m);
   const int64_t tiles_n = ceilDiv(problem.n, params.cta_tile.n);
   ir::TensorDomain smem_a =
@@ -43,7 +45,7 @@ MatmulSchedule scheduleWith(MatmulProblem problem, const DeviceSpec& device, con
     return major == Major::K ? buildTileCopy(name, mn, cta.k, piece, params.threadsPerCta())
                              : buildTileCopy(name, cta.k, mn, piece, params.threadsPerCta());
   };
-  return MatmulSchedule{problem,
+  return MatmulSchedule{user_problem,
                         device,
                         params,
                         buildTileGrid(ir::Val(tiles_m), ir::Val(tiles_n), params.grid, params.cluster.m),
@@ -52,7 +54,9 @@ MatmulSchedule scheduleWith(MatmulProblem problem, const DeviceSpec& device, con
                         epilogueTile(params),
                         buildGlobalMatrix("gmem_a", {"m", ir::Val(problem.m)}, {"k", ir::Val(problem.k)}, major_a),
                         buildGlobalMatrix("gmem_b", {"n", ir::Val(problem.n)}, {"k", ir::Val(problem.k)}, major_b),
-                        buildGlobalMatrix("gmem_c", {"m", ir::Val(problem.m)}, {"n", ir::Val(problem.n)}, Major::K),
+                        // C is row-major; the kernel problem of swap_ab reads it column-major.
+                        buildGlobalMatrix("gmem_c", {"m", ir::Val(problem.m)}, {"n", ir::Val(problem.n)},
+                                          params.swap_ab ? Major::MN : Major::K),
                         copyTile("copy_a", cta.m, major_a, problem.a_dtype),
                         copyTile("copy_b", cta.n, major_b, problem.b_dtype),
                         buildWarpGrid(cta.m / params.warp_tile.m, cta.n / params.warp_tile.n),
@@ -65,8 +69,8 @@ MatmulSchedule schedule(MatmulProblem problem, const DeviceSpec& device, const S
   return scheduleWith(problem, device, chooseParams(problem, device, overrides));
 }
 
-int64_t MatmulSchedule::tilesM() const { return ceilDiv(problem.m, params.cta_tile.m); }
-int64_t MatmulSchedule::tilesN() const { return ceilDiv(problem.n, params.cta_tile.n); }
+int64_t MatmulSchedule::tilesM() const { return ceilDiv(kernelProblem().m, params.cta_tile.m); }
+int64_t MatmulSchedule::tilesN() const { return ceilDiv(kernelProblem().n, params.cta_tile.n); }
 
 int64_t MatmulSchedule::workUnits() const {
   const auto extent = tile_grid.axis(0).extent.constValue();
@@ -91,6 +95,7 @@ std::string MatmulSchedule::toString() const {
   const MatmulParams& p = params;
   std::string out;
   out += fmt::format("problem:  {}\n", problem.toString());
+  if (p.swap_ab) out += fmt::format("kernel:   {} (C^T = B^T * A^T, stored transposed)\n", kernelProblem().toString());
   out += fmt::format("device:   {}\n", device.toString());
   out += fmt::format("params:   {}\n", p.toString());
   out += fmt::format("  cta tile {}, {} {} of {}, instruction {}, {} threads\n", p.cta_tile.toString(), p.mathGroups(),

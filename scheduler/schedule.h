@@ -13,21 +13,24 @@
 namespace tilegrid::scheduler {
 
 struct MatmulSchedule {
-  MatmulProblem problem;
+  MatmulProblem problem;  // the caller's: what the buffers hold and the result must equal
   DeviceSpec device;
   MatmulParams params;
+  // The domains below, and tile counts, describe kernelProblem(): the problem, or with
+  // params.swap_ab its swapOperands.
   ir::TensorDomain tile_grid;      // [tile_m, tile_n] -> one axis bound to blockIdx.x
   ir::TensorDomain smem_a;         // [m, k, stage] with the atom-tiled, swizzled allocation
   ir::TensorDomain smem_b;         // [n, k, stage]
   ir::TensorDomain smem_epilogue;  // [m, n, slab buffer]: 1 buffer on sm_80, 2 on sm_90
   ir::TensorDomain gmem_a;         // [m, k] in A's storage order
   ir::TensorDomain gmem_b;         // [n, k] in B's storage order
-  ir::TensorDomain gmem_c;         // [m, n] row-major
+  ir::TensorDomain gmem_c;         // [m, n] row-major (column-major with swap_ab)
   ir::TensorDomain copy_a;         // [row, col] of A's smem tile -> [iteration, thread, vec]
   ir::TensorDomain copy_b;
   ir::TensorDomain warp_grid;      // [warp_m, warp_n] -> warp index
   OperandBankCheck banks_a, banks_b;
 
+  MatmulProblem kernelProblem() const { return params.kernelProblem(problem); }
   int64_t tilesM() const;
   int64_t tilesN() const;
   int64_t tiles() const { return tilesM() * tilesN() * problem.batch; }

@@ -7,6 +7,7 @@
 #include <future>
 
 #include "codegen/emit.h"
+#include "codegen/emit_common.h"
 #include "codegen/sm80_emitter.h"
 #include "codegen/sm90_emitter.h"
 #include "codegen/work_split.h"
@@ -167,6 +168,53 @@ TEST(Sm90Emit, SixteenBitOutputIsStagedByStmatrix) {
       EXPECT_TRUE(compiled.warnings.empty()) << compiled.log;
     }
   }
+}
+
+// Computing C^T = B^T A^T reads the caller's B as the kernel's A and its A as the kernel's B, and
+// stores every tile transposed into the caller's row-major C: the kernel's C domain is column-major,
+// its tensor map runs along the kernel's M, and 16-bit slabs go out by stmatrix .trans.
+TEST(Sm90Emit, SwappedOperandsComputeTheTransposeOverTheCallersBuffers) {
+  const auto device = scheduler::DeviceSpec::preset("sm_90");
+  const auto problem = testing::makeProblem(5000, 3000, 4096, scheduler::Layout::NN, scheduler::DType::BF16,
+                                            scheduler::DType::BF16);
+  const auto s = scheduler::schedule(problem, device, {.cta_tile = scheduler::TileShape{192, 152, 64}, .swap_ab = true});
+  const scheduler::MatmulProblem kernel = s.kernelProblem();
+  EXPECT_EQ(kernel.m, 3000);
+  EXPECT_EQ(kernel.n, 5000);
+  EXPECT_EQ(kernel.layout, scheduler::Layout::TT);
+  EXPECT_EQ(s.problem, problem);
+  EXPECT_EQ(s.tilesM(), 16);  // 3000 / 192
+  EXPECT_EQ(s.tilesN(), 33);  // 5000 / 152
+  // The kernel's C(m, n) is the caller's C[n][m].
+  const auto steps = affineSteps(s.gmem_c);
+  ASSERT_TRUE(steps.has_value());
+  EXPECT_EQ(*steps, (std::pair<int64_t, int64_t>{1, 3000}));
+  EXPECT_EQ(s.params.smem_a.major, scheduler::Major::K);
+  EXPECT_EQ(s.params.smem_b.major, scheduler::Major::MN);
+  EXPECT_EQ(s.params.smem_epilogue.major, scheduler::Major::MN);
+  const KernelSource source = emit(s);
+  EXPECT_NE(source.kernel_name.find("_nn_192x152x64"), std::string::npos) << source.kernel_name;
+  EXPECT_NE(source.kernel_name.find("_swapab"), std::string::npos) << source.kernel_name;
+  ASSERT_GE(source.args.size(), 3u);
+  EXPECT_EQ(source.args[0].buffer, "B");
+  EXPECT_EQ(source.args[1].buffer, "A");
+  ASSERT_TRUE(source.args[2].tensor_map.has_value());
+  const TensorMapSpec& c = *source.args[2].tensor_map;
+  EXPECT_EQ(c.dims, (std::vector<uint64_t>{3000, 5000}));
+  EXPECT_EQ(c.strides_bytes, (std::vector<uint64_t>{6000}));
+  EXPECT_EQ(c.box, (std::vector<uint32_t>{64, 64}));  // a consumer's 64 rows by a 64-column slab
+  EXPECT_NE(source.cuda.find("tg_stmatrix_x4_trans(smem_c + tg_smem_epilogue("), std::string::npos);
+  const auto compiled = runtime::compile(source, scheduler::Arch::Sm90);
+  EXPECT_TRUE(compiled.warnings.empty()) << compiled.log;
+  // fp32 out: element stores into the transposed slab, two 32-column boxes a consumer.
+  const auto fp32 = testing::makeProblem(5000, 3000, 4096, scheduler::Layout::NN, scheduler::DType::BF16,
+                                         scheduler::DType::FP32);
+  const KernelSource wide = emit(scheduler::schedule(fp32, device, {.swap_ab = true}));
+  EXPECT_EQ(wide.cuda.find("tg_stmatrix_x4_trans(smem_c"), std::string::npos);
+  EXPECT_NE(wide.cuda.find("smem_c[tg_smem_epilogue(m, n, buffer)] = tg_convert("), std::string::npos);
+  EXPECT_EQ(wide.args[2].tensor_map->box[0], 32u);
+  // sm_80 kernels do not compute C^T.
+  EXPECT_THROW(scheduler::schedule(problem, device, {.arch = scheduler::Arch::Sm80, .swap_ab = true}), UserError);
 }
 
 // A consumer warpgroup per 64 rows of the CTA tile, up to four. The producer gives registers to

@@ -33,7 +33,8 @@ std::string GemmCase::label() const {
                      scheduler::toString(problem.out_dtype), grid, t ? t->toString() : "tiles") +
          (overrides.cluster_m ? fmt::format("_c{}", *overrides.cluster_m) : "") +
          (overrides.persistent ? (*overrides.persistent ? "_persistent" : "_cta_per_tile") : "") +
-         (overrides.stream_k ? (*overrides.stream_k ? "_stream_k" : "_no_stream_k") : "");
+         (overrides.stream_k ? (*overrides.stream_k ? "_stream_k" : "_no_stream_k") : "") +
+         (overrides.swap_ab ? (*overrides.swap_ab ? "_swap_ab" : "_no_swap_ab") : "");
 }
 
 namespace {
@@ -48,6 +49,7 @@ const std::vector<Grid> kGrids = {{GridMethod::None, {1}}, {GridMethod::SplitMer
 struct TileConfig {
   std::optional<scheduler::TileShape> cta_tile;
   int64_t cluster_m = 1;
+  bool swap_ab = false;  // sm_90: compute C^T = B^T A^T
 };
 
 struct Shape3 {
@@ -71,7 +73,10 @@ std::vector<GemmCase> compileCases(scheduler::Arch arch, const std::vector<TileC
             c.overrides.factors = g.factors;
             c.overrides.group = GridGroup::M;
             c.overrides.cta_tile = tile.cta_tile;
-            if (arch == scheduler::Arch::Sm90) c.overrides.cluster_m = tile.cluster_m;
+            if (arch == scheduler::Arch::Sm90) {
+              c.overrides.cluster_m = tile.cluster_m;
+              c.overrides.swap_ab = tile.swap_ab;
+            }
             cases.push_back(c);
           }
         }
@@ -105,6 +110,8 @@ std::vector<GemmCase> runCases(scheduler::Arch arch, const scheduler::TileShape&
       // sm_90: every third case puts CTAs in clusters, of two or (every sixth) four (odd tile rows
       // leave part of a cluster empty).
       if (arch == scheduler::Arch::Sm90) c.overrides.cluster_m = i % 6 == 5 ? 4 : i % 3 == 2 ? 2 : 1;
+      // sm_90: every fifth case computes C^T = B^T A^T and stores its tiles transposed.
+      if (arch == scheduler::Arch::Sm90 && i % 5 == 4) c.overrides.swap_ab = true;
       // sm_80: every fourth case runs one CTA per tile instead of persistent CTAs walking units.
       if (arch == scheduler::Arch::Sm80 && i % 4 == 3) c.overrides.persistent = false;
       cases.push_back(c);
@@ -142,14 +149,16 @@ std::vector<GemmCase> sm80SmallVariants() {
 
 // Default tiles alone and in pairs, one consumer warpgroup (64x128), three (192x160), a width
 // whose halves (100 rows) and epilogue slabs (64 or 32 columns) overlap (128x200 in pairs), and
-// 192x192, whose epilogue slabs are narrowed to 64 bytes to leave it four stages.
+// 192x192, whose epilogue slabs are narrowed to 64 bytes to leave it four stages, and 192x152 pairs
+// computing C^T (transposed slabs, the last one overlapping, multicast halves of 76 rows).
 const std::vector<TileConfig> kSm90Tiles = {{std::nullopt, 1},
                                             {std::nullopt, 2},
                                             {scheduler::TileShape{64, 128, 64}, 1},
                                             {scheduler::TileShape{192, 160, 64}, 2},
                                             {scheduler::TileShape{128, 200, 64}, 2},
                                             {scheduler::TileShape{128, 232, 64}, 4},
-                                            {scheduler::TileShape{192, 192, 64}, 1}};
+                                            {scheduler::TileShape{192, 192, 64}, 1},
+                                            {scheduler::TileShape{192, 152, 64}, 2, true}};
 
 std::vector<GemmCase> sm90SmallVariants() {
   return compileCases(scheduler::Arch::Sm90, kSm90Tiles, kSmallAligned, kSmallMisaligned);
@@ -182,7 +191,8 @@ std::vector<GemmCase> sm90CublasCases() {
                                              {4000, 4000, 4000},
                                              {4097, 4097, 4096},
                                              {6144, 6144, 6144},
-                                             {8192, 8192, 8192}});
+                                             {8192, 8192, 8192},
+                                             {5000, 3000, 4096}});
 }
 
 std::vector<GemmCase> sm90StreamKCases() {
@@ -193,6 +203,7 @@ std::vector<GemmCase> sm90StreamKCases() {
     int64_t cluster_m;
     // Pinned: the ranking would pick tiles that fill these waves better, leaving nothing to cut.
     scheduler::TileShape cta_tile = {128, 256, 64};
+    bool swap_ab = false;
   };
   // 128x256 tiles on 132 SMs: 1536x2048 gives 48 cluster pairs (a 73% full wave: every unit shared
   // among 66 pairs, up to three ways) or 96 lone CTAs; 5000x3000x512 cuts a last wave of 42 pairs
@@ -202,7 +213,8 @@ std::vector<GemmCase> sm90StreamKCases() {
   // Clusters of four (33 on 132 SMs): 1536x2048 gives 24 units, 1000x3000 in 128x232 26, each B tile
   // multicast in quarters (overlapping ones for 232 rows). 192x192 with 16-column fp32 slabs:
   // 2000x3000 has 176 tiles, 1.33 waves; in pairs 96 units, 1.45 waves. 128x192 pairs at 2000x2000:
-  // 88 units, 1.33 waves.
+  // 88 units, 1.33 waves. Computing C^T: 3000x2000 in 192x152 is 11 x 20 tiles, 1.67 waves;
+  // 1536x2048 NN (TT for the kernel) in 128x256 pairs with fp32 out is 48 units again.
   const scheduler::TileShape three{192, 160, 64};
   const std::vector<Row> rows = {{1536, 2048, 1024, 1, Layout::TN, DType::BF16, 2},
                                  {1536, 2048, 1000, 1, Layout::NT, DType::BF16, 2},
@@ -218,7 +230,9 @@ std::vector<GemmCase> sm90StreamKCases() {
                                  {1000, 3000, 1000, 1, Layout::NT, DType::BF16, 4, scheduler::TileShape{128, 232, 64}},
                                  {2000, 3000, 1000, 1, Layout::TT, DType::FP32, 1, scheduler::TileShape{192, 192, 64}},
                                  {2000, 3000, 1000, 1, Layout::NT, DType::BF16, 2, scheduler::TileShape{192, 192, 64}},
-                                 {2000, 2000, 1000, 1, Layout::TN, DType::BF16, 2, scheduler::TileShape{128, 192, 64}}};
+                                 {2000, 2000, 1000, 1, Layout::TN, DType::BF16, 2, scheduler::TileShape{128, 192, 64}},
+                                 {3000, 2000, 1000, 1, Layout::TN, DType::BF16, 1, scheduler::TileShape{192, 152, 64}, true},
+                                 {1536, 2048, 1000, 1, Layout::NN, DType::FP32, 2, scheduler::TileShape{128, 256, 64}, true}};
   std::vector<GemmCase> cases;
   for (const Row& r : rows) {
     GemmCase c{makeProblem(r.m, r.n, r.k, r.layout, DType::BF16, r.out, r.batch), {}};
@@ -226,6 +240,7 @@ std::vector<GemmCase> sm90StreamKCases() {
     c.overrides.cluster_m = r.cluster_m;
     c.overrides.cta_tile = r.cta_tile;
     c.overrides.stream_k = true;
+    c.overrides.swap_ab = r.swap_ab;
     cases.push_back(c);
   }
   return cases;

@@ -55,7 +55,7 @@ TEST(CliPlan, ShowsTheTileRankingBehindTheChoice) {
   const Result r = runCli({"plan", "--m", "4000", "--n", "4000", "--k", "4000", "--arch", "sm_90", "--format", "json"});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
-  ASSERT_EQ(j["tile_ranking"].size(), 7u);
+  ASSERT_EQ(j["tile_ranking"].size(), 9u);
   int chosen = 0;
   for (const auto& t : j["tile_ranking"]) {
     EXPECT_NEAR(t["score"].get<double>(),
@@ -67,10 +67,20 @@ TEST(CliPlan, ShowsTheTileRankingBehindTheChoice) {
   }
   EXPECT_EQ(chosen, 1);
   EXPECT_EQ(j["params"]["cta_tile"], nlohmann::json::array({192, 160, 64}));
-  const Result text = runCli({"plan", "--m", "4000", "--n", "4000", "--k", "4000", "--arch", "sm_90", "--layout", "TT"});
+  // 4000^3 TT: 192x160 computing C^T (NN for the kernel, whose 160-wide B is K-major) scores 0.947,
+  // 128x256 pairs computing C 0.925.
+  const Result swapped = runCli({"plan", "--m", "4000", "--n", "4000", "--k", "4000", "--arch", "sm_90", "--layout", "TT"});
+  EXPECT_NE(swapped.out.find("orientation: C^T = B^T A^T, swap_ab (ranked choice for C = A B: 0.925 (128x256 in 2x1 "
+                             "clusters); for C^T = B^T A^T: 0.947 (192x160 in 1x1 clusters)"),
+            std::string::npos)
+      << swapped.out;
+  EXPECT_NE(swapped.out.find("kernel:   4000x4000x4000 NN"), std::string::npos) << swapped.out;
+  const Result text = runCli({"plan", "--m", "4000", "--n", "4000", "--k", "4000", "--arch", "sm_90", "--layout", "TT",
+                              "--swap-ab", "off"});
   EXPECT_NE(text.out.find("128x256 in 2x1 clusters: 1.00 x 0.954 x 0.970 = 0.925 (3.88 waves, 66 units at once)  <- chosen"),
             std::string::npos)
       << text.out;
+  EXPECT_EQ(text.out.find("orientation:"), std::string::npos) << "a user's orientation needs no reason";
   EXPECT_NE(text.out.find("not eligible: an operand tile would get narrower swizzle atoms"), std::string::npos)
       << text.out;
   EXPECT_NE(text.out.find("192x128 in 1x1 clusters"), std::string::npos) << text.out;
@@ -82,13 +92,17 @@ TEST(CliPlan, ShowsTheTileRankingBehindTheChoice) {
   EXPECT_NE(text.out.find("not eligible: ranked only where its last wave is 90-100% full"), std::string::npos)
       << text.out;
   const Result nn = runCli({"plan", "--m", "3072", "--n", "3072", "--k", "4096", "--arch", "sm_90", "--layout", "NN"});
-  EXPECT_NE(nn.out.find("not eligible: ranked only with a K-major A and rows on 32-byte sectors"), std::string::npos)
+  EXPECT_NE(nn.out.find("not eligible: ranked only for TN with rows on 32-byte sectors"), std::string::npos)
       << nn.out;
   EXPECT_NE(nn.out.find("192x192 in 2x1 clusters: 0.97 x 1.000 x 0.970 = 0.941 (1.94 waves, 66 units at once)  <- chosen"),
             std::string::npos)
       << nn.out;
   const Result tn = runCli({"plan", "--m", "3072", "--n", "3072", "--k", "4096", "--arch", "sm_90"});
-  EXPECT_NE(tn.out.find("not eligible: ranked only with an M-major A or rows off 32-byte sectors"), std::string::npos)
+  EXPECT_NE(tn.out.find("not eligible: ranked only with an MN-major operand or rows off 32-byte sectors"), std::string::npos)
+      << tn.out;
+  // 192x152 is ranked computing C on at most four waves, or computing C^T where it fits the grid.
+  EXPECT_NE(tn.out.find("not eligible: ranked only for C^T = B^T A^T with at least 95% of its padded grid real"),
+            std::string::npos)
       << tn.out;
   const Result user = runCli({"plan", "--m", "4000", "--n", "4000", "--k", "4000", "--arch", "sm_90", "--cta-tile",
                               "128,256,64", "--format", "json"});

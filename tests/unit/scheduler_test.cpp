@@ -89,6 +89,35 @@ TEST(MatmulParams, JsonRoundTripHashAndEquality) {
   EXPECT_NE(old.get<MatmulParams>().hash(), p.hash());
   old["stream_k"] = "yes";
   EXPECT_THROW(old.get<MatmulParams>(), UserError);
+  // Likewise before swap_ab.
+  const MatmulParams swapped = chooseParams(problem(4096, 4096, 4096), h100, {.swap_ab = true});
+  const nlohmann::json js = swapped;
+  EXPECT_EQ(js.get<MatmulParams>(), swapped);
+  EXPECT_NE(swapped.hash(), p.hash());
+  nlohmann::json before_swap = j;
+  before_swap.erase("swap_ab");
+  EXPECT_EQ(before_swap.get<MatmulParams>(), p);
+}
+
+// C^T = B^T A^T: the operands trade places, and each operand keeps its storage, so A's contiguous
+// mode becomes the new B's and B's the new A's; swapping twice is the identity.
+TEST(MatmulProblem, SwappedOperandsKeepEachOperandsStorage) {
+  for (Layout layout : {Layout::TN, Layout::NT, Layout::NN, Layout::TT}) {
+    MatmulProblem p = problem(300, 500, 70, layout);
+    p.a_dtype = p.b_dtype = DType::FP16;
+    p.out_dtype = DType::FP32;
+    const MatmulProblem s = swapOperands(p);
+    EXPECT_EQ(s.m, 500);
+    EXPECT_EQ(s.n, 300);
+    EXPECT_EQ(s.k, 70);
+    EXPECT_EQ(majorOfA(s.layout), majorOfB(layout)) << toString(layout);
+    EXPECT_EQ(majorOfB(s.layout), majorOfA(layout)) << toString(layout);
+    EXPECT_EQ(s.leadingDimA(), p.leadingDimB()) << toString(layout);
+    EXPECT_EQ(s.leadingDimB(), p.leadingDimA()) << toString(layout);
+    EXPECT_EQ(s.align_a, p.align_b);
+    EXPECT_EQ(s.out_dtype, DType::FP32);
+    EXPECT_EQ(swapOperands(s), p) << toString(layout);
+  }
 }
 
 TEST(MatmulParams, RejectsImpossibleValues) {
@@ -127,6 +156,12 @@ TEST(MatmulParams, RejectsImpossibleValues) {
   p.stream_k = true;
   expectRejected(p, a100, "stream_k needs a persistent sm_90 kernel");
   EXPECT_THROW(chooseParams(prob, h100, {.persistent = false, .stream_k = true}), UserError);
+  p = chooseParams(prob, a100);
+  p.swap_ab = true;
+  expectRejected(p, a100, "swap_ab (computing C^T = B^T * A^T) is emitted for sm_90 kernels only");
+  p = good;
+  p.swap_ab = true;  // the epilogue atom is still the n-contiguous one
+  expectRejected(p, h100, "smem_epilogue atom");
   EXPECT_FALSE(chooseParams(prob, h100, {.persistent = false}).stream_k);
   EXPECT_THROW(chooseParams(prob, h100, {.cta_tile = TileShape{128, 100, 64}}), UserError);
   EXPECT_THROW(chooseParams(prob, a100, {.cta_tile = TileShape{256, 256, 256}}), UserError);
@@ -311,16 +346,36 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
     Layout layout;
     TileShape cta;
     int64_t cluster_m;
+    bool swap_ab = false;  // computes C^T = B^T A^T
   };
   // 5000x3000: 128x232 pairs give 260 units, 3.94 waves, 97% real (128x256: 3.64 waves cut by
   // stream-K). Measured 748 vs 719 TFLOP/s (TN).
   const TileShape wide{128, 256, 64}, three{192, 160, 64}, pairs232{128, 232, 64}, one_wave{192, 128, 64},
-      square{192, 192, 64}, pairs192{128, 192, 64};
+      square{192, 192, 64}, pairs192{128, 192, 64}, fitted{192, 152, 64};
   for (const Expect& e : {Expect{4000, 4000, 4000, Layout::TN, three, 1}, Expect{4000, 4000, 8000, Layout::NN, three, 1},
-                          // 160 columns of M-major B would get 64-byte atoms.
-                          Expect{4000, 4000, 4000, Layout::TT, wide, 2}, Expect{4000, 4000, 4000, Layout::NT, wide, 2},
+                          // 160 columns of M-major B would get 64-byte atoms; computing C^T the
+                          // kernel is NN and its 160 columns K-major (773-781 vs 743 TFLOP/s).
+                          Expect{4000, 4000, 4000, Layout::TT, three, 1, true}, Expect{4000, 4000, 4000, Layout::NT, wide, 2},
                           Expect{4096, 4096, 4096, Layout::TN, wide, 2}, Expect{8192, 8192, 8192, Layout::TN, wide, 2},
-                          Expect{5000, 3000, 4096, Layout::TN, pairs232, 2}, Expect{3000, 5000, 4096, Layout::TN, pairs232, 2},
+                          // 192x152: computing C^T at 5000x3000 (3000x5000 for the kernel, 528 tiles,
+                          // 4 waves; 760 vs 754 for 128x232 pairs), computing C at 3000x5000 (767 vs
+                          // 738) and 1500x5000 (2 waves; 748 vs 731).
+                          Expect{5000, 3000, 4096, Layout::TN, fitted, 1, true}, Expect{3000, 5000, 4096, Layout::TN, fitted, 1},
+                          Expect{1500, 5000, 4096, Layout::TN, fitted, 1},
+                          // Computing C^T where that fits the waves better (TFLOP/s vs computing C):
+                          // 3500x8000 804 vs 764, 7000x4000 807 vs 766, 5000x6000 790 vs 768 (192x152
+                          // over 8 waves), 1800x4200 756 vs 620, 9000x2600 NT 728 vs 636, 4200x9000 TT
+                          // 772 vs 733.
+                          Expect{3500, 8000, 4096, Layout::TN, three, 1, true}, Expect{7000, 4000, 4096, Layout::TN, three, 1, true},
+                          Expect{5000, 6000, 4096, Layout::TN, fitted, 1, true}, Expect{1800, 4200, 4096, Layout::TN, fitted, 1, true},
+                          Expect{9000, 2600, 4096, Layout::NT, square, 2, true}, Expect{4200, 9000, 4096, Layout::TT, square, 2, true},
+                          // Not where it lost: 192x152 computing C over 6 to 8 waves (4500x5000 742 vs
+                          // 762, 6000x5000 740 vs 761, 5500x4000 732 vs 756); computing C^T with 91-94%
+                          // of the padded grid real (3500x2000 636 vs 689, 3500x3000 687 vs 691); lone
+                          // 192x192 on a TT kernel (5200x5200 NN computing C^T: 688 vs 711).
+                          Expect{4500, 5000, 4096, Layout::TN, pairs232, 2}, Expect{6000, 5000, 4096, Layout::TN, wide, 2},
+                          Expect{5500, 4000, 4096, Layout::TN, wide, 2}, Expect{3500, 2000, 4096, Layout::TN, pairs232, 2},
+                          Expect{3500, 3000, 4096, Layout::TN, wide, 2}, Expect{5200, 5200, 4096, Layout::NN, three, 1},
                           // M-major A with 3000-element rows: off 32-byte sectors.
                           Expect{3000, 5000, 4096, Layout::NN, wide, 2},
                           // 232 columns of M-major B would get 16-byte atoms.
@@ -358,6 +413,7 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
     EXPECT_EQ(p.cta_tile, e.cta) << what;
     EXPECT_EQ(p.cluster.m, e.cluster_m) << what;
     EXPECT_EQ(p.mathGroups(), e.cta.m / 64) << what;
+    EXPECT_EQ(p.swap_ab, e.swap_ab) << what;
   }
   for (const Expect& e : {Expect{2000, 5000, 4096, Layout::TN, square, 1},
                           Expect{6000, 3000, 4096, Layout::TN, square, 1}, Expect{2500, 7000, 4096, Layout::TN, square, 1},

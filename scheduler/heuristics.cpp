@@ -208,7 +208,13 @@ void narrowEpilogueForStages(const MatmulProblem& problem, const DeviceSpec& dev
 // 128x192 pairs where they fill one and 192x128 does not: 1000x3000x4096 588 vs 511 (128x256 pairs
 // cut by stream-K), 1024x3072x4096 625 vs 533, TT 645 vs 542, 1000x3000x8192 681 vs 619; where
 // both fill one, 192x128 ran faster (2048x1536x4096: 657 vs 634), hence 0.92 against its 0.95. A
-// shape must beat the chosen one by 1% to replace it.
+// shape must beat the chosen one by 1% to replace it. 192x152 alone stores C rows of 304 bytes, so
+// every other tile's rows start off 32-byte sectors: computing C it won on two and four waves
+// (1500x5000x4096 748 vs 731, 3000x5000 767 vs 738) and lost on six to eight (4500x5000 742 vs 762,
+// 6000x5000 740 vs 761); computing C^T its stores run along its 192 rows, on sectors (6000x5000 for
+// the kernel: 787 vs 741 computing C), and it is ranked where its padded grid is at least 95% real
+// (it lost at 3500x2000, 91%: 636 vs 689). The lone 192x192 is ranked for TN only: on a TT kernel
+// (5200x5200 NN computing C^T) it ran 688 against 711 for 192x160.
 std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k,
                                       bool swapped) {
   enum class Where {
@@ -301,6 +307,11 @@ std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const Device
   return ranked;
 }
 
+// Computing C^T turns the problem's N into wgmma's M and its M into the tile width, which can fit the
+// waves better: 3500x8000x4096 TN in 192x160 804 vs 764 TFLOP/s for 128x256 pairs computing C,
+// 7000x4000 807 vs 766, 4000^3 TT 773-781 vs 743 (the kernel is NN, whose 160-wide B is K-major),
+// 9000x2600 NT 728 vs 636, 1000x3000 615-618 vs 592. Where the shapes tie, the orientation does not
+// matter: 4096^3 787 vs 786, 4000^3 777 vs 778.
 bool swappedOperandsRankHigher(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k) {
   const auto chosenScore = [&](const MatmulProblem& q, bool swapped) {
     const std::vector<RankedTile> ranked = rankSm90Tiles(q, device, stream_k, swapped);

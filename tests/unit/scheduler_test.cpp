@@ -390,10 +390,11 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
                           Expect{5000, 3000, 4104, Layout::TN, wide, 2}, Expect{4000, 4000, 4016, Layout::TN, three, 1},
                           // Under a wave of 128x256 pairs, 192x128 where its tiles fill one wave
                           // (1536x2048: 128 of 132; measured 738 vs 668 TFLOP/s), else 128x192 pairs
-                          // where they fill one (1000x3000: 64 of 66 units; 588 vs 511); neither
-                          // where none fills one (2048x2048).
+                          // where they fill one (1000x3000 computing C: 64 of 66 units; 588 vs 511);
+                          // neither where none fills one (2048x2048). Computing C^T, 1000x3000 is
+                          // 3000x1000 for the kernel, which 192x128 fills (128 tiles; 615-618 vs 592).
                           Expect{1536, 2048, 8192, Layout::TN, one_wave, 1}, Expect{1500, 2000, 4096, Layout::TN, one_wave, 1},
-                          Expect{1000, 3000, 4096, Layout::TN, pairs192, 2}, Expect{2048, 2048, 4096, Layout::TN, wide, 2},
+                          Expect{1000, 3000, 4096, Layout::TN, one_wave, 1, true}, Expect{2048, 2048, 4096, Layout::TN, wide, 2},
                           // Both fill one wave at 2048x1536: 192x128 ran faster (657 vs 634).
                           Expect{2048, 1536, 4096, Layout::TN, one_wave, 1},
                           // 192x192 where its last wave is 90-100% full, with K-major A: 3000x3000
@@ -422,6 +423,7 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
     EXPECT_NE(chooseParams(problem(e.m, e.n, e.k, e.layout), h100).cta_tile, square)
         << e.m << "x" << e.n << "x" << e.k << " " << toString(e.layout);
   }
+  EXPECT_EQ(chooseParams(problem(1000, 3000, 4096), h100, {.swap_ab = false}).cta_tile, pairs192);
   // One CTA per tile: no persistent waves to fill, the default tile. A user's tile pairs CTAs by the
   // usual rule, and a user's cluster wins.
   EXPECT_EQ(chooseParams(problem(4000, 4000, 4000), h100, {.persistent = false}).cta_tile, wide);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 
 #include "cli/parse.h"
@@ -70,15 +71,15 @@ std::string orientationText(const PlanRequest& request, const scheduler::MatmulS
   if (s.params.arch != scheduler::Arch::Sm90 || !s.params.persistent || request.overrides.cta_tile ||
       request.overrides.swap_ab)
     return "";
-  const auto chosenScore = [&](const scheduler::MatmulProblem& q, bool swapped) -> std::string {
-    for (const auto& r : scheduler::rankSm90Tiles(q, s.device, s.params.stream_k, swapped)) {
-      if (r.chosen) return fmt::format("{:.3f} ({}x{} in {}x1 clusters)", r.score(), r.cta.m, r.cta.n, r.cluster_m);
-    }
-    return "not ranked";
+  const auto straight = scheduler::chosenSm90Tile(s.problem, s.device, s.params.stream_k, false);
+  const auto swapped = scheduler::chosenSm90Tile(scheduler::swapOperands(s.problem), s.device, s.params.stream_k, true);
+  if (!straight && !swapped) return "";
+  const auto text = [](const std::optional<scheduler::RankedTile>& r) {
+    return r ? fmt::format("{:.3f} ({}x{} in {}x1 clusters)", r->score(), r->cta.m, r->cta.n, r->cluster_m)
+             : std::string("not ranked");
   };
   return fmt::format("orientation: {} (ranked choice for C = A B: {}; for C^T = B^T A^T: {}; swapping needs 1% more)\n",
-                     s.params.swap_ab ? "C^T = B^T A^T, swap_ab" : "C = A B", chosenScore(s.problem, false),
-                     chosenScore(scheduler::swapOperands(s.problem), true));
+                     s.params.swap_ab ? "C^T = B^T A^T, swap_ab" : "C = A B", text(straight), text(swapped));
 }
 
 std::string rankingText(const std::vector<scheduler::RankedTile>& ranked) {

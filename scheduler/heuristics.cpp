@@ -79,9 +79,8 @@ void chooseTilesSm90(const MatmulProblem& problem, const DeviceSpec& device, Mat
   setSm90Tile(p, TileShape{problem.m <= 64 ? 64 : 128, problem.n <= 128 ? 128 : 256, 64});
   p.cluster = pairedCluster(problem, p);
   if (!p.persistent) return;
-  const std::vector<RankedTile> ranked = rankSm90Tiles(problem, device, p.stream_k, p.swap_ab);
-  const auto chosen = std::find_if(ranked.begin(), ranked.end(), [](const RankedTile& r) { return r.chosen; });
-  if (chosen == ranked.end()) return;
+  const std::optional<RankedTile> chosen = chosenSm90Tile(problem, device, p.stream_k, p.swap_ab);
+  if (!chosen) return;
   setSm90Tile(p, chosen->cta);
   p.cluster = ClusterShape{chosen->cluster_m, 1};
 }
@@ -307,6 +306,14 @@ std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const Device
   return ranked;
 }
 
+std::optional<RankedTile> chosenSm90Tile(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k,
+                                         bool swapped) {
+  for (const RankedTile& r : rankSm90Tiles(problem, device, stream_k, swapped)) {
+    if (r.chosen) return r;
+  }
+  return std::nullopt;
+}
+
 // Computing C^T turns the problem's N into wgmma's M and its M into the tile width, which can fit the
 // waves better: 3500x8000x4096 TN in 192x160 804 vs 764 TFLOP/s for 128x256 pairs computing C,
 // 7000x4000 807 vs 766, 4000^3 TT 773-781 vs 743 (the kernel is NN, whose 160-wide B is K-major),
@@ -314,9 +321,8 @@ std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const Device
 // matter: 4096^3 787 vs 786, 4000^3 777 vs 778.
 bool swappedOperandsRankHigher(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k) {
   const auto chosenScore = [&](const MatmulProblem& q, bool swapped) {
-    const std::vector<RankedTile> ranked = rankSm90Tiles(q, device, stream_k, swapped);
-    const auto chosen = std::find_if(ranked.begin(), ranked.end(), [](const RankedTile& r) { return r.chosen; });
-    return chosen == ranked.end() ? 0.0 : chosen->score();
+    const std::optional<RankedTile> chosen = chosenSm90Tile(q, device, stream_k, swapped);
+    return chosen ? chosen->score() : 0.0;
   };
   const double straight = chosenScore(problem, false);
   return straight > 0 && chosenScore(swapOperands(problem), true) > 1.01 * straight;

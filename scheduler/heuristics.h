@@ -52,6 +52,10 @@ struct RankedTile {
 std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k,
                                       bool swapped = false);
 
+// The ranking's choice, if it ranks.
+std::optional<RankedTile> chosenSm90Tile(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k,
+                                         bool swapped = false);
+
 // sm_90, persistent: whether the ranking's choice for swapOperands(problem) scores 1% above its
 // choice for the problem itself (false where either has no ranking).
 bool swappedOperandsRankHigher(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k);

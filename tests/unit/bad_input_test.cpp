@@ -48,6 +48,8 @@ TEST(BadInput, CliExitsTwoNamingTheArgumentTheValueAndWhatIsAllowed) {
       {plan({"--group", "k"}), {"--group", "'k'", "m or n"}},
       {plan({"--stream-k", "maybe"}), {"--stream-k", "'maybe'", "on or off"}},
       {plan({"--persistent", "off", "--stream-k", "on"}), {"stream_k", "persistent sm_90"}},
+      {plan({"--swap-ab", "yes"}), {"--swap-ab", "'yes'", "on or off"}},
+      {plan({"--arch", "sm_80", "--swap-ab", "on"}), {"swap_ab", "sm_90 kernels only"}},
       {{"frobnicate"}, {"'frobnicate'", "grid, plan"}},
       {plan({"--frobnicate", "1"}), {"--frobnicate"}},
       {{"grid", "--format", "xml"}, {"--format", "'xml'", "csv, table, json or svg"}},

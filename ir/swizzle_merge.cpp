@@ -19,8 +19,11 @@ Val megarowHeight(const Val& R, int64_t f, const Val& megarow) {
 void validateSwizzleFactors(const std::vector<int64_t>& factors) {
   TG_USER_CHECK(!factors.empty()) << "SwizzleMerge needs at least one factor";
   for (size_t i = 0; i < factors.size(); ++i) {
-    TG_USER_CHECK(factors[i] >= 1) << "SwizzleMerge factor #" << (i + 1) << " is " << factors[i]
-                                   << ": factors must be >= 1";
+    // A factor past any grid extent groups nothing more, and a bounded one keeps C * factor, the
+    // megarow size the index math divides by, within 64 bits.
+    TG_USER_CHECK(factors[i] >= 1 && factors[i] <= kMaxSwizzleFactor)
+        << "SwizzleMerge factor #" << (i + 1) << " is " << factors[i] << ": factors must be >= 1 and <= "
+        << kMaxSwizzleFactor;
   }
 }
 

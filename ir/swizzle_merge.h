@@ -40,7 +40,10 @@ class SwizzleMerge final : public Transform {
   std::vector<int64_t> factors_;
 };
 
-// Rejects empty lists and factors below 1, naming the offending entry.
+// The largest factor: 2^31 - 1, the most tiles a CUDA grid dimension holds.
+inline constexpr int64_t kMaxSwizzleFactor = 2147483647;
+
+// Rejects empty lists and factors below 1 or above kMaxSwizzleFactor, naming the offending entry.
 void validateSwizzleFactors(const std::vector<int64_t>& factors);
 
 }  // namespace tilegrid::ir

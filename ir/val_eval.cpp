@@ -8,11 +8,26 @@
 
 namespace tilegrid::ir {
 
+namespace {
+
+// a op b for +, - and *, refusing results past 64 bits instead of wrapping (undefined behaviour).
+int64_t checked(Op op, int64_t a, int64_t b) {
+  int64_t result = 0;
+  const bool overflow = op == Op::Add   ? __builtin_add_overflow(a, b, &result)
+                        : op == Op::Sub ? __builtin_sub_overflow(a, b, &result)
+                                        : __builtin_mul_overflow(a, b, &result);
+  TG_USER_CHECK(!overflow) << "index arithmetic overflows 64 bits: " << a << (op == Op::Add ? " + " : op == Op::Sub ? " - " : " * ")
+                           << b << " (are the sizes or factors that large?)";
+  return result;
+}
+
+}  // namespace
+
 int64_t applyOp(Op op, int64_t a, int64_t b, int64_t c) {
   switch (op) {
-    case Op::Add: return a + b;
-    case Op::Sub: return a - b;
-    case Op::Mul: return a * b;
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul: return checked(op, a, b);
     case Op::Div:
       TG_USER_CHECK(b != 0) << "division by zero while evaluating an index expression";
       return a / b;
@@ -21,7 +36,7 @@ int64_t applyOp(Op op, int64_t a, int64_t b, int64_t c) {
       return a % b;
     case Op::CeilDiv:
       TG_USER_CHECK(b != 0) << "division by zero while evaluating an index expression";
-      return (a + b - 1) / b;
+      return checked(Op::Add, a, b - 1) / b;
     case Op::Min: return std::min(a, b);
     case Op::Max: return std::max(a, b);
     case Op::BitXor: return a ^ b;

@@ -19,7 +19,7 @@ class FuzzBudget {
     const char* limit = std::getenv("TILEGRID_FUZZ_SECONDS");
     seconds_ = limit ? std::atof(limit) : seconds;
     std::cout << name << ": seed " << seed_ << " (replay with TILEGRID_FUZZ_SEED=" << seed_ << "), " << seconds_
-              << " s\n";
+              << " s" << std::endl;  // flushed: a sanitizer abort must not lose the seed
   }
   uint64_t seed() const { return seed_; }
   bool more() const {

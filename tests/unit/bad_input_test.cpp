@@ -57,6 +57,7 @@ TEST(BadInput, CliExitsTwoNamingTheArgumentTheValueAndWhatIsAllowed) {
       {plan({"--factor", "0"}), {"--factor", "is 0", ">= 1"}},
       {plan({"--factor", "-2"}), {"--factor", "-2", ">= 1"}},
       {plan({"--factor", "4,0"}), {"--factor", "#2 is 0", ">= 1"}},
+      {plan({"--factor", "9223372036854775807"}), {"--factor", "<= 2147483647"}},
       {plan({"--factor", "4,,2"}), {"--factor", "empty entry"}},
       {plan({"--method", "split-merge", "--factor", "8,2"}), {"exactly one factor", "swizzle-merge"}},
       {{"grid", "--tiles", "5,5", "--factor", "0"}, {"--factor", "got 0", "between 1 and"}},

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <limits>
 #include <random>
 
 #include "ir/error.h"
@@ -82,6 +83,14 @@ TEST(Val, EvaluateAndErrors) {
   EXPECT_THROW(evaluate(x / (M - 3), b), UserError);
   EXPECT_THROW(Val(1) / Val(0), UserError);
   EXPECT_THROW(Val::var("", VarKind::Param), UserError);
+  // Folding or evaluating past 64 bits is an error, not a wrapped index.
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  EXPECT_THROW(Val(kMax) * Val(17), UserError);
+  EXPECT_THROW(Val(kMax) + Val(1), UserError);
+  EXPECT_THROW(Val(-kMax) - Val(2), UserError);
+  EXPECT_THROW(ceilDiv(Val(kMax), Val(2)), UserError);
+  EXPECT_THROW(evaluate(x * M, Bindings{{"x", kMax / 2}, {"M", 3}}), UserError);
+  EXPECT_EQ(evaluate(x * M, Bindings{{"x", kMax / 3}, {"M", 3}}), kMax / 3 * 3);
   try {
     evaluate(x + y, b);
   } catch (const UserError& e) {

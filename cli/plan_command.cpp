@@ -71,15 +71,15 @@ std::string orientationText(const PlanRequest& request, const scheduler::MatmulS
   if (s.params.arch != scheduler::Arch::Sm90 || !s.params.persistent || request.overrides.cta_tile ||
       request.overrides.swap_ab)
     return "";
-  const auto straight = scheduler::chosenSm90Tile(s.problem, s.device, s.params.stream_k, false);
-  const auto swapped = scheduler::chosenSm90Tile(scheduler::swapOperands(s.problem), s.device, s.params.stream_k, true);
-  if (!straight && !swapped) return "";
-  const auto text = [](const std::optional<scheduler::RankedTile>& r) {
-    return r ? fmt::format("{:.3f} ({}x{} in {}x1 clusters)", r->score(), r->cta.m, r->cta.n, r->cluster_m)
+  const scheduler::OrientationRanking r = scheduler::rankOrientations(s.problem, s.device, s.params.stream_k);
+  if (!r.straight && !r.swapped) return "";
+  const auto text = [](const std::optional<scheduler::RankedTile>& t) {
+    return t ? fmt::format("{:.3f} ({}x{} in {}x1 clusters)", t->score(), t->cta.m, t->cta.n, t->cluster_m)
              : std::string("not ranked");
   };
-  return fmt::format("orientation: {} (ranked choice for C = A B: {}; for C^T = B^T A^T: {}; swapping needs 1% more)\n",
-                     s.params.swap_ab ? "C^T = B^T A^T, swap_ab" : "C = A B", text(straight), text(swapped));
+  return fmt::format("orientation: {} (ranked choice for C = A B: {}; for C^T = B^T A^T: {}; swapping needs {:.0f}% more)\n",
+                     s.params.swap_ab ? "C^T = B^T A^T, swap_ab" : "C = A B", text(r.straight), text(r.swapped),
+                     (scheduler::OrientationRanking::kMargin - 1) * 100);
 }
 
 std::string rankingText(const std::vector<scheduler::RankedTile>& ranked) {

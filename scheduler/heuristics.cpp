@@ -319,13 +319,12 @@ std::optional<RankedTile> chosenSm90Tile(const MatmulProblem& problem, const Dev
 // 7000x4000 807 vs 766, 4000^3 TT 773-781 vs 743 (the kernel is NN, whose 160-wide B is K-major),
 // 9000x2600 NT 728 vs 636, 1000x3000 615-618 vs 592. Where the shapes tie, the orientation does not
 // matter: 4096^3 787 vs 786, 4000^3 777 vs 778.
-bool swappedOperandsRankHigher(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k) {
-  const auto chosenScore = [&](const MatmulProblem& q, bool swapped) {
-    const std::optional<RankedTile> chosen = chosenSm90Tile(q, device, stream_k, swapped);
-    return chosen ? chosen->score() : 0.0;
-  };
-  const double straight = chosenScore(problem, false);
-  return straight > 0 && chosenScore(swapOperands(problem), true) > 1.01 * straight;
+OrientationRanking rankOrientations(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k) {
+  OrientationRanking r;
+  r.straight = chosenSm90Tile(problem, device, stream_k, false);
+  r.swapped = chosenSm90Tile(swapOperands(problem), device, stream_k, true);
+  r.swap = r.straight && r.swapped && r.swapped->score() > OrientationRanking::kMargin * r.straight->score();
+  return r;
 }
 
 int64_t waveCtas(const MatmulParams& params, const MatmulProblem& problem, const DeviceSpec& device) {
@@ -346,7 +345,7 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
   // sm_90: wgmma's M runs along whichever of M and N the ranking fits better (a user's tile keeps the
   // problem's orientation unless swap_ab says otherwise). Everything below schedules that problem.
   p.swap_ab = overrides.swap_ab.value_or(p.arch == Arch::Sm90 && p.persistent && !overrides.cta_tile &&
-                                         swappedOperandsRankHigher(user_problem, device, p.stream_k));
+                                         rankOrientations(user_problem, device, p.stream_k).swap);
   const MatmulProblem problem = p.kernelProblem(user_problem);
   if (p.arch == Arch::Sm80) {
     chooseTilesSm80(problem, device, p);

@@ -56,9 +56,15 @@ std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const Device
 std::optional<RankedTile> chosenSm90Tile(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k,
                                          bool swapped = false);
 
-// sm_90, persistent: whether the ranking's choice for swapOperands(problem) scores 1% above its
-// choice for the problem itself (false where either has no ranking).
-bool swappedOperandsRankHigher(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k);
+// sm_90, persistent: the ranking's choice for the problem (computing C) and for swapOperands(problem)
+// (computing C^T), and whether the second scores kMargin times the first (false where either has
+// no ranking).
+struct OrientationRanking {
+  static constexpr double kMargin = 1.01;
+  std::optional<RankedTile> straight, swapped;
+  bool swap = false;
+};
+OrientationRanking rankOrientations(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k);
 
 // Concurrently resident CTAs the grid model plans a wave for.
 int64_t waveCtas(const MatmulParams& params, const MatmulProblem& problem, const DeviceSpec& device);

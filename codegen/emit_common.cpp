@@ -126,6 +126,8 @@ std::string kernelName(const scheduler::MatmulSchedule& s) {
   if (p.batch != 1) name += fmt::format("_b{}", p.batch);
   if (s.params.cluster.m * s.params.cluster.n > 1) name += fmt::format("_c{}x{}", s.params.cluster.m, s.params.cluster.n);
   if (s.params.vec_a != 8 || s.params.vec_b != 8) name += fmt::format("_v{}{}", s.params.vec_a, s.params.vec_b);
+  // sm_90 consumer warpgroups take 64 rows unless the name says otherwise.
+  if (s.params.arch == scheduler::Arch::Sm90 && s.params.warp_tile.m != 64) name += fmt::format("_wg{}", s.params.warp_tile.m);
   if (s.params.stream_k) name += "_sk";
   if (s.params.swap_ab) name += "_swapab";
   return name;

@@ -105,7 +105,7 @@ OperandPlan planOperand(const char* name, const ir::TensorDomain& smem, const sc
     plan.lbo = bits == 0 ? next_group : next_block;
     plan.sbo = bits == 0 ? next_block : next_group;
   }
-  // The canonical layout wgmma reads from each descriptor start (one per consumer group and k16
+  // The canonical layout wgmma reads from each descriptor start (one per 64-row block and k16
   // step), against the smem domain.
   for (int64_t g = 0; g < groups; ++g) {
     for (int64_t kk = 0; kk < tile_k; kk += 16) {
@@ -264,12 +264,13 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   TG_USER_CHECK(prob.a_dtype == prob.b_dtype && prob.a_dtype != DType::FP32)
       << "sm_90 kernels take bf16 or fp16 inputs of one type, got " << scheduler::toString(prob.a_dtype) << " and "
       << scheduler::toString(prob.b_dtype);
-  TG_USER_CHECK(p.warp_tile.m == 64 && p.warp_tile.n == p.cta_tile.n && p.instruction_tile.n == p.warp_tile.n)
-      << "sm_90 kernels give each consumer warpgroup 64 rows and the whole tile width, one wgmma m64nNk16 per k16 step: "
-         "warpgroup tile "
+  TG_USER_CHECK((p.warp_tile.m == 64 || p.warp_tile.m == 128) && p.warp_tile.n == p.cta_tile.n &&
+                p.instruction_tile.n == p.warp_tile.n)
+      << "sm_90 kernels give each consumer warpgroup 64 or 128 rows and the whole tile width, one wgmma m64nNk16 per "
+         "64 rows and k16 step: warpgroup tile "
       << p.warp_tile.toString() << " and instruction " << p.instruction_tile.toString() << " do not fit cta tile "
-      << p.cta_tile.toString() << " (use a cta_tile m of 64 to " << 64 * scheduler::kMaxConsumersSm90
-      << " in steps of 64 and an n of 8 to 256 in steps of 8)";
+      << p.cta_tile.toString() << " (use a cta_tile m that is a multiple of 64, at most " << 64 * scheduler::kMaxConsumersSm90
+      << " rows of 64 or 128 a warpgroup, and an n of 8 to 256 in steps of 8)";
   TG_USER_CHECK(p.cluster.n == 1 && p.cluster.m <= 4)
       << "sm_90 kernels are emitted for clusters of 1, 2 or 4 CTAs along M (sharing B), got " << p.cluster.m << "x"
       << p.cluster.n;
@@ -277,8 +278,8 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   TG_USER_CHECK(p.split_k == 1) << "split-K is not emitted; use split_k 1";
   const Major major_a = scheduler::majorOfA(prob.layout);
   const Major major_b = scheduler::majorOfB(prob.layout);
-  const int64_t consumers = p.mathGroups();
-  const OperandPlan plan_a = planOperand("A", s.smem_a, p.smem_a, p.cta_tile.m, p.cta_tile.k, 64, consumers, 1);
+  const int64_t consumers = p.mathGroups(), m_blocks = p.cta_tile.m / 64;
+  const OperandPlan plan_a = planOperand("A", s.smem_a, p.smem_a, p.cta_tile.m, p.cta_tile.k, 64, m_blocks, 1);
   const OperandPlan plan_b = planOperand("B", s.smem_b, p.smem_b, p.cta_tile.n, p.cta_tile.k, p.cta_tile.n, 1, cm);
   const OperandMap map_a = operandMap("A", s.gmem_a, prob, p.smem_a, prob.m, plan_a);
   const OperandMap map_b = operandMap("B", s.gmem_b, prob, p.smem_b, prob.n, plan_b);
@@ -291,7 +292,7 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   const int64_t slab_n = p.epilogue_tile.n;
   TG_INTERNAL_CHECK(slab_n <= p.cta_tile.n && (p.cta_tile.n - slab_n) % 8 == 0 && p.epilogue_tile.m == p.cta_tile.m)
       << "epilogue tile " << p.epilogue_tile.toString() << " does not tile the cta tile " << p.cta_tile.toString();
-  // Straight, each consumer stores its 64 rows of the slab as one box; transposed (an m-contiguous
+  // Straight, each consumer stores its rows of the slab as one box; transposed (an m-contiguous
   // slab), as boxes of the atom's width.
   const OperandPlan plan_c =
       planOperand("C", s.smem_epilogue, p.smem_epilogue, p.cta_tile.m, slab_n, 0, 0, p.swap_ab ? 1 : consumers);
@@ -314,23 +315,27 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
     return fmt::format("tg_wgmma_desc(smem_{0}_addr + tg_smem_{0}({1}, {2}, {3}) * {4}, {5}, {6}, {7})", x, mn, k, stage,
                        scheduler::bytes(x == 'a' ? prob.a_dtype : prob.b_dtype), plan.lbo, plan.sbo, plan.layout_type);
   };
-  const auto steps_a = descriptorSteps(s.smem_a, prob.a_dtype, consumers, 64, p.cta_tile.k);
+  const auto steps_a = descriptorSteps(s.smem_a, prob.a_dtype, m_blocks, 64, p.cta_tile.k);
   const auto steps_b = descriptorSteps(s.smem_b, prob.b_dtype, 1, p.cta_tile.n, p.cta_tile.k);
-  std::string descriptor_bases, descriptors;
+  // A's rows of the warpgroup's 64-row block mb.
+  const char* a_rows = "consumer * WM + mb * 64";
+  std::string descriptor_bases, descriptor_a, descriptor_b;
   if (steps_a && steps_b) {
     descriptor_bases = fmt::format(
         "// The operands' start addresses step by constants over stages and k16 steps (checked on the smem\n"
         "    // domains): each step adds them to the warpgroup's first descriptors.\n"
-        "    const tg_u64 desc_a0 = {0};\n"
+        "    tg_u64 desc_a0[M_BLOCKS];\n"
+        "#pragma unroll\n"
+        "    for (int mb = 0; mb < M_BLOCKS; ++mb) desc_a0[mb] = {0};\n"
         "    const tg_u64 desc_b0 = {1};",
-        desc('a', "consumer * WM", "0", "0"), desc('b', "0", "0", "0"));
-    descriptors = fmt::format(
-        "const tg_u64 desc_a = desc_a0 + static_cast<tg_u64>(stage * {0} + kk * {1});\n"
-        "          const tg_u64 desc_b = desc_b0 + static_cast<tg_u64>(stage * {2} + kk * {3});",
-        steps_a->stage, steps_a->kk, steps_b->stage, steps_b->kk);
+        desc('a', a_rows, "0", "0"), desc('b', "0", "0", "0"));
+    descriptor_a = fmt::format("const tg_u64 desc_a = desc_a0[mb] + static_cast<tg_u64>(stage * {0} + kk * {1});",
+                               steps_a->stage, steps_a->kk);
+    descriptor_b = fmt::format("const tg_u64 desc_b = desc_b0 + static_cast<tg_u64>(stage * {0} + kk * {1});",
+                               steps_b->stage, steps_b->kk);
   } else {
-    descriptors = fmt::format("const tg_u64 desc_a = {};\n          const tg_u64 desc_b = {};",
-                              desc('a', "consumer * WM", "kk * 16", "stage"), desc('b', "0", "kk * 16", "stage"));
+    descriptor_a = fmt::format("const tg_u64 desc_a = {};", desc('a', a_rows, "kk * 16", "stage"));
+    descriptor_b = fmt::format("const tg_u64 desc_b = {};", desc('b', "0", "kk * 16", "stage"));
   }
   const char* convert = prob.out_dtype == DType::BF16   ? "__float2bfloat16_rn(v)"
                         : prob.out_dtype == DType::FP16 ? "__float2half_rn(v)"
@@ -390,7 +395,8 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
        {"LOAD_A", loadCode('a', plan_a, major_a, batched)},
        {"LOAD_B", loadCode('b', plan_b, major_b, batched)},
        {"DESCRIPTOR_BASES", descriptor_bases},
-       {"DESCRIPTORS", descriptors},
+       {"DESCRIPTOR_A", descriptor_a},
+       {"DESCRIPTOR_B", descriptor_b},
        {"C_PARAM", tma_store ? "const __grid_constant__ tg_tensor_map tmap_c" : "tg_out_t* __restrict__ C"},
        {"C_SMEM_ELEMS", std::to_string(c_smem_elems)},
        {"EPILOGUE", sm90EpilogueCode(s, tma_store, batched)},

@@ -31,26 +31,52 @@ bool stmatrixFits(const ir::TensorDomain& slab, DType out, bool transposed) {
   return true;
 }
 
-// Code that writes the slab's accumulators to shared memory buffer `buffer`. wgmma's accumulator
-// layout: in every 8-column block j, thread (warp, lane) holds rows warp * 16 + lane / 4 (+ 8) and
-// columns 8 j + 2 (lane % 4) (+ 1), at acc[4 j + 2 half + e].
-std::string slabFill(const scheduler::MatmulSchedule& s, int64_t slab_n) {
+// How the fill reaches 64-row block mb of a warpgroup's rows: through the row (`rows`, added to the
+// warpgroup's first), or, where every element of block mb sits a constant step past block 0's in every
+// buffer (checked on the IR), by adding that step to block 0's offset (`offset`), which ptxas folds
+// into the store: 256x152 computing C^T with fp32 out kept block 0's and 1's addresses apart and
+// spilled. One block needs neither.
+struct BlockAddressing {
+  std::string rows, offset;
+};
+
+BlockAddressing blockAddressing(const ir::TensorDomain& slab, int64_t warpgroup_rows) {
+  if (warpgroup_rows == 64) return {};
+  const SmemOffsets offset(slab);
+  const int64_t step = offset(64, 0, 0) - offset(0, 0, 0);
+  for (int64_t b = 0; b < offset.stages(); ++b) {
+    for (int64_t m = 0; m < offset.rows(); ++m) {
+      const int64_t block = m % warpgroup_rows / 64;
+      for (int64_t n = 0; n < offset.cols(); ++n) {
+        if (offset(m, n, b) != offset(m - 64 * block, n, b) + block * step) return {"mb * 64 + ", ""};
+      }
+    }
+  }
+  return {"", fmt::format(" + mb * {}", step)};
+}
+
+// Code that writes 64-row block mb of the warpgroup's accumulators into the slab. wgmma's accumulator
+// layout: in every 8-column block j, thread (warp, lane) holds rows warp * 16 + lane / 4 (+ 8) of the
+// block and columns 8 j + 2 (lane % 4) (+ 1), at acc[mb][4 j + 2 half + e].
+std::string blockFill(const scheduler::MatmulSchedule& s, int64_t slab_n) {
   const DType out = s.problem.out_dtype;
   const bool transposed = s.params.swap_ab;
+  const BlockAddressing block = blockAddressing(s.smem_epilogue, s.params.warp_tile.m);
   const char* pair = out == DType::BF16 ? "__nv_bfloat162" : out == DType::FP16 ? "__half2" : "float2";
   const char* pack = out == DType::BF16   ? "__floats2bfloat162_rn(v0, v1)"
                      : out == DType::FP16 ? "__floats2half2_rn(v0, v1)"
                                           : "make_float2(v0, v1)";
-  std::string fill = "        const int buffer = epilogue_slabs % 2;\n";
   if (stmatrixFits(s.smem_epilogue, out, transposed)) {
     // A quarter of the store instructions of element pairs. Lane l addresses row l % 8 of block l / 8
     // as stored: of the warp's rows when straight, of the block's columns when transposed.
-    const char* address = transposed
-                              ? "const int m = consumer * WM + warp * 16 + (lane / 8) % 2 * 8, n = (j + lane / 16) * 8 + lane % 8;\n"
-                                "          tg_stmatrix_x4_trans(smem_c + tg_smem_epilogue(m, n, buffer), r);\n"
-                              : "const int m = consumer * WM + warp * 16 + lane % 8 + (lane / 8) % 2 * 8, n = (j + lane / 16) * 8;\n"
-                                "          tg_stmatrix_x4(smem_c + tg_smem_epilogue(m, n, buffer), r);\n";
-    return fill + fmt::format(
+    const std::string address =
+        transposed ? fmt::format("const int m = consumer * WM + {0}warp * 16 + (lane / 8) % 2 * 8, n = (j + lane / 16) * 8 + lane % 8;\n"
+                                 "          tg_stmatrix_x4_trans(smem_c + tg_smem_epilogue(m, n, buffer){1}, r);\n",
+                                 block.rows, block.offset)
+                   : fmt::format("const int m = consumer * WM + {0}warp * 16 + lane % 8 + (lane / 8) % 2 * 8, n = (j + lane / 16) * 8;\n"
+                                 "          tg_stmatrix_x4(smem_c + tg_smem_epilogue(m, n, buffer){1}, r);\n",
+                                 block.rows, block.offset);
+    return fmt::format(
                       "#pragma unroll\n"
                       "        for (int j = 0; j < {0} / 8; j += 2) {{\n"
                       "          // Blocks (rows 0-7, columns j), (rows 8-15, j), (0-7, j + 1), (8-15, j + 1) of the warp's rows.\n"
@@ -58,7 +84,7 @@ std::string slabFill(const scheduler::MatmulSchedule& s, int64_t slab_n) {
                       "#pragma unroll\n"
                       "          for (int b = 0; b < 4; ++b) {{\n"
                       "            const int a = 4 * (col0 / 8 + j + b / 2) + 2 * (b % 2);\n"
-                      "            const float v0 = acc[a], v1 = acc[a + 1];\n"
+                      "            const float v0 = acc[mb][a], v1 = acc[mb][a + 1];\n"
                       "            const {1} p = {2};\n"
                       "            r[b] = *reinterpret_cast<const tg_u32*>(&p);\n"
                       "          }}\n"
@@ -68,33 +94,41 @@ std::string slabFill(const scheduler::MatmulSchedule& s, int64_t slab_n) {
   }
   if (transposed) {
     // A thread's pair of columns is not contiguous in the transposed slab: one element at a time.
-    return fill + fmt::format(
+    return fmt::format(
                       "#pragma unroll\n"
                       "        for (int j = 0; j < {0} / 8; ++j) {{\n"
                       "#pragma unroll\n"
                       "          for (int i = 0; i < 4; ++i) {{\n"
-                      "            const int m = consumer * WM + warp * 16 + lane / 4 + i / 2 * 8, n = j * 8 + (lane % 4) * 2 + i % 2;\n"
-                      "            smem_c[tg_smem_epilogue(m, n, buffer)] = tg_convert(acc[4 * (col0 / 8 + j) + i]);\n"
+                      "            const int m = consumer * WM + {1}warp * 16 + lane / 4 + i / 2 * 8, n = j * 8 + (lane % 4) * 2 + i % 2;\n"
+                      "            smem_c[tg_smem_epilogue(m, n, buffer){2}] = tg_convert(acc[mb][4 * (col0 / 8 + j) + i]);\n"
                       "          }}\n"
                       "        }}\n",
-                      slab_n);
+                      slab_n, block.rows, block.offset);
   }
-  return fill + fmt::format(
+  return fmt::format(
                     "#pragma unroll\n"
                     "        for (int j = 0; j < {0} / 8; ++j) {{\n"
                     "#pragma unroll\n"
                     "          for (int half = 0; half < 2; ++half) {{\n"
-                    "            const int m = consumer * WM + warp * 16 + lane / 4 + half * 8, n = j * 8 + (lane % 4) * 2;\n"
-                    "            const float v0 = acc[4 * (col0 / 8 + j) + 2 * half];\n"
-                    "            const float v1 = acc[4 * (col0 / 8 + j) + 2 * half + 1];\n"
-                    "            *reinterpret_cast<{1}*>(smem_c + tg_smem_epilogue(m, n, buffer)) = {2};\n"
+                    "            const int m = consumer * WM + {3}warp * 16 + lane / 4 + half * 8, n = j * 8 + (lane % 4) * 2;\n"
+                    "            const float v0 = acc[mb][4 * (col0 / 8 + j) + 2 * half];\n"
+                    "            const float v1 = acc[mb][4 * (col0 / 8 + j) + 2 * half + 1];\n"
+                    "            *reinterpret_cast<{1}*>(smem_c + tg_smem_epilogue(m, n, buffer){4}) = {2};\n"
                     "          }}\n"
                     "        }}\n",
-                    slab_n, pair, pack);
+                    slab_n, pair, pack, block.rows, block.offset);
+}
+
+// Code that writes the slab's accumulators to shared memory buffer `buffer`, a 64-row block at a time.
+std::string slabFill(const scheduler::MatmulSchedule& s, int64_t slab_n) {
+  return "        const int buffer = epilogue_slabs % 2;\n"
+         "#pragma unroll\n"
+         "        for (int mb = 0; mb < M_BLOCKS; ++mb) {\n" +
+         blockFill(s, slab_n) + "        }\n";
 }
 
 // The TMA stores of a filled slab, issued by the warpgroup's first thread: one box of the warpgroup's
-// 64 rows straight; stored transposed, one box per atom width of those rows (C's columns).
+// rows straight; stored transposed, one box per atom width of those rows (C's columns).
 std::string tmaStores(const scheduler::MatmulSchedule& s, bool batched) {
   const char* store = batched ? "tg_tma_store_3d" : "tg_tma_store_2d";
   const char* batch = batched ? ", batch" : "";

@@ -50,9 +50,10 @@ void chooseTilesSm80(const MatmulProblem& problem, const DeviceSpec& device, Mat
   }
 }
 
-void setSm90Tile(MatmulParams& p, const TileShape& cta) {
+// A consumer warpgroup of `consumer_rows` rows (64 or 128) and the tile's whole width.
+void setSm90Tile(MatmulParams& p, const TileShape& cta, int64_t consumer_rows = 64) {
   p.cta_tile = cta;
-  p.warp_tile = TileShape{64, cta.n, cta.k};
+  p.warp_tile = TileShape{consumer_rows, cta.n, cta.k};
   p.instruction_tile = TileShape{64, cta.n, 16};
 }
 
@@ -103,16 +104,27 @@ void fitWarpTile(const MatmulProblem& problem, MatmulParams& p) {
     p.warp_tile = TileShape{c.m, c.n, c.k};  // rejected with a clear message by validate()
     return;
   }
-  // A consumer warpgroup per 64 rows: one wgmma m64nNk16 a k16 step each.
-  const int64_t groups = c.m % 64 == 0 ? c.m / 64 : 1;
-  p.warp_tile = TileShape{c.m / groups, c.n, c.k};
+  // A consumer warpgroup per 64 rows (one wgmma m64nNk16 a k16 step each), or per 128 where 64-row
+  // warpgroups would be more than the kernel takes or short of registers.
   int64_t n = std::min<int64_t>(c.n, 256);
   while (n > 8 && c.n % n != 0) n -= 8;
+  for (int64_t rows : {64, 128}) {
+    MatmulParams q = p;
+    q.warp_tile = TileShape{rows, c.n, c.k};
+    q.instruction_tile = TileShape{64, n, 16};
+    if (c.m % rows == 0 && q.mathGroups() <= kMaxConsumersSm90 && q.sm90AccumulatorsFit()) {
+      p = q;
+      return;
+    }
+  }
+  // None fits: validate() says why.
+  const int64_t groups = c.m % 64 == 0 ? c.m / 64 : 1;
+  p.warp_tile = TileShape{c.m / groups, c.n, c.k};
   p.instruction_tile = TileShape{64, n, 16};
 }
 
 // The epilogue slab and the smem atom its width takes. Stored transposed (swap_ab), the slab is
-// m-contiguous: a consumer's 64 rows are C's columns, one TMA box row of 128 bytes or two.
+// m-contiguous: a consumer's rows are C's columns, in TMA boxes of 64 elements.
 void setEpilogueTile(const MatmulProblem& problem, MatmulParams& p, const TileShape& slab) {
   p.epilogue_tile = slab;
   p.smem_epilogue = p.swap_ab ? chooseSmemAtom(Major::MN, problem.out_dtype, 64)

@@ -36,6 +36,19 @@ RegisterSplit MatmulParams::sm90Registers() const {
   return split;
 }
 
+int64_t MatmulParams::sm90RegisterMargin() const {
+  // Two blocks of accumulators need more beside them: 256x152 (152 a thread of 224) compiles without
+  // spills in every epilogue (computing C or C^T, bf16 or fp32 out, TMA or direct stores); 256x160
+  // spilled 4-80 bytes computing C^T, 256x176 up to 120 in every variant.
+  return warp_tile.m > 64 ? 72 : 32;
+}
+
+bool MatmulParams::sm90AccumulatorsFit() const {
+  const RegisterSplit split = sm90Registers();
+  return warp_tile.m * warp_tile.n / 128 + sm90RegisterMargin() <= split.consumer &&
+         instruction_tile.n / 2 + 32 <= split.compiled;
+}
+
 bool MatmulParams::stagedEpilogue(const MatmulProblem& problem) const {
   if (arch == Arch::Sm90) return true;
   const int64_t row_chunks = warp_tile.n * bytes(problem.out_dtype) / 16;
@@ -100,14 +113,21 @@ void validateTiles(const MatmulParams& p) {
     TG_USER_CHECK(p.mathGroups() >= 1 && p.mathGroups() <= kMaxConsumersSm90)
         << "sm_90: cta_tile / warp_tile gives " << p.mathGroups() << " consumer warpgroups; allowed 1 to "
         << kMaxConsumersSm90;
-    // A consumer thread holds its 64 x n accumulators (n / 2 floats) and needs about 32 registers
-    // more for addresses, descriptors and the epilogue.
+    // A consumer thread holds its warpgroup tile's accumulators (m * n / 128 floats) and needs 32
+    // registers more (72 with 128 rows) for addresses, descriptors and the epilogue, within what
+    // setmaxnreg gives it. One
+    // wgmma instruction's operands must fit the launch bound's share, which ptxas compiles each
+    // instruction within: m64n224 with three consumers (128) failed with "Insufficient registers".
     const RegisterSplit split = p.sm90Registers();
-    const int64_t accumulators = w.m * w.n / 128, registers = std::min(split.consumer, split.compiled);
-    TG_USER_CHECK(accumulators + 32 <= registers)
+    const int64_t accumulators = w.m * w.n / 128, per_instruction = i.n / 2;
+    TG_USER_CHECK(w.m == 64 || w.m == 128)
+        << "sm_90 warpgroup tile " << w.toString() << ": a consumer warpgroup takes 64 or 128 rows";
+    TG_USER_CHECK(p.sm90AccumulatorsFit())
         << "sm_90 warpgroup tile " << w.toString() << " needs " << accumulators
-        << " accumulator registers a thread, but " << p.mathGroups() << " consumer warpgroups leave each thread "
-        << registers << " (at most " << registers - 32 << " for accumulators): use a narrower cta_tile n or fewer rows";
+        << " accumulator registers a thread (" << per_instruction << " for one wgmma), but " << p.mathGroups()
+        << " consumer warpgroups leave each thread " << split.consumer << " (at most "
+        << split.consumer - p.sm90RegisterMargin() << " for accumulators) and one instruction " << split.compiled << " (at most " << split.compiled - 32
+        << "): use a narrower cta_tile n, fewer rows, or 128-row warpgroup tiles (fewer consumers)";
     TG_USER_CHECK(p.stage_epilogue) << "sm_90 kernels always stage the epilogue: stage_epilogue must be true";
     // A width that does not divide n ends on a slab overlapping the one before, which must start on an
     // 8-column block of the accumulators.
@@ -130,14 +150,14 @@ void MatmulParams::validate(const MatmulProblem& user_problem, const DeviceSpec&
   validateTiles(*this);
   if (arch == Arch::Sm90) {
     // The epilogue slab is stored along C's rows: n-contiguous, or m-contiguous when the kernel
-    // computes C^T. Transposed, each consumer's 64 rows are whole atoms, one TMA box each.
+    // computes C^T. Transposed, each consumer's rows are whole atoms, one TMA box each.
     const Major major = swap_ab ? Major::MN : Major::K;
     const int64_t width = smem_epilogue.contiguousElems();
     TG_USER_CHECK(smem_epilogue.major == major && smem_epilogue.dtype == problem.out_dtype &&
                   (swap_ab ? warp_tile.m : epilogue_tile.n) % width == 0)
         << "smem_epilogue atom " << smem_epilogue.toString() << " does not fit epilogue_tile "
         << epilogue_tile.toString() << ": it must be " << scheduler::toString(major) << "-major "
-        << scheduler::toString(problem.out_dtype) << (swap_ab ? " and tile each consumer's 64 rows" : " and tile the slab's width");
+        << scheduler::toString(problem.out_dtype) << (swap_ab ? " and tile each consumer's rows" : " and tile the slab's width");
   }
   TG_USER_CHECK(stages >= 2 && stages <= 32) << "stages is " << stages
                                               << ": allowed 2 to 32 (one stage loads while another computes)";

@@ -25,9 +25,11 @@ struct ClusterShape {
 // sm_90 kernels have one producer warpgroup and up to this many consumer warpgroups.
 inline constexpr int64_t kMaxConsumersSm90 = 4;
 
-// sm_90: registers a thread of the producer and of each consumer warpgroup keep after setmaxnreg,
-// and the most the kernel's code may use: ptxas allocates every region within the launch bound's
-// share (65536 / threads), whatever a later setmaxnreg.inc grants.
+// sm_90: registers a thread of the producer and of each consumer warpgroup keep after setmaxnreg, and
+// the launch bound's share (65536 / threads) the kernel is compiled to. ptxas allocates the code after
+// a setmaxnreg.inc up to what it grants (192 fp32 accumulators live across a loop at 384 threads
+// compile without spills, reported as 168 registers), but fits each instruction's operands within the
+// launch share.
 struct RegisterSplit {
   int64_t producer = 0, consumer = 0, compiled = 0;
 };
@@ -75,6 +77,11 @@ struct MatmulParams {
   // sm_90: the producer gives up registers the consumers take (setmaxnreg), within what the CTA
   // holds at launch: __launch_bounds__(threads, 1) registers a thread.
   RegisterSplit sm90Registers() const;
+  // sm_90: registers a consumer thread needs beside its accumulators.
+  int64_t sm90RegisterMargin() const;
+  // sm_90: whether a consumer thread's accumulators leave it that margin, and one wgmma's leave 32
+  // registers of the launch share.
+  bool sm90AccumulatorsFit() const;
   // Bytes of dynamic shared memory: operand stages, epilogue staging, barriers.
   int64_t smemBytes(const MatmulProblem& problem) const;
   // Whether the epilogue goes through shared memory (smem_epilogue). Always on sm_90. On sm_80 when

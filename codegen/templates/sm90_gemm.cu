@@ -2,8 +2,8 @@
 //
 // tilegrid sm_90a GEMM: C[M, N] = A[M, K] * B[K, N] in @IN_TYPE@ with fp32 accumulation, @OUT_TYPE@ out.
 // Warp-specialized and persistent: warpgroup 0 produces (one thread issues TMA tile loads into a
-// @STAGES@-stage ring of full/empty mbarriers), warpgroups 1..@CONSUMERS@ consume (wgmma m64n@WN@k16
-// from shared-memory descriptors, then the epilogue). Every cluster walks its share of the work units
+// @STAGES@-stage ring of full/empty mbarriers), warpgroups 1..@CONSUMERS@ consume (@WM@ rows each: one
+// wgmma m64n@WN@k16 per 64 of them and k16 step, from shared-memory descriptors; then the epilogue). Every cluster walks its share of the work units
 // (tg_split_work: whole units round robin, then with stream-K a range of the last wave's K tiles)
 // and maps each unit to a tile with tg_tile_of, printed from the tile grid's IR like every other
 // schedule-dependent index below. Self-contained: compiles with NVRTC
@@ -27,6 +27,8 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
   [[maybe_unused]] constexpr int M = @M@, N = @N@, K = @K@;
   constexpr int BM = @BM@, BN = @BN@, BK = @BK@, STAGES = @STAGES@;
   constexpr int WM = @WM@, WN = @WN@, CONSUMERS = @CONSUMERS@;
+  // A consumer warpgroup holds a block of 64 x WN fp32 accumulators per 64 of its rows.
+  constexpr int M_BLOCKS = WM / 64;
   // CTAs per cluster (along M). A work unit is a cluster tile; each CTA of the cluster takes one tile.
   constexpr int CM = @CLUSTER_M@;
   constexpr int K_TILES = (K + BK - 1) / BK;
@@ -100,7 +102,7 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
     const int warp = t / 32, lane = t % 32;
     const tg_u32 smem_a_addr = tg_smem_addr(smem_a), smem_b_addr = tg_smem_addr(smem_b);
     @DESCRIPTOR_BASES@
-    float acc[WN / 2];
+    float acc[M_BLOCKS][WN / 2];
     int iter = 0;
     [[maybe_unused]] int epilogue_slabs = 0;  // slabs this warpgroup has stored: picks the buffer
 #pragma unroll 1
@@ -116,8 +118,12 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
         tg_wgmma_fence();
 #pragma unroll
         for (int kk = 0; kk < BK / 16; ++kk) {
-          @DESCRIPTORS@
-          tg_wgmma(acc, desc_a, desc_b, kt > k_begin || kk > 0);
+          @DESCRIPTOR_B@
+#pragma unroll
+          for (int mb = 0; mb < M_BLOCKS; ++mb) {
+            @DESCRIPTOR_A@
+            tg_wgmma(acc[mb], desc_a, desc_b, kt > k_begin || kk > 0);
+          }
         }
         tg_wgmma_commit();
         // Keep this k tile's wgmmas in flight; once the previous tile's are done, its stage is free.
@@ -137,7 +143,10 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
         float* partials = workspace + FLAG_WORDS;
         const int own = blockIdx.x * CONSUMERS + consumer;
         if (k_end < K_TILES) {
-          tg_partial_store<128>(acc, partials + static_cast<long long>(own) * (WN / 2) * 128, t);
+#pragma unroll
+          for (int mb = 0; mb < M_BLOCKS; ++mb) {
+            tg_partial_store<128>(acc[mb], partials + (static_cast<long long>(own) * M_BLOCKS + mb) * (WN / 2) * 128, t);
+          }
           tg_partial_publish<128>(&flags[own], t, 1 + consumer);
           continue;
         }
@@ -146,7 +155,10 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
           for (int c = tg_first_sharer(work, K_TILES, unit); c < work.cluster; ++c) {
             const int slot = (c * CM + cta_rank) * CONSUMERS + consumer;
             tg_partial_acquire<128>(&flags[slot], t, 1 + consumer);
-            tg_partial_add<128>(acc, partials + static_cast<long long>(slot) * (WN / 2) * 128, t);
+#pragma unroll
+            for (int mb = 0; mb < M_BLOCKS; ++mb) {
+              tg_partial_add<128>(acc[mb], partials + (static_cast<long long>(slot) * M_BLOCKS + mb) * (WN / 2) * 128, t);
+            }
           }
         }
       }

@@ -220,27 +220,41 @@ TEST(Sm90Emit, SwappedOperandsComputeTheTransposeOverTheCallersBuffers) {
 // A consumer warpgroup per 64 rows of the CTA tile, up to four. The producer gives registers to
 // the consumers by setmaxnreg within the launch bound's share; a tile whose accumulators do not fit
 // that share is refused before ptxas sees it.
-TEST(Sm90Emit, ThreeAndFourConsumerWarpgroupsCompileWithinTheirRegisters) {
+// Three and four consumer warpgroups of 64 rows, and two of 128 rows (two blocks of accumulators a
+// thread, beyond the launch share ptxas reports: setmaxnreg grants them 224).
+TEST(Sm90Emit, ConsumerWarpgroupsCompileWithinTheirRegisters) {
   const auto device = scheduler::DeviceSpec::preset("sm_90");
   struct Row {
     scheduler::TileShape cta;
+    int64_t rows;
     uint32_t threads;
     const char* consumer_regs;
   };
-  for (const Row& r : {Row{{192, 160, 64}, 512, "tg_setmaxnreg_inc<152>"}, Row{{256, 96, 64}, 640, "tg_setmaxnreg_inc<104>"}}) {
+  for (const Row& r : {Row{{192, 160, 64}, 64, 512, "tg_setmaxnreg_inc<152>"}, Row{{256, 96, 64}, 64, 640, "tg_setmaxnreg_inc<104>"},
+                       Row{{256, 152, 64}, 128, 384, "tg_setmaxnreg_inc<224>"}}) {
     for (auto layout : {scheduler::Layout::TN, scheduler::Layout::TT}) {
-      const auto problem = testing::makeProblem(1000, 1000, 333, layout, scheduler::DType::BF16, scheduler::DType::BF16);
-      scheduler::ScheduleOverrides o;
-      o.cta_tile = r.cta;
-      const auto schedule = scheduler::schedule(problem, device, o);
-      EXPECT_EQ(schedule.params.mathGroups(), r.cta.m / 64);
-      const KernelSource source = emit(schedule);
-      EXPECT_EQ(source.launch.block[0], r.threads);
-      EXPECT_NE(source.cuda.find(r.consumer_regs), std::string::npos) << r.cta.toString();
-      const auto compiled = runtime::compile(source, scheduler::Arch::Sm90);
-      EXPECT_TRUE(compiled.warnings.empty()) << compiled.log;
-      EXPECT_EQ(compiled.statsFor().spill_stores + compiled.statsFor().spill_loads, 0) << r.cta.toString();
-      EXPECT_LE(compiled.statsFor().registers, 65536 / static_cast<int>(r.threads));
+      for (bool swap_ab : {false, true}) {
+        const auto problem = testing::makeProblem(1000, 1000, 333, layout, scheduler::DType::BF16,
+                                                  swap_ab ? scheduler::DType::FP32 : scheduler::DType::BF16);
+        scheduler::ScheduleOverrides o;
+        o.cta_tile = r.cta;
+        o.swap_ab = swap_ab;
+        const auto schedule = scheduler::schedule(problem, device, o);
+        EXPECT_EQ(schedule.params.warp_tile.m, r.rows);
+        EXPECT_EQ(schedule.params.mathGroups(), r.cta.m / r.rows);
+        const KernelSource source = emit(schedule);
+        EXPECT_EQ(source.launch.block[0], r.threads);
+        EXPECT_NE(source.cuda.find(r.consumer_regs), std::string::npos) << r.cta.toString();
+        EXPECT_NE(source.cuda.find(fmt::format("constexpr int WM = {}, WN = {}", r.rows, r.cta.n)), std::string::npos);
+        EXPECT_EQ(source.kernel_name.find("_wg128") != std::string::npos, r.rows == 128) << source.kernel_name;
+        // The second block of accumulators lands a constant step past the first in the epilogue slab.
+        EXPECT_EQ(source.cuda.find("tg_smem_epilogue(m, n, buffer) + mb * ") != std::string::npos, r.rows == 128);
+        const auto compiled = runtime::compile(source, scheduler::Arch::Sm90);
+        EXPECT_TRUE(compiled.warnings.empty()) << compiled.log;
+        EXPECT_EQ(compiled.statsFor().spill_stores + compiled.statsFor().spill_loads, 0)
+            << r.cta.toString() << (swap_ab ? " computing C^T" : "");
+        EXPECT_LE(compiled.statsFor().registers, 65536 / static_cast<int>(r.threads));
+      }
     }
   }
   const auto problem = testing::makeProblem(4000, 4000, 4000, scheduler::Layout::TN, scheduler::DType::BF16,
@@ -256,7 +270,13 @@ TEST(Sm90Emit, ThreeAndFourConsumerWarpgroupsCompileWithinTheirRegisters) {
     }
   };
   refused({192, 224, 64}, "112 accumulator registers");  // 3 consumers: 128 registers a thread
-  refused({256, 144, 64}, "72 accumulator registers");   // 4 consumers: 96
+  // 4 consumers of 64 rows: one m64n160 wgmma (80) does not fit the launch share of 96 with 32 to
+  // spare; 2 of 128 rows leave 224 registers, at most 152 for accumulators (160 needed).
+  refused({256, 160, 64}, "needs 80 accumulator registers");
+  scheduler::ScheduleOverrides two_blocks;
+  two_blocks.cta_tile = scheduler::TileShape{256, 160, 64};
+  two_blocks.warp_tile = scheduler::TileShape{128, 160, 64};
+  EXPECT_THROW(scheduler::schedule(problem, device, two_blocks), tilegrid::UserError);
   refused({320, 128, 64}, "5 consumer warpgroups");
 }
 
@@ -268,10 +288,10 @@ TEST(Sm90Emit, DescriptorsStepByConstantsCheckedOnTheSmemDomains) {
   for (auto layout : {scheduler::Layout::TN, scheduler::Layout::NT, scheduler::Layout::NN, scheduler::Layout::TT}) {
     const auto problem = testing::makeProblem(4096, 4096, 4096, layout, scheduler::DType::BF16, scheduler::DType::BF16);
     const KernelSource source = emit(scheduler::schedule(problem, device));
-    EXPECT_NE(source.cuda.find("const tg_u64 desc_a0 = tg_wgmma_desc(smem_a_addr + tg_smem_a(consumer * WM, 0, 0) * 2"),
+    EXPECT_NE(source.cuda.find("desc_a0[mb] = tg_wgmma_desc(smem_a_addr + tg_smem_a(consumer * WM + mb * 64, 0, 0) * 2"),
               std::string::npos)
         << scheduler::toString(layout);
-    EXPECT_NE(source.cuda.find("const tg_u64 desc_a = desc_a0 + static_cast<tg_u64>(stage * 1024 + kk * "),
+    EXPECT_NE(source.cuda.find("const tg_u64 desc_a = desc_a0[mb] + static_cast<tg_u64>(stage * 1024 + kk * "),
               std::string::npos)
         << scheduler::toString(layout);
     if (layout == scheduler::Layout::TN) {

@@ -149,8 +149,9 @@ std::vector<GemmCase> sm80SmallVariants() {
 
 // Default tiles alone and in pairs, one consumer warpgroup (64x128), three (192x160), a width
 // whose halves (100 rows) and epilogue slabs (64 or 32 columns) overlap (128x200 in pairs), and
-// 192x192, whose epilogue slabs are narrowed to 64 bytes to leave it four stages, and 192x152 pairs
-// computing C^T (transposed slabs, the last one overlapping, multicast halves of 76 rows).
+// 192x192, whose epilogue slabs are narrowed to 64 bytes to leave it four stages, 192x152 pairs
+// computing C^T (transposed slabs, the last one overlapping, multicast halves of 76 rows), and
+// 256x152 pairs computing C^T (two consumer warpgroups of 128 rows, two accumulator blocks each).
 const std::vector<TileConfig> kSm90Tiles = {{std::nullopt, 1},
                                             {std::nullopt, 2},
                                             {scheduler::TileShape{64, 128, 64}, 1},
@@ -158,7 +159,8 @@ const std::vector<TileConfig> kSm90Tiles = {{std::nullopt, 1},
                                             {scheduler::TileShape{128, 200, 64}, 2},
                                             {scheduler::TileShape{128, 232, 64}, 4},
                                             {scheduler::TileShape{192, 192, 64}, 1},
-                                            {scheduler::TileShape{192, 152, 64}, 2, true}};
+                                            {scheduler::TileShape{192, 152, 64}, 2, true},
+                                            {scheduler::TileShape{256, 152, 64}, 2, true}};
 
 std::vector<GemmCase> sm90SmallVariants() {
   return compileCases(scheduler::Arch::Sm90, kSm90Tiles, kSmallAligned, kSmallMisaligned);
@@ -214,7 +216,9 @@ std::vector<GemmCase> sm90StreamKCases() {
   // multicast in quarters (overlapping ones for 232 rows). 192x192 with 16-column fp32 slabs:
   // 2000x3000 has 176 tiles, 1.33 waves; in pairs 96 units, 1.45 waves. 128x192 pairs at 2000x2000:
   // 88 units, 1.33 waves. Computing C^T: 3000x2000 in 192x152 is 11 x 20 tiles, 1.67 waves;
-  // 1536x2048 NN (TT for the kernel) in 128x256 pairs with fp32 out is 48 units again.
+  // 1536x2048 NN (TT for the kernel) in 128x256 pairs with fp32 out is 48 units again. 128-row
+  // consumer warpgroups (256x152): 3000x2000 in pairs is 84 units, 1.27 waves; computing C^T of
+  // 2000x3000 NT alone, 168 tiles.
   const scheduler::TileShape three{192, 160, 64};
   const std::vector<Row> rows = {{1536, 2048, 1024, 1, Layout::TN, DType::BF16, 2},
                                  {1536, 2048, 1000, 1, Layout::NT, DType::BF16, 2},
@@ -232,7 +236,9 @@ std::vector<GemmCase> sm90StreamKCases() {
                                  {2000, 3000, 1000, 1, Layout::NT, DType::BF16, 2, scheduler::TileShape{192, 192, 64}},
                                  {2000, 2000, 1000, 1, Layout::TN, DType::BF16, 2, scheduler::TileShape{128, 192, 64}},
                                  {3000, 2000, 1000, 1, Layout::TN, DType::BF16, 1, scheduler::TileShape{192, 152, 64}, true},
-                                 {1536, 2048, 1000, 1, Layout::NN, DType::FP32, 2, scheduler::TileShape{128, 256, 64}, true}};
+                                 {1536, 2048, 1000, 1, Layout::NN, DType::FP32, 2, scheduler::TileShape{128, 256, 64}, true},
+                                 {3000, 2000, 1000, 1, Layout::TN, DType::BF16, 2, scheduler::TileShape{256, 152, 64}},
+                                 {2000, 3000, 1000, 1, Layout::NT, DType::FP32, 1, scheduler::TileShape{256, 152, 64}, true}};
   std::vector<GemmCase> cases;
   for (const Row& r : rows) {
     GemmCase c{makeProblem(r.m, r.n, r.k, r.layout, DType::BF16, r.out, r.batch), {}};

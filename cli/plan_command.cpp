@@ -86,8 +86,9 @@ std::string rankingText(const std::vector<scheduler::RankedTile>& ranked) {
   if (ranked.empty()) return "";
   std::string text = "tiles:    ranked by speed on full waves x useful share of the padded grid x busy share of the waves\n";
   for (const auto& r : ranked) {
-    text += fmt::format("          {}x{} in {}x1 clusters: {:.2f} x {:.3f} x {:.3f} = {:.3f} ({:.2f} waves, {} units at once){}\n",
-                        r.cta.m, r.cta.n, r.cluster_m, r.speed, r.fit.useful, r.fit.busy, r.score(), r.fit.waves,
+    const std::string rows = r.consumer_rows == 64 ? "" : fmt::format(", {}-row warpgroups", r.consumer_rows);
+    text += fmt::format("          {}x{} in {}x1 clusters{}: {:.2f} x {:.3f} x {:.3f} = {:.3f} ({:.2f} waves, {} units at once){}\n",
+                        r.cta.m, r.cta.n, r.cluster_m, rows, r.speed, r.fit.useful, r.fit.busy, r.score(), r.fit.waves,
                         r.fit.slots, r.chosen ? "  <- chosen" : r.eligible() ? "" : "  (not eligible: " + r.not_eligible + ")");
   }
   return text;
@@ -98,6 +99,7 @@ nlohmann::json rankingJson(const std::vector<scheduler::RankedTile>& ranked) {
   for (const auto& r : ranked) {
     j.push_back({{"cta_tile", {r.cta.m, r.cta.n, r.cta.k}},
                  {"cluster_m", r.cluster_m},
+                 {"consumer_rows", r.consumer_rows},
                  {"speed", r.speed},
                  {"useful", r.fit.useful},
                  {"busy", r.fit.busy},

@@ -1,5 +1,7 @@
 #include "scheduler/heuristics.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "ir/error.h"
@@ -57,14 +59,14 @@ void setSm90Tile(MatmulParams& p, const TileShape& cta, int64_t consumer_rows = 
   p.instruction_tile = TileShape{64, cta.n, 16};
 }
 
-// Whether both operand tiles of `cta` get 128-byte swizzle atoms: a 160-wide M-major B tile gets
-// 64-byte ones, which ran 8% slower (4000^3 TT on an H100: 685 vs 744 TFLOP/s for 128x256).
+// Whether an MN-major operand tile of `cta` gets 128-byte swizzle atoms: a 160-wide M-major B tile
+// gets 64-byte ones, which ran 8% slower (4000^3 TT on an H100: 685 vs 744 TFLOP/s for 128x256). A
+// K-major tile's atom follows from the tile's k alone (64-byte atoms for 32-wide bf16 k tiles).
 bool widestAtoms(const MatmulProblem& problem, const TileShape& cta) {
-  const auto widest = [](Major major, DType dtype, int64_t mn, int64_t k) {
-    return chooseSmemAtom(major, dtype, major == Major::K ? k : mn).kind == AtomKind::SW128;
+  const auto widest = [](Major major, DType dtype, int64_t mn) {
+    return major == Major::K || chooseSmemAtom(major, dtype, mn).kind == AtomKind::SW128;
   };
-  return widest(majorOfA(problem.layout), problem.a_dtype, cta.m, cta.k) &&
-         widest(majorOfB(problem.layout), problem.b_dtype, cta.n, cta.k);
+  return widest(majorOfA(problem.layout), problem.a_dtype, cta.m) && widest(majorOfB(problem.layout), problem.b_dtype, cta.n);
 }
 
 // Pairs of CTAs along M share their B tile by TMA multicast, which halves B's L2 reads (H100,
@@ -82,7 +84,7 @@ void chooseTilesSm90(const MatmulProblem& problem, const DeviceSpec& device, Mat
   if (!p.persistent) return;
   const std::optional<RankedTile> chosen = chosenSm90Tile(problem, device, p.stream_k, p.swap_ab);
   if (!chosen) return;
-  setSm90Tile(p, chosen->cta);
+  setSm90Tile(p, chosen->cta, chosen->consumer_rows);
   p.cluster = ClusterShape{chosen->cluster_m, 1};
 }
 
@@ -247,8 +249,8 @@ std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const Device
   // stores write partial sectors; computing C^T (swapped) stores along the tile's 192 rows instead.
   enum class Orientation {
     Either,
-    StraightFewWaves,   // C = A B on at most four waves
-    SwappedWellFitted,  // C^T = B^T A^T where at least 95% of the padded grid is real output
+    StraightFewWaves,  // C = A B on at most four waves
+    Swapped,           // C^T = B^T A^T
   };
   static constexpr struct {
     TileShape cta;
@@ -257,6 +259,8 @@ std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const Device
     Where where;
     Rows rows;
     Orientation orientation = Orientation::Either;
+    double min_useful = 0;  // the least share of its padded grid that must be real output
+    int64_t consumer_rows = 64;
   } kShapes[] = {{{128, 256, 64}, 2, 1.0, Where::Waves, Rows::Any},
                  {{192, 160, 64}, 1, 0.96, Where::Waves, Rows::OnSectors},
                  {{128, 232, 64}, 2, 0.97, Where::Waves, Rows::OnSectors},
@@ -265,7 +269,8 @@ std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const Device
                  {{192, 192, 64}, 1, 1.0, Where::FullLastWave, Rows::OnSectorsTN},
                  {{192, 192, 64}, 2, 0.97, Where::FullLastWave, Rows::Otherwise},
                  {{192, 152, 64}, 1, 0.97, Where::FullLastWave, Rows::OnSectors, Orientation::StraightFewWaves},
-                 {{192, 152, 64}, 1, 0.97, Where::FullLastWave, Rows::OnSectors, Orientation::SwappedWellFitted}};
+                 {{192, 152, 64}, 1, 0.97, Where::FullLastWave, Rows::OnSectors, Orientation::Swapped, 0.95},
+                 {{256, 152, 32}, 2, 0.94, Where::FullLastWave, Rows::OnSectors, Orientation::Either, 0.95, 128}};
   const bool aligned = bothOperandsAligned(problem) && problem.align_c * bytes(problem.out_dtype) >= 16;
   const bool sector_rows = problem.leadingDimA() * bytes(problem.a_dtype) % 32 == 0 &&
                            problem.leadingDimB() * bytes(problem.b_dtype) % 32 == 0;
@@ -276,6 +281,7 @@ std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const Device
     RankedTile r;
     r.cta = shape.cta;
     r.cluster_m = shape.cluster_m;
+    r.consumer_rows = shape.consumer_rows;
     r.speed = shape.speed;
     r.fit = fitWaves(problem, shape.cta.m, shape.cta.n, shape.cluster_m, device.sm_count / shape.cluster_m, stream_k);
     ranked.push_back(r);
@@ -290,10 +296,13 @@ std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const Device
     const Orientation orientation = kShapes[i].orientation;
     if (orientation == Orientation::StraightFewWaves && (swapped || r.fit.waves > 4)) {
       r.not_eligible = "ranked only for C = A B (not C^T) on at most four waves";
-    } else if (orientation == Orientation::SwappedWellFitted && (!swapped || r.fit.useful < 0.95)) {
-      r.not_eligible = "ranked only for C^T = B^T A^T with at least 95% of its padded grid real";
+    } else if (orientation == Orientation::Swapped && !swapped) {
+      r.not_eligible = "ranked only for C^T = B^T A^T";
+    } else if (r.fit.useful < kShapes[i].min_useful) {
+      r.not_eligible = fmt::format("ranked only where at least {:.0f}% of its padded grid is real output",
+                                   kShapes[i].min_useful * 100);
     } else if (!widestAtoms(problem, r.cta)) {
-      r.not_eligible = "an operand tile would get narrower swizzle atoms";
+      r.not_eligible = "an MN-major operand tile would get narrower swizzle atoms";
     } else if (rows == Rows::OnSectors && !sector_rows) {
       r.not_eligible = "ranked only where A's and B's rows start on 32-byte sectors";
     } else if (rows == Rows::OnSectorsTN && !(sector_rows && tn)) {

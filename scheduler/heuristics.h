@@ -37,6 +37,7 @@ struct ScheduleOverrides {
 struct RankedTile {
   TileShape cta;
   int64_t cluster_m = 1;
+  int64_t consumer_rows = 64;  // rows a consumer warpgroup takes: 64, or 128 in two wgmma blocks
   double speed = 1;
   WaveFit fit;
   std::string not_eligible;  // why the heuristic may not pick it; empty when it may

@@ -227,7 +227,10 @@ void narrowEpilogueForStages(const MatmulProblem& problem, const DeviceSpec& dev
 // 6000x5000 740 vs 761); computing C^T its stores run along its 192 rows, on sectors (6000x5000 for
 // the kernel: 787 vs 741 computing C), and it is ranked where its padded grid is at least 95% real
 // (it lost at 3500x2000, 91%: 636 vs 689). The lone 192x192 is ranked for TN only: on a TT kernel
-// (5200x5200 NN computing C^T) it ran 688 against 711 for 192x160.
+// (5200x5200 NN computing C^T) it ran 688 against 711 for 192x160. 256x152x32 pairs of two 128-row
+// consumers (six stages; BK 64 leaves three) ran at 0.94 and fit problems of one or two waves none of
+// the others fits: 2000x5000x4096 720 vs 680 for 128x256 pairs, 1200x4000 computing C^T 683 vs 596.
+// It is ranked where 95% of its grid is real: computing C of 4500x1000 (92%) it lost, 562 vs 605.
 std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k,
                                       bool swapped) {
   enum class Where {

@@ -115,9 +115,9 @@ void validateTiles(const MatmulParams& p) {
         << kMaxConsumersSm90;
     // A consumer thread holds its warpgroup tile's accumulators (m * n / 128 floats) and needs 32
     // registers more (72 with 128 rows) for addresses, descriptors and the epilogue, within what
-    // setmaxnreg gives it. One
-    // wgmma instruction's operands must fit the launch bound's share, which ptxas compiles each
-    // instruction within: m64n224 with three consumers (128) failed with "Insufficient registers".
+    // setmaxnreg gives it. One wgmma's operands must fit the launch bound's share, which ptxas
+    // compiles each instruction within: m64n224 with three consumers (128) failed with "Insufficient
+    // registers".
     const RegisterSplit split = p.sm90Registers();
     const int64_t accumulators = w.m * w.n / 128, per_instruction = i.n / 2;
     TG_USER_CHECK(w.m == 64 || w.m == 128)
@@ -126,8 +126,8 @@ void validateTiles(const MatmulParams& p) {
         << "sm_90 warpgroup tile " << w.toString() << " needs " << accumulators
         << " accumulator registers a thread (" << per_instruction << " for one wgmma), but " << p.mathGroups()
         << " consumer warpgroups leave each thread " << split.consumer << " (at most "
-        << split.consumer - p.sm90RegisterMargin() << " for accumulators) and one instruction " << split.compiled << " (at most " << split.compiled - 32
-        << "): use a narrower cta_tile n, fewer rows, or 128-row warpgroup tiles (fewer consumers)";
+        << split.consumer - p.sm90RegisterMargin() << " for accumulators) and one instruction " << split.compiled
+        << " (at most " << split.compiled - 32 << "): use a narrower cta_tile n, fewer rows, or 128-row warpgroup tiles (fewer consumers)";
     TG_USER_CHECK(p.stage_epilogue) << "sm_90 kernels always stage the epilogue: stage_epilogue must be true";
     // A width that does not divide n ends on a slab overlapping the one before, which must start on an
     // 8-column block of the accumulators.

@@ -3,7 +3,8 @@
 // tilegrid sm_90a GEMM: C[M, N] = A[M, K] * B[K, N] in @IN_TYPE@ with fp32 accumulation, @OUT_TYPE@ out.
 // Warp-specialized and persistent: warpgroup 0 produces (one thread issues TMA tile loads into a
 // @STAGES@-stage ring of full/empty mbarriers), warpgroups 1..@CONSUMERS@ consume (@WM@ rows each: one
-// wgmma m64n@WN@k16 per 64 of them and k16 step, from shared-memory descriptors; then the epilogue). Every cluster walks its share of the work units
+// wgmma m64n@WN@k16 per 64 of them and k16 step, from shared-memory descriptors; then the epilogue).
+// Every cluster walks its share of the work units
 // (tg_split_work: whole units round robin, then with stream-K a range of the last wave's K tiles)
 // and maps each unit to a tile with tg_tile_of, printed from the tile grid's IR like every other
 // schedule-dependent index below. Self-contained: compiles with NVRTC

@@ -73,6 +73,9 @@ TEST(BadInput, CliExitsTwoNamingTheArgumentTheValueAndWhatIsAllowed) {
       {plan({"--cta-tile", "128,256,512"}), {"cta_tile 128x256x512", "bytes of shared memory", "allows"}},
       {plan({"--cta-tile", "1024,1024,256"}), {"16 consumer warpgroups", "1 to 4"}},
       {plan({"--cta-tile", "256,256,64"}), {"128 accumulator registers", "narrower cta_tile n"}},
+      {plan({"--cta-tile", "256,160,64"}), {"needs 80 accumulator registers", "128-row warpgroup tiles"}},
+      {plan({"--cta-tile", "256,160,64", "--warp-tile", "128,160"}), {"160 accumulator registers", "at most 152 for accumulators"}},
+      {plan({"--cta-tile", "384,128,64", "--warp-tile", "192,128"}), {"192x128x64", "64 or 128 rows"}},
       {plan({"--arch", "sm_80", "--cta-tile", "100,128,32"}), {"100x128x32", "multiples of 8"}},
       // wider than one wgmma: the schedule holds, the sm_90 emitter refuses it
       {{"emit", "--m", "64", "--n", "300", "--k", "64", "--arch", "sm_90", "--cta-tile", "128,264,64"},

@@ -110,19 +110,14 @@ void fitWarpTile(const MatmulProblem& problem, MatmulParams& p) {
   // warpgroups would be more than the kernel takes or short of registers.
   int64_t n = std::min<int64_t>(c.n, 256);
   while (n > 8 && c.n % n != 0) n -= 8;
+  p.instruction_tile = TileShape{64, n, 16};
   for (int64_t rows : {64, 128}) {
-    MatmulParams q = p;
-    q.warp_tile = TileShape{rows, c.n, c.k};
-    q.instruction_tile = TileShape{64, n, 16};
-    if (c.m % rows == 0 && q.mathGroups() <= kMaxConsumersSm90 && q.sm90AccumulatorsFit()) {
-      p = q;
-      return;
-    }
+    p.warp_tile = TileShape{rows, c.n, c.k};
+    if (c.m % rows == 0 && p.mathGroups() <= kMaxConsumersSm90 && p.sm90AccumulatorsFit()) return;
   }
-  // None fits: validate() says why.
+  // None fits: validate() says why, for 64-row warpgroups.
   const int64_t groups = c.m % 64 == 0 ? c.m / 64 : 1;
   p.warp_tile = TileShape{c.m / groups, c.n, c.k};
-  p.instruction_tile = TileShape{64, n, 16};
 }
 
 // The epilogue slab and the smem atom its width takes. Stored transposed (swap_ab), the slab is

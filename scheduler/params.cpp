@@ -36,6 +36,12 @@ RegisterSplit MatmulParams::sm90Registers() const {
   return split;
 }
 
+namespace {
+// Registers one wgmma needs beside its accumulators, within the launch share: an m64n224 needs 138
+// for its 112 (ptxas's "Insufficient registers" message); 32 keeps room for the code around it.
+constexpr int64_t kSm90InstructionMargin = 32;
+}  // namespace
+
 int64_t MatmulParams::sm90RegisterMargin() const {
   // Two blocks of accumulators need more beside them: 256x152 (152 a thread of 224) compiles without
   // spills in every epilogue (computing C or C^T, bf16 or fp32 out, TMA or direct stores); 256x160
@@ -46,7 +52,7 @@ int64_t MatmulParams::sm90RegisterMargin() const {
 bool MatmulParams::sm90AccumulatorsFit() const {
   const RegisterSplit split = sm90Registers();
   return warp_tile.m * warp_tile.n / 128 + sm90RegisterMargin() <= split.consumer &&
-         instruction_tile.n / 2 + 32 <= split.compiled;
+         instruction_tile.n / 2 + kSm90InstructionMargin <= split.compiled;
 }
 
 bool MatmulParams::stagedEpilogue(const MatmulProblem& problem) const {
@@ -127,7 +133,7 @@ void validateTiles(const MatmulParams& p) {
         << " accumulator registers a thread (" << per_instruction << " for one wgmma), but " << p.mathGroups()
         << " consumer warpgroups leave each thread " << split.consumer << " (at most "
         << split.consumer - p.sm90RegisterMargin() << " for accumulators) and one instruction " << split.compiled
-        << " (at most " << split.compiled - 32 << "): use a narrower cta_tile n, fewer rows, or 128-row warpgroup tiles (fewer consumers)";
+        << " (at most " << split.compiled - kSm90InstructionMargin << "): use a narrower cta_tile n, fewer rows, or 128-row warpgroup tiles (fewer consumers)";
     TG_USER_CHECK(p.stage_epilogue) << "sm_90 kernels always stage the epilogue: stage_epilogue must be true";
     // A width that does not divide n ends on a slab overlapping the one before, which must start on an
     // 8-column block of the accumulators.

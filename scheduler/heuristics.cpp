@@ -170,19 +170,22 @@ int64_t mostStages(const MatmulProblem& problem, const DeviceSpec& device, const
   return fitting(1);
 }
 
-// sm_90: a tile whose double-buffered 128-byte epilogue slabs leave it fewer than four stages takes
-// 64-byte slabs where that buys a stage. 192x192 on an H100 (3 -> 4 stages), TN TFLOP/s, same
-// process: 3000x3000x4096 alone 696 -> 727, in pairs 680 -> 717; 3000^3 in pairs 574 -> 636; 4000^3
-// alone 681 -> 733. A stage hides more of the loads than the wider slabs save in stores.
+// sm_90: a tile whose double-buffered epilogue slabs leave it fewer than four stages takes narrower
+// slabs, halved until it has four, as long as every row of a TMA store box keeps 64 contiguous bytes
+// (a slab's width when stored straight; stored transposed the boxes run 64 elements along m whatever
+// the width). A stage hides more of the loads than the wider slabs save in stores (H100, TN, same
+// process): 192x192 (3 -> 4 stages) 3000x3000x4096 alone 696 -> 727 TFLOP/s, in pairs 680 -> 717;
+// 3000^3 in pairs 574 -> 636; 4000^3 alone 681 -> 733. 256x152x64 pairs computing C^T (16-column
+// slabs, 3 -> 4 stages) 5000x3000x4096 707 -> 768.
 void narrowEpilogueForStages(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
   constexpr int64_t kWantedStages = 4;
-  const int64_t half = p.epilogue_tile.n / 2;
-  if (p.arch != Arch::Sm90 || p.stages >= kWantedStages || p.epilogue_tile.n % 16 != 0 ||
-      half * bytes(problem.out_dtype) < 64)
-    return;
+  if (p.arch != Arch::Sm90) return;
   MatmulParams narrow = p;
-  setEpilogueTile(problem, narrow, TileShape{p.epilogue_tile.m, half, 1});
-  narrow.stages = mostStages(problem, device, narrow);
+  while (narrow.stages < kWantedStages && narrow.epilogue_tile.n % 16 == 0 &&
+         (p.swap_ab || narrow.epilogue_tile.n / 2 * bytes(problem.out_dtype) >= 64)) {
+    setEpilogueTile(problem, narrow, TileShape{p.epilogue_tile.m, narrow.epilogue_tile.n / 2, 1});
+    narrow.stages = mostStages(problem, device, narrow);
+  }
   if (narrow.stages > p.stages) p = narrow;
 }
 
@@ -226,6 +229,11 @@ void narrowEpilogueForStages(const MatmulProblem& problem, const DeviceSpec& dev
 // consumers (six stages; BK 64 leaves three) ran at 0.94 and fit problems of one or two waves none of
 // the others fits: 2000x5000x4096 720 vs 680 for 128x256 pairs, 1200x4000 computing C^T 683 vs 596.
 // It is ranked where 95% of its grid is real: computing C of 4500x1000 (92%) it lost, 562 vs 605.
+// Computing C^T the same pairs take BK 64 and four stages (16-column epilogue slabs, stores still
+// 128 bytes along m), 0.98 on at most four waves: 5000x3000 768 vs 752 for 192x152, 5000x2000 754
+// vs 729 with BK 32, 600x7400 600 vs 520, 10000x2000 785 vs 755 and 5000x4000 781 vs 753 for
+// 128x256 pairs. On more waves it ran at 0.93-1.0 (5000x7000 737 vs 752, 10000^3 757 vs 771).
+// Computing C with BK 64 it needs 32-byte slabs for a fourth stage, and lost to BK 32 (714 vs 722).
 std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k,
                                       bool swapped) {
   enum class Where {
@@ -247,8 +255,8 @@ std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const Device
   // stores write partial sectors; computing C^T (swapped) stores along the tile's 192 rows instead.
   enum class Orientation {
     Either,
-    StraightFewWaves,  // C = A B on at most four waves
-    Swapped,           // C^T = B^T A^T
+    Straight,  // C = A B
+    Swapped,   // C^T = B^T A^T
   };
   static constexpr struct {
     TileShape cta;
@@ -259,6 +267,7 @@ std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const Device
     Orientation orientation = Orientation::Either;
     double min_useful = 0;  // the least share of its padded grid that must be real output
     int64_t consumer_rows = 64;
+    double max_waves = 1e9;  // the most waves it is ranked on
   } kShapes[] = {{{128, 256, 64}, 2, 1.0, Where::Waves, Rows::Any},
                  {{192, 160, 64}, 1, 0.96, Where::Waves, Rows::OnSectors},
                  {{128, 232, 64}, 2, 0.97, Where::Waves, Rows::OnSectors},
@@ -266,9 +275,10 @@ std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const Device
                  {{128, 192, 64}, 2, 0.92, Where::OneWave, Rows::OnSectors},
                  {{192, 192, 64}, 1, 1.0, Where::FullLastWave, Rows::OnSectorsTN},
                  {{192, 192, 64}, 2, 0.97, Where::FullLastWave, Rows::Otherwise},
-                 {{192, 152, 64}, 1, 0.97, Where::FullLastWave, Rows::OnSectors, Orientation::StraightFewWaves},
+                 {{192, 152, 64}, 1, 0.97, Where::FullLastWave, Rows::OnSectors, Orientation::Straight, 0, 64, 4},
                  {{192, 152, 64}, 1, 0.97, Where::FullLastWave, Rows::OnSectors, Orientation::Swapped, 0.95},
-                 {{256, 152, 32}, 2, 0.94, Where::FullLastWave, Rows::OnSectors, Orientation::Either, 0.95, 128}};
+                 {{256, 152, 32}, 2, 0.94, Where::FullLastWave, Rows::OnSectors, Orientation::Straight, 0.95, 128},
+                 {{256, 152, 64}, 2, 0.98, Where::FullLastWave, Rows::OnSectors, Orientation::Swapped, 0.95, 128, 4}};
   const bool aligned = bothOperandsAligned(problem) && problem.align_c * bytes(problem.out_dtype) >= 16;
   const bool sector_rows = problem.leadingDimA() * bytes(problem.a_dtype) % 32 == 0 &&
                            problem.leadingDimB() * bytes(problem.b_dtype) % 32 == 0;
@@ -292,10 +302,12 @@ std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const Device
     const Where where = kShapes[i].where;
     const Rows rows = kShapes[i].rows;
     const Orientation orientation = kShapes[i].orientation;
-    if (orientation == Orientation::StraightFewWaves && (swapped || r.fit.waves > 4)) {
-      r.not_eligible = "ranked only for C = A B (not C^T) on at most four waves";
+    if (orientation == Orientation::Straight && swapped) {
+      r.not_eligible = "ranked only for C = A B (not C^T)";
     } else if (orientation == Orientation::Swapped && !swapped) {
       r.not_eligible = "ranked only for C^T = B^T A^T";
+    } else if (r.fit.waves > kShapes[i].max_waves) {
+      r.not_eligible = fmt::format("ranked only on at most {} waves", kShapes[i].max_waves);
     } else if (r.fit.useful < kShapes[i].min_useful) {
       r.not_eligible = fmt::format("ranked only where at least {:.0f}% of its padded grid is real output",
                                    kShapes[i].min_useful * 100);

@@ -151,8 +151,8 @@ std::vector<GemmCase> sm80SmallVariants() {
 // whose halves (100 rows) and epilogue slabs (64 or 32 columns) overlap (128x200 in pairs), and
 // 192x192, whose epilogue slabs are narrowed to 64 bytes to leave it four stages, 192x152 pairs
 // computing C^T (transposed slabs, the last one overlapping, multicast halves of 76 rows), and
-// 256x152x32 pairs computing C and C^T (two consumer warpgroups of 128 rows, two accumulator blocks
-// each, 64-byte atoms).
+// pairs of two consumer warpgroups of 128 rows (two accumulator blocks each): 256x152x32 computing C
+// (64-byte atoms), 256x152x64 computing C^T (16- or 8-column slabs, narrowed for a fourth stage).
 const std::vector<TileConfig> kSm90Tiles = {{std::nullopt, 1},
                                             {std::nullopt, 2},
                                             {scheduler::TileShape{64, 128, 64}, 1},
@@ -162,7 +162,7 @@ const std::vector<TileConfig> kSm90Tiles = {{std::nullopt, 1},
                                             {scheduler::TileShape{192, 192, 64}, 1},
                                             {scheduler::TileShape{192, 152, 64}, 2, true},
                                             {scheduler::TileShape{256, 152, 32}, 2},
-                                            {scheduler::TileShape{256, 152, 32}, 2, true}};
+                                            {scheduler::TileShape{256, 152, 64}, 2, true}};
 
 std::vector<GemmCase> sm90SmallVariants() {
   return compileCases(scheduler::Arch::Sm90, kSm90Tiles, kSmallAligned, kSmallMisaligned);

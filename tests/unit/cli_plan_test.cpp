@@ -55,7 +55,7 @@ TEST(CliPlan, ShowsTheTileRankingBehindTheChoice) {
   const Result r = runCli({"plan", "--m", "4000", "--n", "4000", "--k", "4000", "--arch", "sm_90", "--format", "json"});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
-  ASSERT_EQ(j["tile_ranking"].size(), 10u);
+  ASSERT_EQ(j["tile_ranking"].size(), 11u);
   int chosen = 0;
   for (const auto& t : j["tile_ranking"]) {
     EXPECT_NEAR(t["score"].get<double>(),
@@ -74,6 +74,13 @@ TEST(CliPlan, ShowsTheTileRankingBehindTheChoice) {
             std::string::npos)
       << tall.out;
   EXPECT_NE(tall.out.find("2 consumer warpgroups of 128x152x32"), std::string::npos) << tall.out;
+  // 5000x3000x4096: computing C^T, the same pairs with BK 64 fill three waves. Over more waves they
+  // are not ranked.
+  const Result fitted = runCli({"plan", "--m", "5000", "--n", "3000", "--k", "4096", "--arch", "sm_90"});
+  EXPECT_NE(fitted.out.find("2 consumer warpgroups of 128x152x64"), std::string::npos) << fitted.out;
+  EXPECT_NE(fitted.out.find("not eligible: ranked only for C = A B (not C^T)"), std::string::npos) << fitted.out;
+  const Result many = runCli({"plan", "--m", "10000", "--n", "10000", "--k", "4096", "--arch", "sm_90"});
+  EXPECT_NE(many.out.find("not eligible: ranked only on at most 4 waves"), std::string::npos) << many.out;
   EXPECT_EQ(j["tile_ranking"].back()["consumer_rows"], 128);
   // 4000^3 TT: 192x160 computing C^T (NN for the kernel, whose 160-wide B is K-major) scores 0.947,
   // 128x256 pairs computing C 0.925.

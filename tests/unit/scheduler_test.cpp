@@ -352,16 +352,15 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
   // 5000x3000: 128x232 pairs give 260 units, 3.94 waves, 97% real (128x256: 3.64 waves cut by
   // stream-K). Measured 748 vs 719 TFLOP/s (TN).
   const TileShape wide{128, 256, 64}, three{192, 160, 64}, pairs232{128, 232, 64}, one_wave{192, 128, 64},
-      square{192, 192, 64}, pairs192{128, 192, 64}, fitted{192, 152, 64}, tall{256, 152, 32};
+      square{192, 192, 64}, pairs192{128, 192, 64}, fitted{192, 152, 64}, tall{256, 152, 32}, tall64{256, 152, 64};
   for (const Expect& e : {Expect{4000, 4000, 4000, Layout::TN, three, 1}, Expect{4000, 4000, 8000, Layout::NN, three, 1},
                           // 160 columns of M-major B would get 64-byte atoms; computing C^T the
                           // kernel is NN and its 160 columns K-major (773-781 vs 743 TFLOP/s).
                           Expect{4000, 4000, 4000, Layout::TT, three, 1, true}, Expect{4000, 4000, 4000, Layout::NT, wide, 2},
                           Expect{4096, 4096, 4096, Layout::TN, wide, 2}, Expect{8192, 8192, 8192, Layout::TN, wide, 2},
-                          // 192x152: computing C^T at 5000x3000 (3000x5000 for the kernel, 528 tiles,
-                          // 4 waves; 760 vs 754 for 128x232 pairs), computing C at 3000x5000 (767 vs
-                          // 738) and 1500x5000 (2 waves; 748 vs 731).
-                          Expect{5000, 3000, 4096, Layout::TN, fitted, 1, true}, Expect{3000, 5000, 4096, Layout::TN, fitted, 1},
+                          // 192x152 computing C at 3000x5000 (767 vs 738) and 1500x5000 (2 waves; 748
+                          // vs 731).
+                          Expect{3000, 5000, 4096, Layout::TN, fitted, 1},
                           Expect{1500, 5000, 4096, Layout::TN, fitted, 1},
                           // Computing C^T where that fits the waves better (TFLOP/s vs computing C):
                           // 3500x8000 804 vs 764, 7000x4000 807 vs 766, 5000x6000 790 vs 768 (192x152
@@ -413,18 +412,27 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
                           // full and 95% of their padded grid real (TFLOP/s vs the previous choice):
                           // 2000x5000 TN 720-722 vs 678-682, NN 721-725 vs 679-681, 1000x5000 689-695
                           // vs 603, 1000x4600 648-654 vs 611-613, 2000x2400 674-678 vs 606-609,
-                          // 4000x1200 670-672 vs 598-600, 5600x1800 735-740 vs 696; computing C^T:
-                          // 5000x2000 735-737 vs 685-690, TT 739 vs 681, 5000x1000 687-689 vs 601-605,
-                          // 1200x4000 682-685 vs 595-597, 600x7400 531 vs 505-507, and 4500x1000
-                          // (636-642 vs 601-607), where computing C, with 92% of its grid real, lost
-                          // (557-568 vs 605).
+                          // 4000x1200 670-672 vs 598-600, 5600x1800 735-740 vs 696. Computing C^T the
+                          // same pairs take BK 64 and four stages, on at most four waves: 5000x3000
+                          // (3000x5000 for the kernel, 198 units, 3 waves) 764-770 vs 750-755 for
+                          // 192x152, 5000x2000 753-755 vs 728-732 with BK 32, TT 750-752 vs 730-731,
+                          // 5000x1000 704-707 vs 685-686, 1200x4000 700-701 vs 682, 600x7400 599-600 vs
+                          // 508-522, 4500x1000 653-656 vs 641-642 (computing C, with 92% of its grid
+                          // real, it lost: 557-568 vs 605); 10000x2000 784-786 vs 755 and 5000x4000
+                          // 781 vs 751-755 for 128x256 pairs, 9500x1000 706 vs 640-684 with BK 32.
                           Expect{2000, 5000, 4096, Layout::TN, tall, 2, false, 128}, Expect{2000, 5000, 4096, Layout::NN, tall, 2, false, 128},
                           Expect{1000, 5000, 4096, Layout::TN, tall, 2, false, 128}, Expect{1000, 4600, 4096, Layout::TN, tall, 2, false, 128},
                           Expect{2000, 2400, 4096, Layout::TN, tall, 2, false, 128}, Expect{4000, 1200, 4096, Layout::TN, tall, 2, false, 128},
-                          Expect{5600, 1800, 4096, Layout::TN, tall, 2, false, 128}, Expect{5000, 2000, 4096, Layout::TN, tall, 2, true, 128},
-                          Expect{5000, 2000, 4096, Layout::TT, tall, 2, true, 128}, Expect{5000, 1000, 4096, Layout::TN, tall, 2, true, 128},
-                          Expect{1200, 4000, 4096, Layout::TN, tall, 2, true, 128}, Expect{600, 7400, 4096, Layout::TN, tall, 2, true, 128},
-                          Expect{4500, 1000, 4096, Layout::TN, tall, 2, true, 128}}) {
+                          Expect{5600, 1800, 4096, Layout::TN, tall, 2, false, 128}, Expect{5000, 3000, 4096, Layout::TN, tall64, 2, true, 128},
+                          Expect{5000, 2000, 4096, Layout::TN, tall64, 2, true, 128}, Expect{5000, 2000, 4096, Layout::TT, tall64, 2, true, 128},
+                          Expect{5000, 1000, 4096, Layout::TN, tall64, 2, true, 128}, Expect{1200, 4000, 4096, Layout::TN, tall64, 2, true, 128},
+                          Expect{600, 7400, 4096, Layout::TN, tall64, 2, true, 128}, Expect{4500, 1000, 4096, Layout::TN, tall64, 2, true, 128},
+                          Expect{10000, 2000, 4096, Layout::TN, tall64, 2, true, 128}, Expect{5000, 4000, 4096, Layout::TN, tall64, 2, true, 128},
+                          Expect{9500, 1000, 4096, Layout::TN, tall64, 2, true, 128},
+                          // Over more waves it ran at 0.93-1.0 of its speed on four: not ranked there
+                          // (5000x7000: 7 waves, 735-739 vs 751-752 for 128x256 pairs; 10000^2: 20
+                          // waves, 757 vs 771).
+                          Expect{5000, 7000, 4096, Layout::TN, wide, 2}, Expect{10000, 10000, 4096, Layout::TN, wide, 2}}) {
     const MatmulParams p = chooseParams(problem(e.m, e.n, e.k, e.layout), h100);
     const std::string what = std::to_string(e.m) + "x" + std::to_string(e.n) + "x" + std::to_string(e.k) + " " +
                              toString(e.layout);
@@ -451,7 +459,7 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
 
 // 192x192 on an H100: double-buffered 64-column epilogue slabs would leave three stages, 32-column
 // ones leave four (3000x3000x4096 TN measured 696 -> 727 TFLOP/s). Tiles with four stages keep their
-// slabs, and so does a user's stage count.
+// slabs, and so does a user's stage count. 256x152x64 computing C^T: 707 -> 768 at 5000x3000x4096.
 TEST(Sm90Epilogue, NarrowsItsSlabsWhereThatBuysAStage) {
   const DeviceSpec h100 = DeviceSpec::preset("sm_90");
   const TileShape square{192, 192, 64};
@@ -470,6 +478,20 @@ TEST(Sm90Epilogue, NarrowsItsSlabsWhereThatBuysAStage) {
   const MatmulParams user = chooseParams(problem(3000, 3000, 4096), h100, {.cta_tile = square, .stages = 3});
   EXPECT_EQ(user.epilogue_tile.n, 64);
   EXPECT_EQ(user.stages, 3);
+  // 256x152x64 pairs: computing C^T, TMA store boxes stay 64 elements along m whatever the slab's
+  // width, so the slabs halve until four stages fit (16 columns for bf16, 8 for fp32). Computing C
+  // a fourth stage would need 32-byte box rows: three stages, 64-column slabs.
+  const TileShape tall{256, 152, 64};
+  const MatmulParams transposed = chooseParams(problem(5000, 3000, 4096), h100, {.cta_tile = tall, .swap_ab = true});
+  EXPECT_EQ(transposed.epilogue_tile.n, 16);
+  EXPECT_EQ(transposed.stages, 4);
+  const MatmulParams transposed_fp32 = chooseParams(fp32_out, h100, {.cta_tile = tall, .swap_ab = true});
+  EXPECT_EQ(transposed_fp32.epilogue_tile.n, 8);
+  EXPECT_EQ(transposed_fp32.stages, 4);
+  EXPECT_LE(transposed_fp32.smemBytes(fp32_out), h100.smem_per_block);
+  const MatmulParams straight = chooseParams(problem(5000, 3000, 4096), h100, {.cta_tile = tall, .swap_ab = false});
+  EXPECT_EQ(straight.epilogue_tile.n, 64);
+  EXPECT_EQ(straight.stages, 3);
 }
 
 }  // namespace

@@ -51,8 +51,7 @@ std::string splitText(const scheduler::MatmulSchedule& s) {
                                  w.units / w.clusters, last ? fmt::format(" and {} of {} in the last", last, w.clusters) : "");
   if (!s.params.stream_k) return text + "\n";
   if (w.shared_units == 0) {
-    return text + "; stream-K cuts nothing (it shares a last wave at most 80% full, given half a wave of units and 4 K "
-                  "tiles a cluster)\n";
+    return text + "; stream-K cuts nothing (it shares a last wave at most 80% full, given 4 K tiles a cluster)\n";
   }
   return text + fmt::format("; stream-K shares the last {} units' {} K tiles each, {}-{} K tiles a cluster\n",
                             w.shared_units, w.k_tiles, w.min_share, w.max_share);

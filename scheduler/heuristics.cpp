@@ -371,8 +371,11 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
   // tile's loads overlap the current tile's last K tiles and its epilogue, 2-11% over one CTA per tile.
   p.persistent = overrides.persistent.value_or(true);
   // sm_90 persistent kernels share the last partial wave by K ranges: the tail of 4096^3 (3.88 waves
-  // of 128x256 cluster pairs on 132 SMs) or 5000x3000x4096 (3.64) otherwise idles SMs.
-  p.stream_k = overrides.stream_k.value_or(p.arch == Arch::Sm90 && p.persistent);
+  // of 128x256 cluster pairs on 132 SMs) or 5000x3000x4096 (3.64) otherwise idles SMs. Not where M
+  // or N is under 128: such a problem streams the larger operand from DRAM once, which cutting K
+  // does not speed up (64x8192x8192 on an H100: 122 TFLOP/s cut, 127 whole; 32x4096x4096 even).
+  p.stream_k = overrides.stream_k.value_or(p.arch == Arch::Sm90 && p.persistent &&
+                                           std::min(user_problem.m, user_problem.n) >= 128);
   // sm_90: wgmma's M runs along whichever of M and N the ranking fits better (a user's tile keeps the
   // problem's orientation unless swap_ab says otherwise). Everything below schedules that problem.
   p.swap_ab = overrides.swap_ab.value_or(p.arch == Arch::Sm90 && p.persistent && !overrides.cta_tile &&

@@ -84,10 +84,10 @@ int64_t MatmulSchedule::ctas() const {
   if (!params.persistent) return cluster * workUnits();
   // Persistent: as many CTAs as are resident at once.
   const int64_t resident = waveCtas(params, problem, device) / cluster;
-  // Stream-K can share less than a wave of units among every resident cluster, from half a wave up
-  // (tg_split_work in codegen/device/work_split.cuh decides in the kernel; extra clusters it leaves
-  // without work exit at once).
-  if (params.stream_k && 2 * workUnits() >= resident) return cluster * resident;
+  // Stream-K can share less than a wave of units among every resident cluster (tg_split_work in
+  // codegen/device/work_split.cuh decides in the kernel; clusters it leaves without work exit at
+  // once).
+  if (params.stream_k) return cluster * resident;
   return cluster * std::min<int64_t>(workUnits(), resident);
 }
 

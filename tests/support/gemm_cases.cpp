@@ -220,7 +220,9 @@ std::vector<GemmCase> sm90StreamKCases() {
   // 88 units, 1.33 waves. Computing C^T: 3000x2000 in 192x152 is 11 x 20 tiles, 1.67 waves;
   // 1536x2048 NN (TT for the kernel) in 128x256 pairs with fp32 out is 48 units again. 128-row
   // consumer warpgroups (256x152): 3000x2000 in pairs is 84 units, 1.27 waves; computing C^T of
-  // 2000x3000 NT alone, 168 tiles.
+  // 2000x3000 NT alone, 168 tiles. Less than half a wave, each unit cut among many clusters:
+  // 512x1024x8192 is 8 units of 128 K tiles on 66 pairs (about 8 ways); 300x700x4100 NT with fp32
+  // out, 9 lone tiles with edges and a K tail, 65 K tiles each on 132 CTAs (about 15 ways).
   const scheduler::TileShape three{192, 160, 64};
   const std::vector<Row> rows = {{1536, 2048, 1024, 1, Layout::TN, DType::BF16, 2},
                                  {1536, 2048, 1000, 1, Layout::NT, DType::BF16, 2},
@@ -240,7 +242,9 @@ std::vector<GemmCase> sm90StreamKCases() {
                                  {3000, 2000, 1000, 1, Layout::TN, DType::BF16, 1, scheduler::TileShape{192, 152, 64}, true},
                                  {1536, 2048, 1000, 1, Layout::NN, DType::FP32, 2, scheduler::TileShape{128, 256, 64}, true},
                                  {3000, 2000, 1000, 1, Layout::TN, DType::BF16, 2, scheduler::TileShape{256, 152, 64}},
-                                 {2000, 3000, 1000, 1, Layout::NT, DType::FP32, 1, scheduler::TileShape{256, 152, 64}, true}};
+                                 {2000, 3000, 1000, 1, Layout::NT, DType::FP32, 1, scheduler::TileShape{256, 152, 64}, true},
+                                 {512, 1024, 8192, 1, Layout::TN, DType::BF16, 2},
+                                 {300, 700, 4100, 1, Layout::NT, DType::FP32, 1}};
   std::vector<GemmCase> cases;
   for (const Row& r : rows) {
     GemmCase c{makeProblem(r.m, r.n, r.k, r.layout, DType::BF16, r.out, r.batch), {}};

@@ -163,6 +163,11 @@ TEST(MatmulParams, RejectsImpossibleValues) {
   p.swap_ab = true;  // the epilogue atom is still the n-contiguous one
   expectRejected(p, h100, "smem_epilogue atom");
   EXPECT_FALSE(chooseParams(prob, h100, {.persistent = false}).stream_k);
+  // A problem with M or N under 128 streams its larger operand from DRAM: no stream-K unless asked.
+  EXPECT_TRUE(chooseParams(problem(128, 4096, 4096), h100).stream_k);
+  EXPECT_FALSE(chooseParams(problem(64, 8192, 8192), h100).stream_k);
+  EXPECT_FALSE(chooseParams(problem(8192, 100, 8192), h100).stream_k);
+  EXPECT_TRUE(chooseParams(problem(64, 8192, 8192), h100, {.stream_k = true}).stream_k);
   EXPECT_THROW(chooseParams(prob, h100, {.cta_tile = TileShape{128, 100, 64}}), UserError);
   EXPECT_THROW(chooseParams(prob, a100, {.cta_tile = TileShape{256, 256, 256}}), UserError);
   EXPECT_THROW(chooseParams(prob, h100, {.stages = 0}), UserError);

@@ -71,8 +71,12 @@ TEST(WorkSplit, EachCutUnitHasOneFinisherAndItsSharersAreTheOthers) {
         for (const auto& [unit, parts] : by_unit) {
           if (parts.size() == 1) continue;
           ++cut_units;
-          ASSERT_LE(parts.size(), 3u) << units << " units on " << clusters << " clusters: unit " << unit << " cut "
-                                      << parts.size() << " ways";
+          // From half a wave up, a unit is cut at most three ways; a smaller problem among as many
+          // clusters as its K tiles span at every cluster's share.
+          const int share = tg_split_work(units, clusters, 0, k_tiles, true).sk_share;
+          const size_t most = 2 * units >= clusters ? 3u : static_cast<size_t>((k_tiles + share - 1) / share + 1);
+          ASSERT_LE(parts.size(), most) << units << " units on " << clusters << " clusters: unit " << unit << " cut "
+                                        << parts.size() << " ways";
           // walk() lists clusters in order, so the parts run from the first K tile to the last.
           const Piece& last = parts.back();
           ASSERT_EQ(last.k_end, k_tiles);
@@ -95,15 +99,17 @@ TEST(WorkSplit, EachCutUnitHasOneFinisherAndItsSharersAreTheOthers) {
 
 // Stream-K evens out the last wave: where it applies, no cluster walks more K tiles than the balanced
 // share rounded up to a whole K tile (whole units alone give some clusters a whole unit more). It
-// applies to every last wave between half empty and 80% full.
+// applies to every last wave at most 80% full, and to every problem of less than that.
 TEST(WorkSplit, StreamKBalancesTheLastWave) {
   int shared = 0;
   for (int clusters = 2; clusters <= 20; ++clusters) {
-    for (int units = clusters / 2 + 1; units <= 3 * clusters + 2; ++units) {
+    for (int units = 1; units <= 3 * clusters + 2; ++units) {
       const int k_tiles = 64;
       const int rem = units % clusters;
       const bool applies = tg_split_work(units, clusters, 0, k_tiles, true).sk_total > 0;
-      EXPECT_EQ(applies, rem != 0 && 5 * rem <= 4 * clusters) << units << " units on " << clusters << " clusters";
+      // Units short of a wave are cut whole, as long as each cluster gets 4 K tiles.
+      const bool enough_k = units >= clusters || units * k_tiles >= 4 * clusters;
+      EXPECT_EQ(applies, rem != 0 && 5 * rem <= 4 * clusters && enough_k) << units << " units on " << clusters << " clusters";
       if (!applies) continue;
       ++shared;
       std::vector<int> load(static_cast<size_t>(clusters), 0);
@@ -114,13 +120,17 @@ TEST(WorkSplit, StreamKBalancesTheLastWave) {
       }
     }
   }
-  EXPECT_GT(shared, 300);
+  EXPECT_GT(shared, 400);
 }
 
 TEST(WorkSplit, WholeWavesAndShortKStayWhole) {
   // 4 units on 2 clusters fill two waves; 3 units of 1 K tile on 2 clusters cannot give each 4.
   EXPECT_EQ(tg_split_work(4, 2, 0, 64, true).sk_total, 0);
   EXPECT_EQ(tg_split_work(3, 2, 0, 1, true).sk_total, 0);
+  // 1024^3 in 128x256 pairs: 16 units of 16 K tiles would give 66 clusters fewer than 4 each;
+  // 1024x1024x4096 (64 K tiles) is cut among all of them.
+  EXPECT_EQ(tg_split_work(16, 66, 0, 16, true).sk_total, 0);
+  EXPECT_EQ(tg_split_work(16, 66, 0, 64, true).sk_total, 16 * 64);
   // 256 units on 66 clusters (4096^3, 128x256 pairs, 132 SMs): the last wave (58) is 88% full and
   // stays whole; 240 (5000x3000, 42 in the last wave) share it.
   EXPECT_EQ(tg_split_work(256, 66, 0, 64, true).sk_total, 0);

@@ -77,15 +77,29 @@ ClusterShape pairedCluster(const MatmulProblem& problem, const MatmulParams& p) 
 
 // sm_90: one consumer warpgroup of 64 rows per wgmma m64nNk16, the whole tile width each. Small
 // problems: 128x128 when N is small, one consumer warpgroup when M is small. Otherwise the shape
-// rankSm90Tiles picks.
+// rankSm90Tiles picks, or under half a wave of 128x256 units, where stream-K cuts the whole problem,
+// 128x128: twice the units, each cut half as many ways (H100, TN, TFLOP/s, 128x128 vs 128x256, both
+// in pairs where there are two tile rows): 1024x1024x4096 329 vs 275, 512x4096x4096 503 vs 396,
+// 256x8192x8192 521 vs 448, 128x4096x4096 151 vs 116, 768x768x8192 299 vs 238, 1024^3 140 vs 123.
+// In pairs only over an even number of tile rows: an odd one leaves half a pair empty (alone vs in
+// pairs vs 128x256 pairs: 896x2048x4096 510 / 434 / 381, 384x4096x8192 438 / 370 / 406,
+// 640x2560x8192 456 / 428 / 455).
 void chooseTilesSm90(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
   setSm90Tile(p, TileShape{problem.m <= 64 ? 64 : 128, problem.n <= 128 ? 128 : 256, 64});
   p.cluster = pairedCluster(problem, p);
   if (!p.persistent) return;
   const std::optional<RankedTile> chosen = chosenSm90Tile(problem, device, p.stream_k, p.swap_ab);
-  if (!chosen) return;
-  setSm90Tile(p, chosen->cta, chosen->consumer_rows);
-  p.cluster = ClusterShape{chosen->cluster_m, 1};
+  if (chosen) {
+    setSm90Tile(p, chosen->cta, chosen->consumer_rows);
+    p.cluster = ClusterShape{chosen->cluster_m, 1};
+    return;
+  }
+  const int64_t slots = device.sm_count / (p.cluster.m * p.cluster.n);
+  if (p.stream_k && p.cta_tile.n == 256 && p.cta_tile.m == 128 &&
+      fitWaves(problem, p.cta_tile.m, p.cta_tile.n, p.cluster.m, slots, true).waves < 0.5) {
+    setSm90Tile(p, TileShape{128, 128, 64});
+    p.cluster = ceilDiv(problem.m, p.cta_tile.m) % 2 == 0 ? pairedCluster(problem, p) : ClusterShape{1, 1};
+  }
 }
 
 // The warp (sm_80) or warpgroup (sm_90) tile that fits a user's CTA tile: the heuristic's when it

@@ -19,7 +19,7 @@ namespace tilegrid::codegen {
 namespace {
 
 // Under AddressSanitizer the emitter's element-by-element layout checks run about ten times slower, and
-// the whole matrix outran CI's 900 s: every third variant there (the stride is prime to the 20 tile
+// the whole matrix outran CI's 900 s: every third variant there (the stride is prime to the 22 tile
 // and alignment combinations, so each still compiles in several layouts, dtypes and grid methods).
 #if defined(__SANITIZE_ADDRESS__)
 constexpr size_t kVariantStride = 3;

@@ -386,8 +386,14 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
                           // 232 columns of M-major B would get 16-byte atoms.
                           Expect{5000, 3000, 4096, Layout::NT, wide, 2},
                           // Less than a wave, or rows not 16-byte aligned: the model is not
-                          // calibrated there.
-                          Expect{1000, 1000, 1000, Layout::TN, wide, 2}, Expect{4097, 4097, 4096, Layout::TN, wide, 2},
+                          // calibrated there. Under half a wave of 128x256 pairs, 128x128 (1024^3:
+                          // 140 vs 123 TFLOP/s, 1024x1024x4096 329 vs 275).
+                          Expect{1000, 1000, 1000, Layout::TN, TileShape{128, 128, 64}, 2},
+                          Expect{1024, 1024, 4096, Layout::TN, TileShape{128, 128, 64}, 2},
+                          Expect{128, 4096, 4096, Layout::TN, TileShape{128, 128, 64}, 1},
+                          // Alone over an odd number of tile rows (896x2048x4096: 510 vs 434 in pairs).
+                          Expect{896, 2048, 4096, Layout::TN, TileShape{128, 128, 64}, 1},
+                          Expect{640, 2560, 8192, Layout::TN, TileShape{128, 128, 64}, 1}, Expect{4097, 4097, 4096, Layout::TN, wide, 2},
                           Expect{4004, 4004, 4000, Layout::TN, wide, 2},
                           // Rows of A and B off 32-byte sectors (K = 3000, 4008): 192x160 ran at
                           // 0.74 of 128x256 pairs there.

@@ -75,15 +75,40 @@ ClusterShape pairedCluster(const MatmulProblem& problem, const MatmulParams& p) 
   return p.persistent && ceilDiv(problem.m, p.cta_tile.m) >= 2 ? ClusterShape{2, 1} : ClusterShape{1, 1};
 }
 
+// Pairs only over an even number of tile rows: an odd one leaves half a pair empty (alone vs in
+// pairs, H100, TN, 128x128: 896x2048x4096 510 vs 434, 384x4096x8192 438 vs 370 TFLOP/s).
+ClusterShape evenRowPairs(const MatmulProblem& problem, const MatmulParams& p) {
+  return ceilDiv(problem.m, p.cta_tile.m) % 2 == 0 ? pairedCluster(problem, p) : ClusterShape{1, 1};
+}
+
+// Problems of at most a wave of 128x256 tiles, where no ranked shape fits (H100, TFLOP/s, same
+// process; docs/measurements-sm90-small-problems.md):
+// - Under half a wave of 128x256 pairs, stream-K cuts each unit many ways and pays for every cut with
+//   a round trip of partial sums through L2. 128x128 tiles give twice the units, each cut half as
+//   many ways: 1024x2048x4096 NT 607 vs 437, 512x4096x4096 503 vs 396, 256x8192x8192 521 vs 448.
+// - Under half a wave of those, 64x128 in pairs: 1024^3 193 vs 138, 1024x1024x4096 368 vs 330,
+//   1000^3 163 vs 119, 512x2048x8192 426 vs 409, 768x768x8192 315 vs 300, 128x4096x4096 166 vs 152.
+//   (Alone they ran 20% faster still at 1024^3 and 1024x1024x4096, but 7-19% slower on the others.)
+// - Otherwise, where 128x256 tiles fit on the SMs at once, alone: each CTA has a single tile, and a
+//   pair's shared B tile saves L2 reads that do not bound it: 2048^3 626 vs 591, 2048x2048x4096 730
+//   vs 710, 4096x1024x8192 788 vs 760 (from 1.2 waves of pairs on, pairs: 2304x2304x4096 651 vs 616).
+void chooseSmallTileSm90(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
+  const TileShape wide{128, 256, 64}, square{128, 128, 64}, narrow{64, 128, 64};
+  if (p.cta_tile.m != wide.m || p.cta_tile.n != wide.n) return;
+  const auto waves = [&](const TileShape& t, int64_t cluster_m) {
+    return fitWaves(problem, t.m, t.n, cluster_m, device.sm_count / cluster_m, p.stream_k).waves;
+  };
+  if (p.stream_k && waves(wide, p.cluster.m) < 0.5) {
+    setSm90Tile(p, waves(square, 1) <= 0.5 ? narrow : square);
+    p.cluster = evenRowPairs(problem, p);
+  } else if (waves(wide, 1) <= 1) {
+    p.cluster = ClusterShape{1, 1};
+  }
+}
+
 // sm_90: one consumer warpgroup of 64 rows per wgmma m64nNk16, the whole tile width each. Small
 // problems: 128x128 when N is small, one consumer warpgroup when M is small. Otherwise the shape
-// rankSm90Tiles picks, or under half a wave of 128x256 units, where stream-K cuts the whole problem,
-// 128x128: twice the units, each cut half as many ways (H100, TN, TFLOP/s, 128x128 vs 128x256, both
-// in pairs where there are two tile rows): 1024x1024x4096 329 vs 275, 512x4096x4096 503 vs 396,
-// 256x8192x8192 521 vs 448, 128x4096x4096 151 vs 116, 768x768x8192 299 vs 238, 1024^3 140 vs 123.
-// In pairs only over an even number of tile rows: an odd one leaves half a pair empty (alone vs in
-// pairs vs 128x256 pairs: 896x2048x4096 510 / 434 / 381, 384x4096x8192 438 / 370 / 406,
-// 640x2560x8192 456 / 428 / 455).
+// rankSm90Tiles picks, else chooseSmallTileSm90's.
 void chooseTilesSm90(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
   setSm90Tile(p, TileShape{problem.m <= 64 ? 64 : 128, problem.n <= 128 ? 128 : 256, 64});
   p.cluster = pairedCluster(problem, p);
@@ -94,12 +119,7 @@ void chooseTilesSm90(const MatmulProblem& problem, const DeviceSpec& device, Mat
     p.cluster = ClusterShape{chosen->cluster_m, 1};
     return;
   }
-  const int64_t slots = device.sm_count / (p.cluster.m * p.cluster.n);
-  if (p.stream_k && p.cta_tile.n == 256 && p.cta_tile.m == 128 &&
-      fitWaves(problem, p.cta_tile.m, p.cta_tile.n, p.cluster.m, slots, true).waves < 0.5) {
-    setSm90Tile(p, TileShape{128, 128, 64});
-    p.cluster = ceilDiv(problem.m, p.cta_tile.m) % 2 == 0 ? pairedCluster(problem, p) : ClusterShape{1, 1};
-  }
+  chooseSmallTileSm90(problem, device, p);
 }
 
 // The warp (sm_80) or warpgroup (sm_90) tile that fits a user's CTA tile: the heuristic's when it

@@ -147,17 +147,19 @@ std::vector<GemmCase> sm80SmallVariants() {
                       kSmallMisaligned);
 }
 
-// Default tiles alone and in pairs (128x128 on these shapes, under half a wave), 128x256 pairs (the
-// default from half a wave up), one consumer warpgroup (64x128), three (192x160), a width
-// whose halves (100 rows) and epilogue slabs (64 or 32 columns) overlap (128x200 in pairs), and
-// 192x192, whose epilogue slabs are narrowed to 64 bytes to leave it four stages, 192x152 pairs
-// computing C^T (transposed slabs, the last one overlapping, multicast halves of 76 rows), and
-// pairs of two consumer warpgroups of 128 rows (two accumulator blocks each): 256x152x32 computing C
-// (64-byte atoms), 256x152x64 computing C^T (16- or 8-column slabs, narrowed for a fourth stage).
+// Default tiles alone and in pairs (one consumer warpgroup, 64x128, on the aligned shape, under half
+// a wave of 128x128; 128x128 on the misaligned one), 128x128 pairs (the default under half a wave of
+// 128x256 pairs), 128x256 pairs (the default from half a wave up), three consumer warpgroups
+// (192x160), a width whose halves (100 rows) and epilogue slabs (64 or 32 columns) overlap (128x200
+// in pairs), and 192x192, whose epilogue slabs are narrowed to 64 bytes to leave it four stages,
+// 192x152 pairs computing C^T (transposed slabs, the last one overlapping, multicast halves of 76
+// rows), and pairs of two consumer warpgroups of 128 rows (two accumulator blocks each): 256x152x32
+// computing C (64-byte atoms), 256x152x64 computing C^T (16- or 8-column slabs, narrowed for a
+// fourth stage).
 const std::vector<TileConfig> kSm90Tiles = {{std::nullopt, 1},
                                             {std::nullopt, 2},
                                             {scheduler::TileShape{128, 256, 64}, 2},
-                                            {scheduler::TileShape{64, 128, 64}, 1},
+                                            {scheduler::TileShape{128, 128, 64}, 2},
                                             {scheduler::TileShape{192, 160, 64}, 2},
                                             {scheduler::TileShape{128, 200, 64}, 2},
                                             {scheduler::TileShape{128, 232, 64}, 4},

@@ -386,11 +386,13 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
                           // 232 columns of M-major B would get 16-byte atoms.
                           Expect{5000, 3000, 4096, Layout::NT, wide, 2},
                           // Less than a wave, or rows not 16-byte aligned: the model is not
-                          // calibrated there. Under half a wave of 128x256 pairs, 128x128 (1024^3:
-                          // 140 vs 123 TFLOP/s, 1024x1024x4096 329 vs 275).
-                          Expect{1000, 1000, 1000, Layout::TN, TileShape{128, 128, 64}, 2},
-                          Expect{1024, 1024, 4096, Layout::TN, TileShape{128, 128, 64}, 2},
-                          Expect{128, 4096, 4096, Layout::TN, TileShape{128, 128, 64}, 1},
+                          // calibrated there. Under half a wave of 128x256 pairs, 128x128 (512x4096x4096:
+                          // 503 vs 396 TFLOP/s); under half a wave of those, 64x128 pairs (1024^3: 193
+                          // vs 138, 1024x1024x4096 368 vs 330, 128x4096x4096 166 vs 152).
+                          Expect{512, 4096, 4096, Layout::TN, TileShape{128, 128, 64}, 2},
+                          Expect{1000, 1000, 1000, Layout::TN, TileShape{64, 128, 64}, 2},
+                          Expect{1024, 1024, 4096, Layout::TN, TileShape{64, 128, 64}, 2},
+                          Expect{128, 4096, 4096, Layout::TN, TileShape{64, 128, 64}, 2},
                           // Alone over an odd number of tile rows (896x2048x4096: 510 vs 434 in pairs).
                           Expect{896, 2048, 4096, Layout::TN, TileShape{128, 128, 64}, 1},
                           Expect{640, 2560, 8192, Layout::TN, TileShape{128, 128, 64}, 1}, Expect{4097, 4097, 4096, Layout::TN, wide, 2},
@@ -402,10 +404,11 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
                           // Under a wave of 128x256 pairs, 192x128 where its tiles fill one wave
                           // (1536x2048: 128 of 132; measured 738 vs 668 TFLOP/s), else 128x192 pairs
                           // where they fill one (1000x3000 computing C: 64 of 66 units; 588 vs 511);
-                          // neither where none fills one (2048x2048). Computing C^T, 1000x3000 is
+                          // neither where none fills one (2048x2048: 128x256 alone, whose 128 tiles
+                          // fit the SMs at once; 730 vs 710 in pairs). Computing C^T, 1000x3000 is
                           // 3000x1000 for the kernel, which 192x128 fills (128 tiles; 615-618 vs 592).
                           Expect{1536, 2048, 8192, Layout::TN, one_wave, 1}, Expect{1500, 2000, 4096, Layout::TN, one_wave, 1},
-                          Expect{1000, 3000, 4096, Layout::TN, one_wave, 1, true}, Expect{2048, 2048, 4096, Layout::TN, wide, 2},
+                          Expect{1000, 3000, 4096, Layout::TN, one_wave, 1, true}, Expect{2048, 2048, 4096, Layout::TN, wide, 1},
                           // Both fill one wave at 2048x1536: 192x128 ran faster (657 vs 634).
                           Expect{2048, 1536, 4096, Layout::TN, one_wave, 1},
                           // 192x192 where its last wave is 90-100% full, with K-major A: 3000x3000

@@ -71,6 +71,7 @@ std::string orientationText(const PlanRequest& request, const scheduler::MatmulS
       request.overrides.swap_ab)
     return "";
   const scheduler::OrientationRanking r = scheduler::rankOrientations(s.problem, s.device, s.params.stream_k);
+  if (r.narrow_n) return "orientation: C^T = B^T A^T, swap_ab (N of 64 or less: wgmma's 64 rows run along N)\n";
   if (!r.straight && !r.swapped) return "";
   const auto text = [](const std::optional<scheduler::RankedTile>& t) {
     return t ? fmt::format("{:.3f} ({}x{} in {}x1 clusters)", t->score(), t->cta.m, t->cta.n, t->cluster_m)

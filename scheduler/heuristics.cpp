@@ -92,25 +92,39 @@ ClusterShape evenRowPairs(const MatmulProblem& problem, const MatmulParams& p) {
 // - Otherwise, where 128x256 tiles fit on the SMs at once, alone: each CTA has a single tile, and a
 //   pair's shared B tile saves L2 reads that do not bound it: 2048^3 626 vs 591, 2048x2048x4096 730
 //   vs 710, 4096x1024x8192 788 vs 760 (from 1.2 waves of pairs on, pairs: 2304x2304x4096 651 vs 616).
+// - Where N is 128 or less (128x128 by default) and 128x128 tiles are at most half the SMs, the same
+//   64x128 pairs: 4096x128x4096 166 vs 147, 8192x96x8192 NT 213 vs 196.
 void chooseSmallTileSm90(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
   const TileShape wide{128, 256, 64}, square{128, 128, 64}, narrow{64, 128, 64};
-  if (p.cta_tile.m != wide.m || p.cta_tile.n != wide.n) return;
+  const auto is = [&](const TileShape& t) { return p.cta_tile.m == t.m && p.cta_tile.n == t.n; };
   const auto waves = [&](const TileShape& t, int64_t cluster_m) {
     return fitWaves(problem, t.m, t.n, cluster_m, device.sm_count / cluster_m, p.stream_k).waves;
   };
-  if (p.stream_k && waves(wide, p.cluster.m) < 0.5) {
+  if ((is(wide) && p.stream_k && waves(wide, p.cluster.m) < 0.5) || (is(square) && waves(square, 1) <= 0.5)) {
     setSm90Tile(p, waves(square, 1) <= 0.5 ? narrow : square);
     p.cluster = evenRowPairs(problem, p);
-  } else if (waves(wide, 1) <= 1) {
+  } else if (is(wide) && waves(wide, 1) <= 1) {
     p.cluster = ClusterShape{1, 1};
   }
+}
+
+// Where M is at most 64, the problem is bound by reading B, and the more SMs read it the faster it
+// goes: the widest tile whose tiles give at least half the SMs one (H100, TN, TFLOP/s, 64x256 /
+// 64x128 / 64x64, cuBLAS): 32x4096x4096 34 / 45 / 47, 50; 64x8192x8192 129 / 142 / 144, 144;
+// 64x11008x4096 124 / 124 / 117, 126; 16x14336x4096 34 / 34 / 31, 35.
+int64_t skinnyTileWidth(const MatmulProblem& problem, const DeviceSpec& device) {
+  for (int64_t width : {256, 128}) {
+    if (2 * ceilDiv(problem.n, width) * problem.batch >= device.sm_count) return width;
+  }
+  return 64;
 }
 
 // sm_90: one consumer warpgroup of 64 rows per wgmma m64nNk16, the whole tile width each. Small
 // problems: 128x128 when N is small, one consumer warpgroup when M is small. Otherwise the shape
 // rankSm90Tiles picks, else chooseSmallTileSm90's.
 void chooseTilesSm90(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
-  setSm90Tile(p, TileShape{problem.m <= 64 ? 64 : 128, problem.n <= 128 ? 128 : 256, 64});
+  setSm90Tile(p, problem.m <= 64 ? TileShape{64, skinnyTileWidth(problem, device), 64}
+                                 : TileShape{128, problem.n <= 128 ? 128 : 256, 64});
   p.cluster = pairedCluster(problem, p);
   if (!p.persistent) return;
   const std::optional<RankedTile> chosen = chosenSm90Tile(problem, device, p.stream_k, p.swap_ab);
@@ -384,11 +398,16 @@ std::optional<RankedTile> chosenSm90Tile(const MatmulProblem& problem, const Dev
 // 7000x4000 807 vs 766, 4000^3 TT 773-781 vs 743 (the kernel is NN, whose 160-wide B is K-major),
 // 9000x2600 NT 728 vs 636, 1000x3000 615-618 vs 592. Where the shapes tie, the orientation does not
 // matter: 4096^3 787 vs 786, 4000^3 777 vs 778.
+// N of 64 or less under a larger M is bound by reading A; computing C^T puts wgmma's 64 rows along N
+// and spreads A over as many SMs as skinnyTileWidth gives (TN, TFLOP/s, swapped vs 128x128 pairs):
+// 4096x32x4096 47 vs 36, 8192x64x8192 144 vs 132, 11008x64x4096 125 vs 119, 14336x16x4096 34 vs 31.
 OrientationRanking rankOrientations(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k) {
   OrientationRanking r;
   r.straight = chosenSm90Tile(problem, device, stream_k, false);
   r.swapped = chosenSm90Tile(swapOperands(problem), device, stream_k, true);
-  r.swap = r.straight && r.swapped && r.swapped->score() > OrientationRanking::kMargin * r.straight->score();
+  r.narrow_n = problem.n <= 64 && problem.m > 64;
+  r.swap = r.narrow_n ||
+           (r.straight && r.swapped && r.swapped->score() > OrientationRanking::kMargin * r.straight->score());
   return r;
 }
 

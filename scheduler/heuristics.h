@@ -63,6 +63,7 @@ std::optional<RankedTile> chosenSm90Tile(const MatmulProblem& problem, const Dev
 struct OrientationRanking {
   static constexpr double kMargin = 1.01;
   std::optional<RankedTile> straight, swapped;
+  bool narrow_n = false;  // N of 64 or less under a larger M: swapped whatever the ranking says
   bool swap = false;
 };
 OrientationRanking rankOrientations(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k);

@@ -200,7 +200,12 @@ std::vector<GemmCase> sm90CublasCases() {
                                              {4097, 4097, 4096},
                                              {6144, 6144, 6144},
                                              {8192, 8192, 8192},
-                                             {5000, 3000, 4096}});
+                                             {5000, 3000, 4096},
+                                             // N of 64 or less: computed as C^T, rows of C 80 and
+                                             // (misaligned) 40 bytes; M of 64 or less: 64-wide tiles.
+                                             {2000, 40, 3000},
+                                             {3000, 20, 1000},
+                                             {48, 3000, 2000}});
 }
 
 std::vector<GemmCase> sm90StreamKCases() {

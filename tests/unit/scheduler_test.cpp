@@ -393,6 +393,16 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
                           Expect{1000, 1000, 1000, Layout::TN, TileShape{64, 128, 64}, 2},
                           Expect{1024, 1024, 4096, Layout::TN, TileShape{64, 128, 64}, 2},
                           Expect{128, 4096, 4096, Layout::TN, TileShape{64, 128, 64}, 2},
+                          // N of 128 or less: 64x128 pairs where 128x128 tiles are at most half the SMs
+                          // (4096x128x4096: 166 vs 147). M of 64 or less: the widest tile whose tiles
+                          // give half the SMs one (32x4096x4096: 64x64, 47 vs 34 for 64x256); N of
+                          // 64 or less under a larger M: computing C^T (4096x32x4096: 47 vs 36).
+                          Expect{4096, 128, 4096, Layout::TN, TileShape{64, 128, 64}, 2},
+                          Expect{32, 4096, 4096, Layout::TN, TileShape{64, 64, 64}, 1},
+                          Expect{64, 11008, 4096, Layout::TN, TileShape{64, 128, 64}, 1},
+                          Expect{8, 28672, 4096, Layout::TT, TileShape{64, 256, 64}, 1},
+                          Expect{4096, 32, 4096, Layout::TN, TileShape{64, 64, 64}, 1, true},
+                          Expect{14336, 16, 4096, Layout::NT, TileShape{64, 128, 64}, 1, true},
                           // Alone over an odd number of tile rows (896x2048x4096: 510 vs 434 in pairs).
                           Expect{896, 2048, 4096, Layout::TN, TileShape{128, 128, 64}, 1},
                           Expect{640, 2560, 8192, Layout::TN, TileShape{128, 128, 64}, 1}, Expect{4097, 4097, 4096, Layout::TN, wide, 2},

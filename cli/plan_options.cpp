@@ -29,14 +29,17 @@ void addPlanOptions(CLI::App& cmd, PlanOptions& o) {
   cmd.add_option("--persistent", o.persistent,
                  "on (default): as many CTAs as fit on the SMs at once, each walking tiles; off: one CTA per tile");
   cmd.add_option("--stream-k", o.stream_k,
-                 "sm_90, persistent: on (default) shares the last wave's tiles among all CTAs by K ranges; off");
+                 "sm_90, persistent: on shares the last wave's tiles (or a problem of less than a wave) among all CTAs "
+                 "by K ranges; off. Default: on, off where M or N is under 128");
   cmd.add_option("--swap-ab", o.swap_ab,
                  "sm_90: on computes C^T = B^T A^T (wgmma's M along N, each tile stored transposed); off computes C = A B. "
-                 "Default: the orientation whose tile ranking scores 1% higher, else off");
+                 "Default: on where N is 64 or less under a larger M, else the orientation whose tile ranking scores "
+                 "1% higher, else off");
   cmd.add_flag("--tuned,!--no-tuned", o.tuned,
                "Use the grid traversal `tilegrid sweep --apply` stored for this problem (default on)");
   cmd.add_option("--cluster", o.cluster, "sm_90: CTAs per cluster along M, sharing the B tile by TMA multicast (1, 2 or 4). Default: the "
-                 "ranked tile's (plan shows the ranking), or 2 for a --cta-tile with two tile rows or more");
+                 "ranked tile's (plan shows the ranking); else 2 over two tile rows or more, but 1 where the tiles fit "
+                 "the SMs at once or, in a problem under half a wave, their rows are odd; 2 for a --cta-tile with two tile rows or more");
 }
 
 PlanRequest parsePlanOptions(const PlanOptions& o, const std::optional<scheduler::DeviceSpec>& device) {

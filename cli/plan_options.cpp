@@ -38,7 +38,7 @@ void addPlanOptions(CLI::App& cmd, PlanOptions& o) {
   cmd.add_flag("--tuned,!--no-tuned", o.tuned,
                "Use the grid traversal `tilegrid sweep --apply` stored for this problem (default on)");
   cmd.add_option("--cluster", o.cluster, "sm_90: CTAs per cluster along M, sharing the B tile by TMA multicast (1, 2 or 4). Default: the "
-                 "ranked tile's (plan shows the ranking); else 2 over two tile rows or more, but 1 where the tiles fit "
+                 "ranked tile's (plan shows the ranking); else 2 over two tile rows or more, but 1 where 128x256 tiles fit "
                  "the SMs at once or, in a problem under half a wave, their rows are odd; 2 for a --cta-tile with two tile rows or more");
 }
 

@@ -86,9 +86,12 @@ ClusterShape evenRowPairs(const MatmulProblem& problem, const MatmulParams& p) {
 // - Under half a wave of 128x256 pairs, stream-K cuts each unit many ways and pays for every cut with
 //   a round trip of partial sums through L2. 128x128 tiles give twice the units, each cut half as
 //   many ways: 1024x2048x4096 NT 607 vs 437, 512x4096x4096 503 vs 396, 256x8192x8192 521 vs 448.
-// - Under half a wave of those, 64x128 in pairs: 1024^3 193 vs 138, 1024x1024x4096 368 vs 330,
-//   1000^3 163 vs 119, 512x2048x8192 426 vs 409, 768x768x8192 315 vs 300, 128x4096x4096 166 vs 152.
-//   (Alone they ran 20% faster still at 1024^3 and 1024x1024x4096, but 7-19% slower on the others.)
+// - Under half a wave of those, 64x128 in pairs: 1000^3 163 vs 119, 512x2048x8192 426 vs 409,
+//   768x768x8192 315 vs 300, 128x4096x4096 166 vs 152. Alone where they fill 90% of the SMs over at
+//   most 8 tile columns (1024^3 240 vs 193 in pairs, 1024x1024x4096 445 vs 368, 2048x512x4096 427 vs
+//   348, 4096x256x4096 346 vs 288; not 1000^3, 151 vs 163, nor 1024x1024x16384, 438 vs 463), but in
+//   pairs over more columns (512x2048x4096 360 vs 320 alone) or fewer tiles (768x1024x4096, 96
+//   tiles: 290 vs 268).
 // - Otherwise, where 128x256 tiles fit on the SMs at once, alone: each CTA has a single tile, and a
 //   pair's shared B tile saves L2 reads that do not bound it: 2048^3 626 vs 591, 2048x2048x4096 730
 //   vs 710, 4096x1024x8192 788 vs 760 (from 1.2 waves of pairs on, pairs: 2304x2304x4096 651 vs 616).
@@ -102,7 +105,8 @@ void chooseSmallTileSm90(const MatmulProblem& problem, const DeviceSpec& device,
   };
   if ((is(wide) && p.stream_k && waves(wide, p.cluster.m) < 0.5) || (is(square) && waves(square, 1) <= 0.5)) {
     setSm90Tile(p, waves(square, 1) <= 0.5 ? narrow : square);
-    p.cluster = evenRowPairs(problem, p);
+    const bool fills_alone = is(narrow) && waves(narrow, 1) >= 0.9 && ceilDiv(problem.n, narrow.n) <= 8;
+    p.cluster = fills_alone ? ClusterShape{1, 1} : evenRowPairs(problem, p);
   } else if (is(wide) && waves(wide, 1) <= 1) {
     p.cluster = ClusterShape{1, 1};
   }

@@ -387,11 +387,15 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
                           Expect{5000, 3000, 4096, Layout::NT, wide, 2},
                           // Less than a wave, or rows not 16-byte aligned: the model is not
                           // calibrated there. Under half a wave of 128x256 pairs, 128x128 (512x4096x4096:
-                          // 503 vs 396 TFLOP/s); under half a wave of those, 64x128 pairs (1024^3: 193
-                          // vs 138, 1024x1024x4096 368 vs 330, 128x4096x4096 166 vs 152).
+                          // 503 vs 396 TFLOP/s); under half a wave of those, 64x128 pairs (1000^3: 163
+                          // vs 119, 128x4096x4096 166 vs 152), alone where they fill 90% of the SMs
+                          // over at most 8 tile columns (1024x1024x4096 445 vs 330; 512x2048x4096,
+                          // 16 columns: pairs, 360 vs 320 alone).
                           Expect{512, 4096, 4096, Layout::TN, TileShape{128, 128, 64}, 2},
-                          Expect{1000, 1000, 1000, Layout::TN, TileShape{64, 128, 64}, 2},
-                          Expect{1024, 1024, 4096, Layout::TN, TileShape{64, 128, 64}, 2},
+                          Expect{1000, 1000, 1000, Layout::TN, TileShape{64, 128, 64}, 1},
+                          Expect{1024, 1024, 4096, Layout::TN, TileShape{64, 128, 64}, 1},
+                          Expect{512, 2048, 4096, Layout::TN, TileShape{64, 128, 64}, 2},
+                          Expect{768, 1024, 4096, Layout::TN, TileShape{64, 128, 64}, 2},
                           Expect{128, 4096, 4096, Layout::TN, TileShape{64, 128, 64}, 2},
                           // N of 128 or less: 64x128 pairs where 128x128 tiles are at most half the SMs
                           // (4096x128x4096: 166 vs 147). M of 64 or less: the widest tile whose tiles

@@ -91,20 +91,25 @@ ClusterShape evenRowPairs(const MatmulProblem& problem, const MatmulParams& p) {
 //   most 8 tile columns (1024^3 240 vs 193 in pairs, 1024x1024x4096 445 vs 368, 2048x512x4096 427 vs
 //   348, 4096x256x4096 346 vs 288; not 1000^3, 151 vs 163, nor 1024x1024x16384, 438 vs 463), but in
 //   pairs over more columns (512x2048x4096 360 vs 320 alone) or fewer tiles (768x1024x4096, 96
-//   tiles: 290 vs 268).
+//   tiles: 290 vs 268). Not from K = 16384 on, where 128x128 pairs cut in two amortize their partial
+//   sums over long K: 1024x1024x16384 493 vs 448, 1024x1024x32768 509 vs 423, 512x1024x16384 362 vs
+//   338 (K = 8192: 1024x1024 412 vs 464, 768x768 300 vs 315).
 // - Otherwise, where 128x256 tiles fit on the SMs at once, alone: each CTA has a single tile, and a
 //   pair's shared B tile saves L2 reads that do not bound it: 2048^3 626 vs 591, 2048x2048x4096 730
 //   vs 710, 4096x1024x8192 788 vs 760 (from 1.2 waves of pairs on, pairs: 2304x2304x4096 651 vs 616).
 // - Where N is 128 or less (128x128 by default) and 128x128 tiles are at most half the SMs, the same
 //   64x128 pairs: 4096x128x4096 166 vs 147, 8192x96x8192 NT 213 vs 196.
+constexpr int64_t kLongestKForNarrowTiles = 8192;
+
 void chooseSmallTileSm90(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
   const TileShape wide{128, 256, 64}, square{128, 128, 64}, narrow{64, 128, 64};
   const auto is = [&](const TileShape& t) { return p.cta_tile.m == t.m && p.cta_tile.n == t.n; };
   const auto waves = [&](const TileShape& t, int64_t cluster_m) {
     return fitWaves(problem, t.m, t.n, cluster_m, device.sm_count / cluster_m, p.stream_k).waves;
   };
-  if ((is(wide) && p.stream_k && waves(wide, p.cluster.m) < 0.5) || (is(square) && waves(square, 1) <= 0.5)) {
-    setSm90Tile(p, waves(square, 1) <= 0.5 ? narrow : square);
+  const bool narrow_fits = waves(square, 1) <= 0.5 && problem.k <= kLongestKForNarrowTiles;
+  if ((is(wide) && p.stream_k && waves(wide, p.cluster.m) < 0.5) || (is(square) && narrow_fits)) {
+    setSm90Tile(p, narrow_fits ? narrow : square);
     const bool fills_alone = is(narrow) && waves(narrow, 1) >= 0.9 && ceilDiv(problem.n, narrow.n) <= 8;
     p.cluster = fills_alone ? ClusterShape{1, 1} : evenRowPairs(problem, p);
   } else if (is(wide) && waves(wide, 1) <= 1) {

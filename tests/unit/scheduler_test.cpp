@@ -396,6 +396,8 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
                           Expect{1024, 1024, 4096, Layout::TN, TileShape{64, 128, 64}, 1},
                           Expect{512, 2048, 4096, Layout::TN, TileShape{64, 128, 64}, 2},
                           Expect{768, 1024, 4096, Layout::TN, TileShape{64, 128, 64}, 2},
+                          // K from 16384: 128x128 pairs (1024x1024x16384: 493 vs 448 for 64x128).
+                          Expect{1024, 1024, 16384, Layout::TN, TileShape{128, 128, 64}, 2},
                           Expect{128, 4096, 4096, Layout::TN, TileShape{64, 128, 64}, 2},
                           // N of 128 or less: 64x128 pairs where 128x128 tiles are at most half the SMs
                           // (4096x128x4096: 166 vs 147). M of 64 or less: the widest tile whose tiles

@@ -81,6 +81,8 @@ ClusterShape evenRowPairs(const MatmulProblem& problem, const MatmulParams& p) {
   return ceilDiv(problem.m, p.cta_tile.m) % 2 == 0 ? pairedCluster(problem, p) : ClusterShape{1, 1};
 }
 
+constexpr int64_t kLongestKForNarrowTiles = 8192;
+
 // Problems of at most a wave of 128x256 tiles, where no ranked shape fits (H100, TFLOP/s, same
 // process; docs/measurements-sm90-small-problems.md):
 // - Under half a wave of 128x256 pairs, stream-K cuts each unit many ways and pays for every cut with
@@ -99,8 +101,6 @@ ClusterShape evenRowPairs(const MatmulProblem& problem, const MatmulParams& p) {
 //   vs 710, 4096x1024x8192 788 vs 760 (from 1.2 waves of pairs on, pairs: 2304x2304x4096 651 vs 616).
 // - Where N is 128 or less (128x128 by default) and 128x128 tiles are at most half the SMs, the same
 //   64x128 pairs: 4096x128x4096 166 vs 147, 8192x96x8192 NT 213 vs 196.
-constexpr int64_t kLongestKForNarrowTiles = 8192;
-
 void chooseSmallTileSm90(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
   const TileShape wide{128, 256, 64}, square{128, 128, 64}, narrow{64, 128, 64};
   const auto is = [&](const TileShape& t) { return p.cta_tile.m == t.m && p.cta_tile.n == t.n; };

@@ -14,6 +14,11 @@ namespace {
 constexpr int64_t kMaxStagesSm80 = 4;
 constexpr int64_t kMaxStagesSm90 = 8;
 
+// Whether tiles of cta_m x cta_n give at least half the SMs one each.
+bool givesHalfTheSmsATile(const MatmulProblem& problem, const DeviceSpec& device, int64_t cta_m, int64_t cta_n) {
+  return 2 * ceilDiv(problem.m, cta_m) * ceilDiv(problem.n, cta_n) * problem.batch >= device.sm_count;
+}
+
 // sm_80: 128x256x64 CTAs of eight 64x64 warps, the best of bench/sm80_tile_sweep.sh on an H100
 // from 2048^3 up. Smaller problems take the largest tile that still gives at least half the SMs a
 // CTA: 1000^3 on an H100 runs at 77 TFLOP/s with 128x256 (32 CTAs), 141 with 64x128 (128 CTAs);
@@ -47,8 +52,7 @@ void chooseTilesSm80(const MatmulProblem& problem, const DeviceSpec& device, Mat
   for (const Choice& c : kLargestFirst) {
     p.cta_tile = c.cta;
     p.warp_tile = c.warp;
-    const int64_t tiles = ceilDiv(problem.m, c.cta.m) * ceilDiv(problem.n, c.cta.n) * problem.batch;
-    if (2 * tiles >= device.sm_count) return;
+    if (givesHalfTheSmsATile(problem, device, c.cta.m, c.cta.n)) return;
   }
 }
 
@@ -110,7 +114,7 @@ void chooseSmallTileSm90(const MatmulProblem& problem, const DeviceSpec& device,
   const bool narrow_fits = waves(square, 1) <= 0.5 && problem.k <= kLongestKForNarrowTiles;
   if ((is(wide) && p.stream_k && waves(wide, p.cluster.m) < 0.5) || (is(square) && narrow_fits)) {
     setSm90Tile(p, narrow_fits ? narrow : square);
-    const bool fills_alone = is(narrow) && waves(narrow, 1) >= 0.9 && ceilDiv(problem.n, narrow.n) <= 8;
+    const bool fills_alone = narrow_fits && waves(narrow, 1) >= 0.9 && ceilDiv(problem.n, narrow.n) <= 8;
     p.cluster = fills_alone ? ClusterShape{1, 1} : evenRowPairs(problem, p);
   } else if (is(wide) && waves(wide, 1) <= 1) {
     p.cluster = ClusterShape{1, 1};
@@ -123,7 +127,7 @@ void chooseSmallTileSm90(const MatmulProblem& problem, const DeviceSpec& device,
 // 64x11008x4096 124 / 124 / 117, 126; 16x14336x4096 34 / 34 / 31, 35.
 int64_t skinnyTileWidth(const MatmulProblem& problem, const DeviceSpec& device) {
   for (int64_t width : {256, 128}) {
-    if (2 * ceilDiv(problem.n, width) * problem.batch >= device.sm_count) return width;
+    if (givesHalfTheSmsATile(problem, device, 64, width)) return width;
   }
   return 64;
 }

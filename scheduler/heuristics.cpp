@@ -87,35 +87,57 @@ ClusterShape evenRowPairs(const MatmulProblem& problem, const MatmulParams& p) {
 
 constexpr int64_t kLongestKForNarrowTiles = 8192;
 
+// Under half a wave, stream-K cuts every unit into the same K pieces, one a cluster, as many as the
+// clusters allow (tg_split_work in codegen/device/work_split.cuh). The K tiles each piece gets.
+int64_t inStepPieceKTiles(const MatmulProblem& problem, const WaveFit& fit, int64_t cta_k) {
+  const int64_t k_tiles = ceilDiv(problem.k, cta_k);
+  return 2 * fit.units <= fit.slots ? k_tiles / (fit.slots / fit.units) : k_tiles;
+}
+
 // Problems of at most a wave of 128x256 tiles, where no ranked shape fits (H100, TFLOP/s, same
 // process; docs/measurements-sm90-small-problems.md):
-// - Under half a wave of 128x256 pairs, stream-K cuts each unit many ways and pays for every cut with
-//   a round trip of partial sums through L2. 128x128 tiles give twice the units, each cut half as
-//   many ways: 1024x2048x4096 NT 607 vs 437, 512x4096x4096 503 vs 396, 256x8192x8192 521 vs 448.
+// - Under half a wave of 128x256 pairs, stream-K cuts each unit into pieces and pays for every piece
+//   with a round trip of its partial sum through L2, which only long pieces amortize. Where each
+//   piece spans at least 128 K tiles (8192 of K), 128x256 pairs stay: 1024x1024x32768 665 vs 615
+//   for 128x128 pairs, 1024x1024x65536 728 vs 645, 2048x512x32768 645 vs 586, 1024x2048x16384 707
+//   vs 676; at 64 K tiles they tie (1024x1024x16384 555 vs 559) or lose (512x1024x32768, 8 pieces,
+//   477 vs 521). Shorter pieces take 128x128 tiles: twice the units, each cut into half as many
+//   pieces: 1024x2048x4096 NT 607 vs 437, 512x4096x4096 503 vs 396, 256x8192x8192 521 vs 448.
 // - Under half a wave of those, 64x128 in pairs: 1000^3 163 vs 119, 512x2048x8192 426 vs 409,
-//   768x768x8192 315 vs 300, 128x4096x4096 166 vs 152. Alone where they fill 90% of the SMs over at
-//   most 8 tile columns (1024^3 240 vs 193 in pairs, 1024x1024x4096 445 vs 368, 2048x512x4096 427 vs
-//   348, 4096x256x4096 346 vs 288; not 1000^3, 151 vs 163, nor 1024x1024x16384, 438 vs 463), but in
-//   pairs over more columns (512x2048x4096 360 vs 320 alone) or fewer tiles (768x1024x4096, 96
-//   tiles: 290 vs 268). Not from K = 16384 on, where 128x128 pairs cut in two amortize their partial
-//   sums over long K: 1024x1024x16384 493 vs 448, 1024x1024x32768 509 vs 423, 512x1024x16384 362 vs
-//   338 (K = 8192: 1024x1024 412 vs 464, 768x768 300 vs 315).
+//   768x768x8192 315 vs 300, 128x4096x4096 166 vs 152. Not from K = 16384 on, where 128x128 pairs
+//   cut in two amortize their partial sums over long K: 1024x1024x16384 493 vs 448, 512x1024x16384
+//   362 vs 338 (K = 8192: 1024x1024 412 vs 464, 768x768 300 vs 315).
+// - 64x128 or 128x128 tiles run alone where they fill 90% of the SMs over at most 8 tile columns:
+//   1024^3 240 vs 193 in pairs, 1024x1024x4096 445 vs 368, 2048x512x4096 427 vs 348, 4096x256x4096
+//   346 vs 288 (not 1000^3, 151 vs 163); 128x128 at 2048x1024x4096 598 vs 529, 2048x1024x8192 690
+//   vs 604, 4096x512x8192 650 vs 561. In pairs over more columns (64x128 at 512x2048x4096: 360 vs
+//   320 alone; 128x128 at 1024x2048x4096 556 vs 569, 256x8192x8192 522 vs 473) or fewer tiles
+//   (768x1024x4096, 96 tiles: 290 vs 268).
 // - Otherwise, where 128x256 tiles fit on the SMs at once, alone: each CTA has a single tile, and a
 //   pair's shared B tile saves L2 reads that do not bound it: 2048^3 626 vs 591, 2048x2048x4096 730
 //   vs 710, 4096x1024x8192 788 vs 760 (from 1.2 waves of pairs on, pairs: 2304x2304x4096 651 vs 616).
 // - Where N is 128 or less (128x128 by default) and 128x128 tiles are at most half the SMs, the same
 //   64x128 pairs: 4096x128x4096 166 vs 147, 8192x96x8192 NT 213 vs 196.
 void chooseSmallTileSm90(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
+  constexpr int64_t kShortestPieceForWideTiles = 128;
   const TileShape wide{128, 256, 64}, square{128, 128, 64}, narrow{64, 128, 64};
   const auto is = [&](const TileShape& t) { return p.cta_tile.m == t.m && p.cta_tile.n == t.n; };
-  const auto waves = [&](const TileShape& t, int64_t cluster_m) {
-    return fitWaves(problem, t.m, t.n, cluster_m, device.sm_count / cluster_m, p.stream_k).waves;
+  const auto fit = [&](const TileShape& t, int64_t cluster_m) {
+    return fitWaves(problem, t.m, t.n, cluster_m, device.sm_count / cluster_m, p.stream_k);
   };
+  const auto waves = [&](const TileShape& t, int64_t cluster_m) { return fit(t, cluster_m).waves; };
+  const auto fills_alone = [&](const TileShape& t) {
+    return waves(t, 1) >= 0.9 && waves(t, 1) <= 1 && ceilDiv(problem.n, t.n) <= 8;
+  };
+  const bool wide_cut_short = is(wide) && p.stream_k && waves(wide, p.cluster.m) < 0.5 &&
+                              inStepPieceKTiles(problem, fit(wide, p.cluster.m), wide.k) < kShortestPieceForWideTiles;
   const bool narrow_fits = waves(square, 1) <= 0.5 && problem.k <= kLongestKForNarrowTiles;
-  if ((is(wide) && p.stream_k && waves(wide, p.cluster.m) < 0.5) || (is(square) && narrow_fits)) {
-    setSm90Tile(p, narrow_fits ? narrow : square);
-    const bool fills_alone = narrow_fits && waves(narrow, 1) >= 0.9 && ceilDiv(problem.n, narrow.n) <= 8;
-    p.cluster = fills_alone ? ClusterShape{1, 1} : evenRowPairs(problem, p);
+  if (wide_cut_short || (is(square) && narrow_fits)) {
+    const TileShape& t = narrow_fits ? narrow : square;
+    setSm90Tile(p, t);
+    p.cluster = fills_alone(t) ? ClusterShape{1, 1} : evenRowPairs(problem, p);
+  } else if (is(wide) && p.stream_k && waves(wide, p.cluster.m) < 0.5) {
+    p.cluster = evenRowPairs(problem, p);
   } else if (is(wide) && waves(wide, 1) <= 1) {
     p.cluster = ClusterShape{1, 1};
   }

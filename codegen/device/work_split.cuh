@@ -6,17 +6,28 @@
 // The split seen by one cluster. Units [0, dp_units) go whole, round robin over the clusters. The
 // rest, laid end to end as one sequence of sk_total K tiles, are cut into one contiguous range per
 // cluster, [sk_begin, sk_end) of that sequence: sk_share K tiles each, one more for the first
-// sk_extra clusters. 32-bit and division-free after the split: the consumers keep this live beside
-// their accumulators (a 64-bit division there spilled).
+// sk_extra clusters. 32-bit: the consumers keep this live beside their accumulators (a 64-bit
+// division there spilled).
+//
+// A problem of at most half a wave is cut in step instead: every unit into the same `pieces` K
+// ranges (sk_share K tiles each, one more for the first sk_extra), cluster c taking piece c % pieces
+// of unit c / pieces, and clusters past the last unit's pieces idle. All clusters then read the same
+// K offsets of their panels at the same time, so operands larger than L2 come from DRAM about once:
+// contiguous ranges start each cluster at its own K offset (H100, 1024x1024x32768 in 128x128 pairs:
+// 299 MB read from DRAM, 136 us, 495 TFLOP/s; in step 144 MB, 111 us, 616 TFLOP/s).
 struct tg_work_split {
   int clusters, cluster;
   int dp_units, dp_items;
   int sk_total, sk_share, sk_extra, sk_begin, sk_end;
+  int pieces, k_tiles;  // pieces: 0 for one contiguous range a cluster
 };
 
 // The first K tile (in the stream-K sequence) of cluster `c`'s range.
 __host__ __device__ inline int tg_sk_range_begin(const tg_work_split& w, int c) {
-  return c * w.sk_share + (c < w.sk_extra ? c : w.sk_extra);
+  if (w.pieces == 0) return c * w.sk_share + (c < w.sk_extra ? c : w.sk_extra);
+  const int unit = c / w.pieces, piece = c - unit * w.pieces;
+  if (unit * w.k_tiles >= w.sk_total) return w.sk_total;
+  return unit * w.k_tiles + piece * w.sk_share + (piece < w.sk_extra ? piece : w.sk_extra);
 }
 
 // Which units go to stream-K. None when the units fill whole waves, or when the last wave is more
@@ -27,8 +38,9 @@ __host__ __device__ inline int tg_sk_range_begin(const tg_work_split& w, int c) 
 // tiles and a unit is cut among at most three clusters, so the CTA that finishes one adds at most
 // two partial sums. A problem of less than a wave is cut whole, among as many clusters as it takes
 // to give each its share (H100, 128x256 tiles: 512x2048x8192 211 -> 364 TFLOP/s, 256x8192x8192
-// 390 -> 446, 1024x1024x4096 192 -> 277). Never fewer than 4 K tiles a cluster (a cut costs a
-// partial sum's round trip through L2; 1024^3 cut to 2 a cluster ran 100 against 123 whole).
+// 390 -> 446, 1024x1024x4096 192 -> 277), in step where it is at most half a wave (768x768x16384
+// 374 -> 414, 1024x1024x16384 497 -> 557). Never fewer than 4 K tiles a cluster or piece (a cut costs
+// a partial sum's round trip through L2; 1024^3 cut to 2 a cluster ran 100 against 123 whole).
 __host__ __device__ inline tg_work_split tg_split_work(int units, int clusters, int cluster, int k_tiles,
                                                        bool stream_k) {
   tg_work_split w;
@@ -48,8 +60,16 @@ __host__ __device__ inline tg_work_split tg_split_work(int units, int clusters, 
   w.dp_units = units - sk_units;
   w.dp_items = cluster < w.dp_units ? (w.dp_units - cluster + clusters - 1) / clusters : 0;
   w.sk_total = sk_units * k_tiles;
-  w.sk_share = w.sk_total / clusters;
-  w.sk_extra = w.sk_total % clusters;
+  w.k_tiles = k_tiles;
+  w.pieces = sk_units > 0 && 2 * units <= clusters ? clusters / units : 0;
+  if (w.pieces * 4 > k_tiles) w.pieces = k_tiles / 4;
+  if (w.pieces > 0) {
+    w.sk_share = k_tiles / w.pieces;
+    w.sk_extra = k_tiles % w.pieces;
+  } else {
+    w.sk_share = w.sk_total / clusters;
+    w.sk_extra = w.sk_total % clusters;
+  }
   w.sk_begin = tg_sk_range_begin(w, cluster);
   w.sk_end = tg_sk_range_begin(w, cluster + 1);
   return w;

@@ -396,8 +396,18 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
                           Expect{1024, 1024, 4096, Layout::TN, TileShape{64, 128, 64}, 1},
                           Expect{512, 2048, 4096, Layout::TN, TileShape{64, 128, 64}, 2},
                           Expect{768, 1024, 4096, Layout::TN, TileShape{64, 128, 64}, 2},
-                          // K from 16384: 128x128 pairs (1024x1024x16384: 493 vs 448 for 64x128).
+                          // K from 16384: 128x128 pairs (1024x1024x16384: 559 vs 457 for 64x128).
                           Expect{1024, 1024, 16384, Layout::TN, TileShape{128, 128, 64}, 2},
+                          // 128x256 pairs where stream-K's in-step pieces span 128 K tiles
+                          // (1024x1024x32768: 4 pieces, 665 vs 615; 1024x2048x16384: 2, 707 vs
+                          // 676), not 64 (512x1024x32768: 8 pieces, 521 vs 477 for 128x128 pairs).
+                          Expect{1024, 1024, 32768, Layout::TN, wide, 2}, Expect{1024, 2048, 16384, Layout::TN, wide, 2},
+                          Expect{512, 1024, 32768, Layout::TN, TileShape{128, 128, 64}, 2},
+                          // 128x128 alone where they fill 90% of the SMs over at most 8 tile columns
+                          // (2048x1024x4096: 598 vs 529 in pairs); in pairs over 16 (1024x2048x4096).
+                          Expect{2048, 1024, 4096, Layout::TN, TileShape{128, 128, 64}, 1},
+                          Expect{4096, 512, 8192, Layout::TN, TileShape{128, 128, 64}, 1},
+                          Expect{1024, 2048, 4096, Layout::TN, TileShape{128, 128, 64}, 2},
                           Expect{128, 4096, 4096, Layout::TN, TileShape{64, 128, 64}, 2},
                           // N of 128 or less: 64x128 pairs where 128x128 tiles are at most half the SMs
                           // (4096x128x4096: 166 vs 147). M of 64 or less: the widest tile whose tiles

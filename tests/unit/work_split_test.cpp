@@ -3,6 +3,7 @@
 // stream-K hand-over the kernels rely on holds.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <vector>
 
@@ -98,8 +99,9 @@ TEST(WorkSplit, EachCutUnitHasOneFinisherAndItsSharersAreTheOthers) {
 }
 
 // Stream-K evens out the last wave: where it applies, no cluster walks more K tiles than the balanced
-// share rounded up to a whole K tile (whole units alone give some clusters a whole unit more). It
-// applies to every last wave at most 80% full, and to every problem of less than that.
+// share rounded up to a whole K tile (whole units alone give some clusters a whole unit more), or
+// under half a wave, than an even cut of each unit among as many clusters as every unit can have.
+// It applies to every last wave at most 80% full, and to every problem of less than that.
 TEST(WorkSplit, StreamKBalancesTheLastWave) {
   int shared = 0;
   for (int clusters = 2; clusters <= 20; ++clusters) {
@@ -114,13 +116,39 @@ TEST(WorkSplit, StreamKBalancesTheLastWave) {
       ++shared;
       std::vector<int> load(static_cast<size_t>(clusters), 0);
       for (const Piece& p : walk(units, clusters, k_tiles, true)) load[static_cast<size_t>(p.cluster)] += p.k_end - p.k_begin;
-      const int share = (units * k_tiles + clusters - 1) / clusters;
+      const int pieces = 2 * units <= clusters ? std::min(clusters / units, k_tiles / 4) : 0;
+      const int share = pieces > 0 ? (k_tiles + pieces - 1) / pieces : (units * k_tiles + clusters - 1) / clusters;
       for (int c = 0; c < clusters; ++c) {
         EXPECT_LE(load[static_cast<size_t>(c)], share + 1) << units << " units on " << clusters << " clusters";
       }
     }
   }
   EXPECT_GT(shared, 400);
+}
+
+// Under half a wave every unit is cut at the same K tiles, so the clusters read the same K offsets of
+// their A and B panels at the same time: a problem whose operands exceed L2 then reads them from DRAM
+// once (1024x1024x32768 on an H100: 144 MB against 299 MB for one contiguous range a cluster).
+TEST(WorkSplit, UnderHalfAWaveEveryUnitIsCutAtTheSameKTiles) {
+  int checked = 0;
+  for (int clusters = 2; clusters <= 40; ++clusters) {
+    for (int units = 1; 2 * units <= clusters; ++units) {
+      for (int k_tiles : {8, 13, 64, 100}) {
+        if (units * k_tiles < 4 * clusters) continue;
+        const int pieces = std::min(clusters / units, k_tiles / 4);
+        std::map<int, std::vector<std::pair<int, int>>> cuts;  // unit -> its pieces' K ranges
+        for (const Piece& p : walk(units, clusters, k_tiles, true)) cuts[p.unit].emplace_back(p.k_begin, p.k_end);
+        ASSERT_EQ(cuts.size(), static_cast<size_t>(units));
+        for (const auto& [unit, ranges] : cuts) {
+          ASSERT_EQ(ranges.size(), static_cast<size_t>(pieces)) << units << " units on " << clusters << " clusters";
+          EXPECT_EQ(ranges, cuts.begin()->second) << "unit " << unit << " is cut elsewhere than unit 0";
+          for (const auto& [b, e] : ranges) EXPECT_GE(e - b, 4) << "a piece of fewer than 4 K tiles";
+        }
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 500);
 }
 
 TEST(WorkSplit, WholeWavesAndShortKStayWhole) {

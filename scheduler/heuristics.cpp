@@ -107,15 +107,20 @@ int64_t inStepPieceKTiles(const MatmulProblem& problem, const WaveFit& fit, int6
 //   768x768x8192 315 vs 300, 128x4096x4096 166 vs 152. Not from K = 16384 on, where 128x128 pairs
 //   cut in two amortize their partial sums over long K: 1024x1024x16384 493 vs 448, 512x1024x16384
 //   362 vs 338 (K = 8192: 1024x1024 412 vs 464, 768x768 300 vs 315).
-// - 64x128 or 128x128 tiles run alone where they fill 90% of the SMs over at most 8 tile columns:
-//   1024^3 240 vs 193 in pairs, 1024x1024x4096 445 vs 368, 2048x512x4096 427 vs 348, 4096x256x4096
-//   346 vs 288 (not 1000^3, 151 vs 163); 128x128 at 2048x1024x4096 598 vs 529, 2048x1024x8192 690
-//   vs 604, 4096x512x8192 650 vs 561. In pairs over more columns (64x128 at 512x2048x4096: 360 vs
-//   320 alone; 128x128 at 1024x2048x4096 556 vs 569, 256x8192x8192 522 vs 473) or fewer tiles
-//   (768x1024x4096, 96 tiles: 290 vs 268).
+// - 64x128 tiles run alone where they fill 90% of the SMs over at most 8 tile columns: 1024^3 240 vs
+//   193 in pairs, 1024x1024x4096 445 vs 368, 2048x512x4096 427 vs 348, 4096x256x4096 346 vs 288
+//   (not 1000^3, 151 vs 163); in pairs over more columns (512x2048x4096: 360 vs 320 alone) or fewer
+//   tiles (768x1024x4096, 96 tiles: 290 vs 268).
+// - 128x128 tiles run alone over at least 8 tile rows and at most 1.1 waves, where K is at most 8192
+//   or they fill 90% of the SMs: 2048x1024x4096 598 vs 529 in pairs, 4096x512x8192 650 vs 561,
+//   1024x2048x4096 569 vs 556, 1280^3 316 vs 298, 2048x1024x16384 730 vs 636. In pairs over fewer
+//   rows (256x8192x8192 522 vs 473 alone, 512x4096x4096 500 vs 489, 512x1024x16384 398 vs 383) or
+//   with long K under 90% (1024x1024x16384 559 vs 524).
 // - Otherwise, where 128x256 tiles fit on the SMs at once, alone: each CTA has a single tile, and a
 //   pair's shared B tile saves L2 reads that do not bound it: 2048^3 626 vs 591, 2048x2048x4096 730
 //   vs 710, 4096x1024x8192 788 vs 760 (from 1.2 waves of pairs on, pairs: 2304x2304x4096 651 vs 616).
+//   Where they fill less than 2/3 of the SMs and 128x128 tiles run alone (above), those: 1536^3 376
+//   vs 332, 1536x1536x2048 428 vs 354, 1536x1536x4096 540 vs 488 (1792^3, 74%: 435 vs 464).
 // - Where N is 128 or less (128x128 by default) and 128x128 tiles are at most half the SMs, the same
 //   64x128 pairs: 4096x128x4096 166 vs 147, 8192x96x8192 NT 213 vs 196.
 void chooseSmallTileSm90(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
@@ -126,19 +131,24 @@ void chooseSmallTileSm90(const MatmulProblem& problem, const DeviceSpec& device,
     return fitWaves(problem, t.m, t.n, cluster_m, device.sm_count / cluster_m, p.stream_k);
   };
   const auto waves = [&](const TileShape& t, int64_t cluster_m) { return fit(t, cluster_m).waves; };
-  const auto fills_alone = [&](const TileShape& t) {
-    return waves(t, 1) >= 0.9 && waves(t, 1) <= 1 && ceilDiv(problem.n, t.n) <= 8;
+  const auto narrow_alone = [&] {
+    return waves(narrow, 1) >= 0.9 && waves(narrow, 1) <= 1 && ceilDiv(problem.n, narrow.n) <= 8;
+  };
+  const auto square_alone = [&] {
+    return waves(square, 1) <= 1.1 && ceilDiv(problem.m, square.m) >= 8 &&
+           (problem.k <= kLongestKForNarrowTiles || waves(square, 1) >= 0.9);
   };
   const bool wide_cut_short = is(wide) && p.stream_k && waves(wide, p.cluster.m) < 0.5 &&
                               inStepPieceKTiles(problem, fit(wide, p.cluster.m), wide.k) < kShortestPieceForWideTiles;
   const bool narrow_fits = waves(square, 1) <= 0.5 && problem.k <= kLongestKForNarrowTiles;
   if (wide_cut_short || (is(square) && narrow_fits)) {
-    const TileShape& t = narrow_fits ? narrow : square;
-    setSm90Tile(p, t);
-    p.cluster = fills_alone(t) ? ClusterShape{1, 1} : evenRowPairs(problem, p);
+    setSm90Tile(p, narrow_fits ? narrow : square);
+    p.cluster = (narrow_fits ? narrow_alone() : square_alone()) ? ClusterShape{1, 1} : evenRowPairs(problem, p);
   } else if (is(wide) && p.stream_k && waves(wide, p.cluster.m) < 0.5) {
     p.cluster = evenRowPairs(problem, p);
   } else if (is(wide) && waves(wide, 1) <= 1) {
+    const bool square_instead = p.stream_k && waves(wide, 1) < 2.0 / 3 && square_alone();
+    if (square_instead) setSm90Tile(p, square);
     p.cluster = ClusterShape{1, 1};
   }
 }

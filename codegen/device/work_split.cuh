@@ -30,6 +30,9 @@ __host__ __device__ inline int tg_sk_range_begin(const tg_work_split& w, int c) 
   return unit * w.k_tiles + piece * w.sk_share + (piece < w.sk_extra ? piece : w.sk_extra);
 }
 
+// What handing a cut unit's partial sum over costs, in K tiles of math (tg_split_work).
+constexpr int tg_hand_over_k_tiles = 12;
+
 // Which units go to stream-K. None when the units fill whole waves, or when the last wave is more
 // than 80% full: an H100 runs power-bound, so SMs idle in the tail let the busy ones clock up, and
 // the cut's partial sums cost about what a short tail loses (measured at 4096^3: the 88% full wave
@@ -41,6 +44,12 @@ __host__ __device__ inline int tg_sk_range_begin(const tg_work_split& w, int c) 
 // 390 -> 446, 1024x1024x4096 192 -> 277), in step where it is at most half a wave (768x768x16384
 // 374 -> 414, 1024x1024x16384 497 -> 557). Never fewer than 4 K tiles a cluster or piece (a cut costs
 // a partial sum's round trip through L2; 1024^3 cut to 2 a cluster ran 100 against 123 whole).
+// Under a wave, only where the longest share plus a hand-over is shorter than a whole unit. A
+// hand-over costs about tg_hand_over_k_tiles K tiles of math: every cut CTA stores an fp32 partial
+// sum (twice the bytes of a bf16 C tile) and its unit's finisher loads it, all at about the same time
+// (H100, TN, TFLOP/s, whole vs cut: 1536^3 in 128x256 tiles, 24 K tiles a unit cut to 14, 336 vs
+// 308; 1200^3 228 vs 185; 1792x1792x1024 373 vs 321; 1536x2048x1024 in pairs 347 vs 281; cut where
+// it pays: 1536x1536x4096, 64 K tiles a unit cut to 35, 490 vs 436 whole).
 __host__ __device__ inline tg_work_split tg_split_work(int units, int clusters, int cluster, int k_tiles,
                                                        bool stream_k) {
   tg_work_split w;
@@ -57,12 +66,20 @@ __host__ __device__ inline tg_work_split tg_split_work(int units, int clusters, 
     const long long total = static_cast<long long>(sk_units) * k_tiles;
     if (total < 4LL * clusters || total > 0x7fffffffLL) sk_units = 0;
   }
+  int pieces = sk_units > 0 && 2 * units <= clusters ? clusters / units : 0;
+  if (pieces * 4 > k_tiles) pieces = k_tiles / 4;
+  if (sk_units > 0 && units < clusters) {
+    const int longest = pieces > 0 ? (k_tiles + pieces - 1) / pieces : (units * k_tiles + clusters - 1) / clusters;
+    if (longest + tg_hand_over_k_tiles >= k_tiles) {
+      sk_units = 0;
+      pieces = 0;
+    }
+  }
   w.dp_units = units - sk_units;
   w.dp_items = cluster < w.dp_units ? (w.dp_units - cluster + clusters - 1) / clusters : 0;
   w.sk_total = sk_units * k_tiles;
   w.k_tiles = k_tiles;
-  w.pieces = sk_units > 0 && 2 * units <= clusters ? clusters / units : 0;
-  if (w.pieces * 4 > k_tiles) w.pieces = k_tiles / 4;
+  w.pieces = pieces;
   if (w.pieces > 0) {
     w.sk_share = k_tiles / w.pieces;
     w.sk_extra = k_tiles % w.pieces;

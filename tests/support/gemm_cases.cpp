@@ -220,7 +220,8 @@ std::vector<GemmCase> sm90StreamKCases() {
   };
   // 128x256 tiles on 132 SMs: 1536x2048 gives 48 cluster pairs (a 73% full wave: every unit shared
   // among 66 pairs, up to three ways) or 96 lone CTAs; 5000x3000x512 cuts a last wave of 42 pairs
-  // into ranges of 5 K tiles. Three consumer warpgroups (192x160): 3000x3000 has 304 tiles, 2.3
+  // into ranges of 5 K tiles. Under a wave K is 3240-4136: with K about 1000 a cluster's share plus
+  // a hand-over would take as long as a whole unit, and the split leaves the units whole. Three consumer warpgroups (192x160): 3000x3000 has 304 tiles, 2.3
   // waves of lone CTAs; 1000x4000 with a K tail, 6 x 25 tiles in pairs, 75 units. Overlapping
   // multicast halves and slabs: 1280x1800 in 128x200 pairs (45 units), 1000x3000 in 128x232 (52).
   // Clusters of four (33 on 132 SMs): 1536x2048 gives 24 units, 1000x3000 in 128x232 26, each B tile
@@ -233,23 +234,23 @@ std::vector<GemmCase> sm90StreamKCases() {
   // 512x1024x8192 is 8 units of 128 K tiles on 66 pairs (about 8 ways); 300x700x4100 NT with fp32
   // out, 9 lone tiles with edges and a K tail, 65 K tiles each on 132 CTAs (about 15 ways).
   const scheduler::TileShape three{192, 160, 64};
-  const std::vector<Row> rows = {{1536, 2048, 1024, 1, Layout::TN, DType::BF16, 2},
-                                 {1536, 2048, 1000, 1, Layout::NT, DType::BF16, 2},
-                                 {1536, 2048, 1024, 1, Layout::TN, DType::FP32, 1},
-                                 {1290, 2047, 1031, 1, Layout::NN, DType::BF16, 2},
-                                 {1024, 1024, 1024, 3, Layout::TT, DType::BF16, 2},
+  const std::vector<Row> rows = {{1536, 2048, 3328, 1, Layout::TN, DType::BF16, 2},
+                                 {1536, 2048, 3240, 1, Layout::NT, DType::BF16, 2},
+                                 {1536, 2048, 3328, 1, Layout::TN, DType::FP32, 1},
+                                 {1290, 2047, 3271, 1, Layout::NN, DType::BF16, 2},
+                                 {1024, 1024, 3328, 3, Layout::TT, DType::BF16, 2},
                                  {5000, 3000, 512, 1, Layout::TN, DType::BF16, 2},
                                  {3000, 3000, 1024, 1, Layout::TN, DType::BF16, 1, three},
                                  {1000, 4000, 1000, 1, Layout::NN, DType::FP32, 2, three},
-                                 {1280, 1800, 1000, 1, Layout::TN, DType::BF16, 2, scheduler::TileShape{128, 200, 64}},
-                                 {1000, 3000, 1000, 1, Layout::NN, DType::FP32, 2, scheduler::TileShape{128, 232, 64}},
-                                 {1536, 2048, 1000, 1, Layout::TN, DType::BF16, 4},
-                                 {1000, 3000, 1000, 1, Layout::NT, DType::BF16, 4, scheduler::TileShape{128, 232, 64}},
+                                 {1280, 1800, 3240, 1, Layout::TN, DType::BF16, 2, scheduler::TileShape{128, 200, 64}},
+                                 {1000, 3000, 4136, 1, Layout::NN, DType::FP32, 2, scheduler::TileShape{128, 232, 64}},
+                                 {1536, 2048, 3240, 1, Layout::TN, DType::BF16, 4},
+                                 {1000, 3000, 4136, 1, Layout::NT, DType::BF16, 4, scheduler::TileShape{128, 232, 64}},
                                  {2000, 3000, 1000, 1, Layout::TT, DType::FP32, 1, scheduler::TileShape{192, 192, 64}},
                                  {2000, 3000, 1000, 1, Layout::NT, DType::BF16, 2, scheduler::TileShape{192, 192, 64}},
                                  {2000, 2000, 1000, 1, Layout::TN, DType::BF16, 2, scheduler::TileShape{128, 192, 64}},
                                  {3000, 2000, 1000, 1, Layout::TN, DType::BF16, 1, scheduler::TileShape{192, 152, 64}, true},
-                                 {1536, 2048, 1000, 1, Layout::NN, DType::FP32, 2, scheduler::TileShape{128, 256, 64}, true},
+                                 {1536, 2048, 3240, 1, Layout::NN, DType::FP32, 2, scheduler::TileShape{128, 256, 64}, true},
                                  {3000, 2000, 1000, 1, Layout::TN, DType::BF16, 2, scheduler::TileShape{256, 152, 64}},
                                  {2000, 3000, 1000, 1, Layout::NT, DType::FP32, 1, scheduler::TileShape{256, 152, 64}, true},
                                  {512, 1024, 8192, 1, Layout::TN, DType::BF16, 2},

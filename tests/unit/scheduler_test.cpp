@@ -403,11 +403,17 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
                           // 676), not 64 (512x1024x32768: 8 pieces, 521 vs 477 for 128x128 pairs).
                           Expect{1024, 1024, 32768, Layout::TN, wide, 2}, Expect{1024, 2048, 16384, Layout::TN, wide, 2},
                           Expect{512, 1024, 32768, Layout::TN, TileShape{128, 128, 64}, 2},
-                          // 128x128 alone where they fill 90% of the SMs over at most 8 tile columns
-                          // (2048x1024x4096: 598 vs 529 in pairs); in pairs over 16 (1024x2048x4096).
+                          // 128x128 alone over at least 8 tile rows and at most 1.1 waves
+                          // (2048x1024x4096: 598 vs 529 in pairs, 1024x2048x4096 569 vs 556, 1280^3
+                          // 316 vs 298); in pairs over 4 rows (512x4096x4096 above: 500 vs 489).
                           Expect{2048, 1024, 4096, Layout::TN, TileShape{128, 128, 64}, 1},
                           Expect{4096, 512, 8192, Layout::TN, TileShape{128, 128, 64}, 1},
-                          Expect{1024, 2048, 4096, Layout::TN, TileShape{128, 128, 64}, 2},
+                          Expect{1024, 2048, 4096, Layout::TN, TileShape{128, 128, 64}, 1},
+                          Expect{1280, 1280, 1280, Layout::TN, TileShape{128, 128, 64}, 1},
+                          // 128x128 alone instead of 128x256 alone filling under 2/3 of the SMs
+                          // (1536^3, 72 tiles: 376 vs 332), not over 74% (1792^3: 435 vs 464).
+                          Expect{1536, 1536, 1536, Layout::TN, TileShape{128, 128, 64}, 1},
+                          Expect{1792, 1792, 1792, Layout::TN, wide, 1},
                           Expect{128, 4096, 4096, Layout::TN, TileShape{64, 128, 64}, 2},
                           // N of 128 or less: 64x128 pairs where 128x128 tiles are at most half the SMs
                           // (4096x128x4096: 166 vs 147). M of 64 or less: the widest tile whose tiles

@@ -109,15 +109,16 @@ TEST(WorkSplit, StreamKBalancesTheLastWave) {
       const int k_tiles = 64;
       const int rem = units % clusters;
       const bool applies = tg_split_work(units, clusters, 0, k_tiles, true).sk_total > 0;
-      // Units short of a wave are cut whole, as long as each cluster gets 4 K tiles.
-      const bool enough_k = units >= clusters || units * k_tiles >= 4 * clusters;
-      EXPECT_EQ(applies, rem != 0 && 5 * rem <= 4 * clusters && enough_k) << units << " units on " << clusters << " clusters";
+      const int pieces = 2 * units <= clusters ? std::min(clusters / units, k_tiles / 4) : 0;
+      const int share = pieces > 0 ? (k_tiles + pieces - 1) / pieces : (units * k_tiles + clusters - 1) / clusters;
+      // Units short of a wave are cut whole, as long as each cluster gets 4 K tiles and its share
+      // plus a hand-over is shorter than a whole unit.
+      const bool pays = units >= clusters || (units * k_tiles >= 4 * clusters && share + tg_hand_over_k_tiles < k_tiles);
+      EXPECT_EQ(applies, rem != 0 && 5 * rem <= 4 * clusters && pays) << units << " units on " << clusters << " clusters";
       if (!applies) continue;
       ++shared;
       std::vector<int> load(static_cast<size_t>(clusters), 0);
       for (const Piece& p : walk(units, clusters, k_tiles, true)) load[static_cast<size_t>(p.cluster)] += p.k_end - p.k_begin;
-      const int pieces = 2 * units <= clusters ? std::min(clusters / units, k_tiles / 4) : 0;
-      const int share = pieces > 0 ? (k_tiles + pieces - 1) / pieces : (units * k_tiles + clusters - 1) / clusters;
       for (int c = 0; c < clusters; ++c) {
         EXPECT_LE(load[static_cast<size_t>(c)], share + 1) << units << " units on " << clusters << " clusters";
       }
@@ -139,6 +140,11 @@ TEST(WorkSplit, UnderHalfAWaveEveryUnitIsCutAtTheSameKTiles) {
         std::map<int, std::vector<std::pair<int, int>>> cuts;  // unit -> its pieces' K ranges
         for (const Piece& p : walk(units, clusters, k_tiles, true)) cuts[p.unit].emplace_back(p.k_begin, p.k_end);
         ASSERT_EQ(cuts.size(), static_cast<size_t>(units));
+        if ((k_tiles + pieces - 1) / pieces + tg_hand_over_k_tiles >= k_tiles) {
+          // A piece and its hand-over would take as long as the whole unit: left whole.
+          for (const auto& [unit, ranges] : cuts) EXPECT_EQ(ranges.size(), 1u) << "unit " << unit << " is cut";
+          continue;
+        }
         for (const auto& [unit, ranges] : cuts) {
           ASSERT_EQ(ranges.size(), static_cast<size_t>(pieces)) << units << " units on " << clusters << " clusters";
           EXPECT_EQ(ranges, cuts.begin()->second) << "unit " << unit << " is cut elsewhere than unit 0";
@@ -159,6 +165,10 @@ TEST(WorkSplit, WholeWavesAndShortKStayWhole) {
   // 1024x1024x4096 (64 K tiles) is cut among all of them.
   EXPECT_EQ(tg_split_work(16, 66, 0, 16, true).sk_total, 0);
   EXPECT_EQ(tg_split_work(16, 66, 0, 64, true).sk_total, 16 * 64);
+  // 1536^3 in 128x256 tiles alone: 72 units of 24 K tiles on 132 clusters would give each 14, plus
+  // a hand-over: as long as a whole unit, so the units stay whole. With K = 4096 (64) they are cut.
+  EXPECT_EQ(tg_split_work(72, 132, 0, 24, true).sk_total, 0);
+  EXPECT_EQ(tg_split_work(72, 132, 0, 64, true).sk_total, 72 * 64);
   // 256 units on 66 clusters (4096^3, 128x256 pairs, 132 SMs): the last wave (58) is 88% full and
   // stays whole; 240 (5000x3000, 42 in the last wave) share it.
   EXPECT_EQ(tg_split_work(256, 66, 0, 64, true).sk_total, 0);

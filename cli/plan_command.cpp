@@ -28,6 +28,7 @@ nlohmann::json atomJson(const scheduler::SmemAtom& atom) {
 // stream-K the units whose K tiles the clusters share. Computed by the kernel's own split.
 struct SplitSummary {
   int64_t clusters = 0, units = 0, shared_units = 0, k_tiles = 0, min_share = 0, max_share = 0;
+  int64_t pieces = 0;  // in-step cuts: the K pieces of every unit, one a cluster; 0 for contiguous ranges
 };
 
 SplitSummary splitSummary(const scheduler::MatmulSchedule& s) {
@@ -40,6 +41,7 @@ SplitSummary splitSummary(const scheduler::MatmulSchedule& s) {
   out.shared_units = out.units - first.split.dp_units;
   out.min_share = first.split.sk_share;
   out.max_share = first.split.sk_share + (first.split.sk_extra > 0 ? 1 : 0);
+  out.pieces = first.split.pieces;
   return out;
 }
 
@@ -51,7 +53,13 @@ std::string splitText(const scheduler::MatmulSchedule& s) {
                                  w.units / w.clusters, last ? fmt::format(" and {} of {} in the last", last, w.clusters) : "");
   if (!s.params.stream_k) return text + "\n";
   if (w.shared_units == 0) {
-    return text + "; stream-K cuts nothing (it shares a last wave at most 80% full, given 4 K tiles a cluster)\n";
+    return text + "; stream-K cuts nothing (it shares a last wave at most 80% full, given 4 K tiles a cluster, "
+                  "and under a wave only where a share and its hand-over take less than a whole unit)\n";
+  }
+  if (w.pieces > 0) {
+    return text + fmt::format("; stream-K cuts every unit's {} K tiles into the same {} pieces of {}-{}, one a "
+                              "cluster ({} of {} clusters busy)\n",
+                              w.k_tiles, w.pieces, w.min_share, w.max_share, w.units * w.pieces, w.clusters);
   }
   return text + fmt::format("; stream-K shares the last {} units' {} K tiles each, {}-{} K tiles a cluster\n",
                             w.shared_units, w.k_tiles, w.min_share, w.max_share);
@@ -149,7 +157,8 @@ nlohmann::json scheduleJson(const scheduler::MatmulSchedule& s) {
     j["grid"]["stream_k"] = {{"clusters", w.clusters},
                              {"shared_units", w.shared_units},
                              {"k_tiles_per_unit", w.k_tiles},
-                             {"k_tiles_per_cluster", {w.min_share, w.max_share}}};
+                             {"k_tiles_per_cluster", {w.min_share, w.max_share}},
+                             {"pieces_per_unit", w.pieces}};
   }
   return j;
 }

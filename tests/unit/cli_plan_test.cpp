@@ -49,6 +49,23 @@ TEST(CliPlan, ShowsHowStreamKSharesTheLastWave) {
   EXPECT_EQ(off.out.find("stream-K"), std::string::npos) << off.out;
 }
 
+// Under half a wave every unit is cut at the same K tiles: 1024x1024x32768 in 128x256 pairs is 16
+// units of 512 K tiles, 4 pieces of 128 each on 64 of 66 clusters.
+TEST(CliPlan, ShowsTheInStepPiecesUnderHalfAWave) {
+  const Result r = runCli({"plan", "--m", "1024", "--n", "1024", "--k", "32768", "--arch", "sm_90", "--cta-tile",
+                           "128,256,64", "--cluster", "2", "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["grid"]["stream_k"]["shared_units"], 16);
+  EXPECT_EQ(j["grid"]["stream_k"]["pieces_per_unit"], 4);
+  EXPECT_EQ(j["grid"]["stream_k"]["k_tiles_per_cluster"], nlohmann::json::array({128, 128}));
+  const Result text = runCli({"plan", "--m", "1024", "--n", "1024", "--k", "32768", "--arch", "sm_90", "--cta-tile",
+                              "128,256,64", "--cluster", "2"});
+  EXPECT_NE(text.out.find("into the same 4 pieces of 128-128, one a cluster (64 of 66 clusters busy)"),
+            std::string::npos)
+      << text.out;
+}
+
 // 4000^3 on the H100 preset: the heuristic's ranking is shown with the shape it chose; a user's tile
 // has no ranking.
 TEST(CliPlan, ShowsTheTileRankingBehindTheChoice) {

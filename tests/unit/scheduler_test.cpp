@@ -396,6 +396,7 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
                           Expect{1024, 1024, 4096, Layout::TN, TileShape{64, 128, 64}, 1},
                           Expect{512, 2048, 4096, Layout::TN, TileShape{64, 128, 64}, 2},
                           Expect{768, 1024, 4096, Layout::TN, TileShape{64, 128, 64}, 2},
+                          Expect{128, 4096, 4096, Layout::TN, TileShape{64, 128, 64}, 2},
                           // K from 16384: 128x128 pairs (1024x1024x16384: 559 vs 457 for 64x128).
                           Expect{1024, 1024, 16384, Layout::TN, TileShape{128, 128, 64}, 2},
                           // 128x256 pairs where stream-K's in-step pieces span 128 K tiles
@@ -414,7 +415,6 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
                           // (1536^3, 72 tiles: 376 vs 332), not over 74% (1792^3: 435 vs 464).
                           Expect{1536, 1536, 1536, Layout::TN, TileShape{128, 128, 64}, 1},
                           Expect{1792, 1792, 1792, Layout::TN, wide, 1},
-                          Expect{128, 4096, 4096, Layout::TN, TileShape{64, 128, 64}, 2},
                           // N of 128 or less: 64x128 pairs where 128x128 tiles are at most half the SMs
                           // (4096x128x4096: 166 vs 147). M of 64 or less: the widest tile whose tiles
                           // give half the SMs one (32x4096x4096: 64x64, 47 vs 34 for 64x256); N of

@@ -53,8 +53,8 @@ std::string splitText(const scheduler::MatmulSchedule& s) {
                                  w.units / w.clusters, last ? fmt::format(" and {} of {} in the last", last, w.clusters) : "");
   if (!s.params.stream_k) return text + "\n";
   if (w.shared_units == 0) {
-    return text + "; stream-K cuts nothing (it shares a last wave at most 80% full, given 4 K tiles a cluster, "
-                  "and under a wave only where a share and its hand-over take less than a whole unit)\n";
+    return text + "; stream-K cuts nothing (it shares a last wave only where a share and its hand-over take "
+                  "less than a whole unit, given 4 K tiles a cluster; under a wave, one at most 80% full)\n";
   }
   if (w.pieces > 0) {
     return text + fmt::format("; stream-K cuts every unit's {} K tiles into the same {} pieces of {}-{}, one a "

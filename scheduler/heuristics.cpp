@@ -128,7 +128,7 @@ void chooseSmallTileSm90(const MatmulProblem& problem, const DeviceSpec& device,
   const TileShape wide{128, 256, 64}, square{128, 128, 64}, narrow{64, 128, 64};
   const auto is = [&](const TileShape& t) { return p.cta_tile.m == t.m && p.cta_tile.n == t.n; };
   const auto fit = [&](const TileShape& t, int64_t cluster_m) {
-    return fitWaves(problem, t.m, t.n, cluster_m, device.sm_count / cluster_m, p.stream_k);
+    return fitWaves(problem, t.m, t.n, t.k, cluster_m, device.sm_count / cluster_m, p.stream_k);
   };
   const auto waves = [&](const TileShape& t, int64_t cluster_m) { return fit(t, cluster_m).waves; };
   const auto narrow_alone = [&] {
@@ -384,7 +384,8 @@ std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const Device
     r.cluster_m = shape.cluster_m;
     r.consumer_rows = shape.consumer_rows;
     r.speed = shape.speed;
-    r.fit = fitWaves(problem, shape.cta.m, shape.cta.n, shape.cluster_m, device.sm_count / shape.cluster_m, stream_k);
+    r.fit = fitWaves(problem, shape.cta.m, shape.cta.n, shape.cta.k, shape.cluster_m, device.sm_count / shape.cluster_m,
+                     stream_k);
     ranked.push_back(r);
   }
   const bool under_a_wave = ranked.front().fit.waves < 1;

@@ -33,14 +33,17 @@ __host__ __device__ inline int tg_sk_range_begin(const tg_work_split& w, int c) 
 // What handing a cut unit's partial sum over costs, in K tiles of math (tg_split_work).
 constexpr int tg_hand_over_k_tiles = 12;
 
-// Which units go to stream-K. None when the units fill whole waves, or when the last wave is more
-// than 80% full: an H100 runs power-bound, so SMs idle in the tail let the busy ones clock up, and
-// the cut's partial sums cost about what a short tail loses (measured at 4096^3: the 88% full wave
-// ran 2.7% slower cut; 73% and less ran 1-9% faster). Otherwise the partial last wave, plus one
-// whole wave when it is less than half a wave: every cluster then gets at least half a unit's K
-// tiles and a unit is cut among at most three clusters, so the CTA that finishes one adds at most
-// two partial sums. A problem of less than a wave is cut whole, among as many clusters as it takes
-// to give each its share (H100, 128x256 tiles: 512x2048x8192 211 -> 364 TFLOP/s, 256x8192x8192
+// Which units go to stream-K. None when the units fill whole waves, or where the cut would not pay:
+// it saves the idle part of the last wave, (1 - fill) x k_tiles K tiles of math, and costs a
+// hand-over, so from a wave up the last wave is cut only where that saves more than
+// tg_hand_over_k_tiles (H100, TN, TFLOP/s, cut by this rule vs by the 80%-full rule it replaced:
+// 6144x6144x1024, 73% full, whole 707 vs cut 677; 4096x8192x1024 703 vs 676; 8192x8192x1024 735 vs
+// 723; 4096x4096x16384, 88% full, cut 829 vs whole 821; at K = 4096 the two rules agree: 4096^3's
+// 88% full wave ran 2.7% slower cut, 73% and less ran 1-9% faster). The cut takes the partial last
+// wave, plus one whole wave when it is less than half a wave: every cluster then gets at least half
+// a unit's K tiles and a unit is cut among at most three clusters, so the CTA that finishes one adds
+// at most two partial sums. Under a wave the cut also needs the wave at most 80% full, and the
+// problem is cut whole, among as many clusters as it takes to give each its share (H100, 128x256 tiles: 512x2048x8192 211 -> 364 TFLOP/s, 256x8192x8192
 // 390 -> 446, 1024x1024x4096 192 -> 277), in step where it is at most half a wave (768x768x16384
 // 374 -> 414, 1024x1024x16384 497 -> 557). Never fewer than 4 K tiles a cluster or piece (a cut costs
 // a partial sum's round trip through L2; 1024^3 cut to 2 a cluster ran 100 against 123 whole).
@@ -57,7 +60,10 @@ __host__ __device__ inline tg_work_split tg_split_work(int units, int clusters, 
   w.cluster = cluster;
   int sk_units = 0;
   const int rem = units % clusters;
-  if (stream_k && rem != 0 && 5 * rem <= 4 * clusters) {
+  const bool pays = units < clusters ? 5 * rem <= 4 * clusters
+                                     : static_cast<long long>(k_tiles) * (clusters - rem) >
+                                           static_cast<long long>(tg_hand_over_k_tiles) * clusters;
+  if (stream_k && rem != 0 && pays) {
     if (units < clusters) {
       sk_units = units;
     } else {

@@ -219,9 +219,10 @@ std::vector<GemmCase> sm90StreamKCases() {
     bool swap_ab = false;
   };
   // 128x256 tiles on 132 SMs: 1536x2048 gives 48 cluster pairs (a 73% full wave: every unit shared
-  // among 66 pairs, up to three ways) or 96 lone CTAs; 5000x3000x512 cuts a last wave of 42 pairs
-  // into ranges of 5 K tiles. Under a wave K is 3240-4136: with K about 1000 a cluster's share plus
-  // a hand-over would take as long as a whole unit, and the split leaves the units whole. Three consumer warpgroups (192x160): 3000x3000 has 304 tiles, 2.3
+  // among 66 pairs, up to three ways) or 96 lone CTAs; 5000x3000x2176 cuts a last wave of 42 pairs
+  // into ranges of 21-22 K tiles. K is long enough everywhere for the cut to pay (a hand-over costs
+  // 12 K tiles): 3240-4136 under a wave, and from a wave up more than 12 K tiles over the last
+  // wave's idle share. Three consumer warpgroups (192x160): 3000x3000 has 304 tiles, 2.3
   // waves of lone CTAs; 1000x4000 with a K tail, 6 x 25 tiles in pairs, 75 units. Overlapping
   // multicast halves and slabs: 1280x1800 in 128x200 pairs (45 units), 1000x3000 in 128x232 (52).
   // Clusters of four (33 on 132 SMs): 1536x2048 gives 24 units, 1000x3000 in 128x232 26, each B tile
@@ -239,20 +240,20 @@ std::vector<GemmCase> sm90StreamKCases() {
                                  {1536, 2048, 3328, 1, Layout::TN, DType::FP32, 1},
                                  {1290, 2047, 3271, 1, Layout::NN, DType::BF16, 2},
                                  {1024, 1024, 3328, 3, Layout::TT, DType::BF16, 2},
-                                 {5000, 3000, 512, 1, Layout::TN, DType::BF16, 2},
-                                 {3000, 3000, 1024, 1, Layout::TN, DType::BF16, 1, three},
+                                 {5000, 3000, 2176, 1, Layout::TN, DType::BF16, 2},
+                                 {3000, 3000, 1216, 1, Layout::TN, DType::BF16, 1, three},
                                  {1000, 4000, 1000, 1, Layout::NN, DType::FP32, 2, three},
                                  {1280, 1800, 3240, 1, Layout::TN, DType::BF16, 2, scheduler::TileShape{128, 200, 64}},
                                  {1000, 3000, 4136, 1, Layout::NN, DType::FP32, 2, scheduler::TileShape{128, 232, 64}},
                                  {1536, 2048, 3240, 1, Layout::TN, DType::BF16, 4},
                                  {1000, 3000, 4136, 1, Layout::NT, DType::BF16, 4, scheduler::TileShape{128, 232, 64}},
-                                 {2000, 3000, 1000, 1, Layout::TT, DType::FP32, 1, scheduler::TileShape{192, 192, 64}},
-                                 {2000, 3000, 1000, 1, Layout::NT, DType::BF16, 2, scheduler::TileShape{192, 192, 64}},
-                                 {2000, 2000, 1000, 1, Layout::TN, DType::BF16, 2, scheduler::TileShape{128, 192, 64}},
-                                 {3000, 2000, 1000, 1, Layout::TN, DType::BF16, 1, scheduler::TileShape{192, 152, 64}, true},
+                                 {2000, 3000, 1190, 1, Layout::TT, DType::FP32, 1, scheduler::TileShape{192, 192, 64}},
+                                 {2000, 3000, 1450, 1, Layout::NT, DType::BF16, 2, scheduler::TileShape{192, 192, 64}},
+                                 {2000, 2000, 1190, 1, Layout::TN, DType::BF16, 2, scheduler::TileShape{128, 192, 64}},
+                                 {3000, 2000, 2340, 1, Layout::TN, DType::BF16, 1, scheduler::TileShape{192, 152, 64}, true},
                                  {1536, 2048, 3240, 1, Layout::NN, DType::FP32, 2, scheduler::TileShape{128, 256, 64}, true},
-                                 {3000, 2000, 1000, 1, Layout::TN, DType::BF16, 2, scheduler::TileShape{256, 152, 64}},
-                                 {2000, 3000, 1000, 1, Layout::NT, DType::FP32, 1, scheduler::TileShape{256, 152, 64}, true},
+                                 {3000, 2000, 1050, 1, Layout::TN, DType::BF16, 2, scheduler::TileShape{256, 152, 64}},
+                                 {2000, 3000, 1050, 1, Layout::NT, DType::FP32, 1, scheduler::TileShape{256, 152, 64}, true},
                                  {512, 1024, 8192, 1, Layout::TN, DType::BF16, 2},
                                  {300, 700, 4100, 1, Layout::NT, DType::FP32, 1}};
   std::vector<GemmCase> cases;

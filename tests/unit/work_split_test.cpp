@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "codegen/work_split.h"
+#include "scheduler/wave_model.h"
 
 namespace {
 
@@ -101,7 +102,8 @@ TEST(WorkSplit, EachCutUnitHasOneFinisherAndItsSharersAreTheOthers) {
 // Stream-K evens out the last wave: where it applies, no cluster walks more K tiles than the balanced
 // share rounded up to a whole K tile (whole units alone give some clusters a whole unit more), or
 // under half a wave, than an even cut of each unit among as many clusters as every unit can have.
-// It applies to every last wave at most 80% full, and to every problem of less than that.
+// It applies where the last wave's idle part is more than a hand-over, and to a problem of less than a
+// wave at most 80% full whose shares plus a hand-over are shorter than a unit.
 TEST(WorkSplit, StreamKBalancesTheLastWave) {
   int shared = 0;
   for (int clusters = 2; clusters <= 20; ++clusters) {
@@ -113,8 +115,11 @@ TEST(WorkSplit, StreamKBalancesTheLastWave) {
       const int share = pieces > 0 ? (k_tiles + pieces - 1) / pieces : (units * k_tiles + clusters - 1) / clusters;
       // Units short of a wave are cut whole, as long as each cluster gets 4 K tiles and its share
       // plus a hand-over is shorter than a whole unit.
-      const bool pays = units >= clusters || (units * k_tiles >= 4 * clusters && share + tg_hand_over_k_tiles < k_tiles);
-      EXPECT_EQ(applies, rem != 0 && 5 * rem <= 4 * clusters && pays) << units << " units on " << clusters << " clusters";
+      // From a wave up, the last wave is shared where its idle part is more than a hand-over.
+      const bool pays = units >= clusters ? k_tiles * (clusters - rem) > tg_hand_over_k_tiles * clusters
+                                          : 5 * rem <= 4 * clusters && units * k_tiles >= 4 * clusters &&
+                                                share + tg_hand_over_k_tiles < k_tiles;
+      EXPECT_EQ(applies, rem != 0 && pays) << units << " units on " << clusters << " clusters";
       if (!applies) continue;
       ++shared;
       std::vector<int> load(static_cast<size_t>(clusters), 0);
@@ -126,6 +131,9 @@ TEST(WorkSplit, StreamKBalancesTheLastWave) {
   }
   EXPECT_GT(shared, 400);
 }
+
+// The scheduler's wave model decides what the kernel's split shares with the same hand-over cost.
+static_assert(tilegrid::scheduler::kHandOverKTiles == tg_hand_over_k_tiles);
 
 // Under half a wave every unit is cut at the same K tiles, so the clusters read the same K offsets of
 // their A and B panels at the same time: a problem whose operands exceed L2 then reads them from DRAM

@@ -138,13 +138,14 @@ void chooseSmallTileSm90(const MatmulProblem& problem, const DeviceSpec& device,
     return waves(square, 1) <= 1.1 && ceilDiv(problem.m, square.m) >= 8 &&
            (problem.k <= kLongestKForNarrowTiles || waves(square, 1) >= 0.9);
   };
-  const bool wide_cut_short = is(wide) && p.stream_k && waves(wide, p.cluster.m) < 0.5 &&
-                              inStepPieceKTiles(problem, fit(wide, p.cluster.m), wide.k) < kShortestPieceForWideTiles;
+  const bool wide_under_half = is(wide) && p.stream_k && waves(wide, p.cluster.m) < 0.5;
+  const bool wide_cut_short =
+      wide_under_half && inStepPieceKTiles(problem, fit(wide, p.cluster.m), wide.k) < kShortestPieceForWideTiles;
   const bool narrow_fits = waves(square, 1) <= 0.5 && problem.k <= kLongestKForNarrowTiles;
   if (wide_cut_short || (is(square) && narrow_fits)) {
     setSm90Tile(p, narrow_fits ? narrow : square);
     p.cluster = (narrow_fits ? narrow_alone() : square_alone()) ? ClusterShape{1, 1} : evenRowPairs(problem, p);
-  } else if (is(wide) && p.stream_k && waves(wide, p.cluster.m) < 0.5) {
+  } else if (wide_under_half) {
     p.cluster = evenRowPairs(problem, p);
   } else if (is(wide) && waves(wide, 1) <= 1) {
     const bool square_instead = p.stream_k && waves(wide, 1) < 2.0 / 3 && square_alone();

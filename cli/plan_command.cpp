@@ -29,6 +29,7 @@ nlohmann::json atomJson(const scheduler::SmemAtom& atom) {
 struct SplitSummary {
   int64_t clusters = 0, units = 0, shared_units = 0, k_tiles = 0, min_share = 0, max_share = 0;
   int64_t pieces = 0;  // in-step cuts: the K pieces of every unit, one a cluster; 0 for contiguous ranges
+  bool slices = false;  // the pieces add their sums up a slice each (tg_reduces_in_slices)
 };
 
 SplitSummary splitSummary(const scheduler::MatmulSchedule& s) {
@@ -42,6 +43,7 @@ SplitSummary splitSummary(const scheduler::MatmulSchedule& s) {
   out.min_share = first.split.sk_share;
   out.max_share = first.split.sk_share + (first.split.sk_extra > 0 ? 1 : 0);
   out.pieces = first.split.pieces;
+  out.slices = tg_reduces_in_slices(first.split);
   return out;
 }
 
@@ -58,8 +60,10 @@ std::string splitText(const scheduler::MatmulSchedule& s) {
   }
   if (w.pieces > 0) {
     return text + fmt::format("; stream-K cuts every unit's {} K tiles into the same {} pieces of {}-{}, one a "
-                              "cluster ({} of {} clusters busy)\n",
-                              w.k_tiles, w.pieces, w.min_share, w.max_share, w.units * w.pieces, w.clusters);
+                              "cluster ({} of {} clusters busy); {}\n",
+                              w.k_tiles, w.pieces, w.min_share, w.max_share, w.units * w.pieces, w.clusters,
+                              w.slices ? "the other pieces add up their sums a slice each, the last adds the result"
+                                       : "the last piece adds the others' sums");
   }
   return text + fmt::format("; stream-K shares the last {} units' {} K tiles each, {}-{} K tiles a cluster\n",
                             w.shared_units, w.k_tiles, w.min_share, w.max_share);
@@ -158,7 +162,8 @@ nlohmann::json scheduleJson(const scheduler::MatmulSchedule& s) {
                              {"shared_units", w.shared_units},
                              {"k_tiles_per_unit", w.k_tiles},
                              {"k_tiles_per_cluster", {w.min_share, w.max_share}},
-                             {"pieces_per_unit", w.pieces}};
+                             {"pieces_per_unit", w.pieces},
+                             {"reduction", w.shared_units == 0 ? "none" : w.slices ? "slices" : "last_piece"}};
   }
   return j;
 }

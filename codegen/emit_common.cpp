@@ -136,7 +136,7 @@ std::string kernelName(const scheduler::MatmulSchedule& s) {
 KernelArg streamKWorkspace(int64_t slots, int64_t sum_elems) {
   const auto n = static_cast<uint64_t>(slots);
   KernelArg workspace{"workspace", ArgKind::Pointer, "workspace", {}, {}};
-  workspace.workspace_bytes = (n + 63) / 64 * 256 + n * static_cast<uint64_t>(sum_elems) * 4;
+  workspace.workspace_bytes = (2 * n + 63) / 64 * 256 + n * static_cast<uint64_t>(sum_elems) * 4;
   return workspace;
 }
 

@@ -44,7 +44,7 @@ std::string pairStore(scheduler::DType out, const std::string& address, const st
 // else one guarded element at a time.
 std::string storeCode(scheduler::DType out, bool pairs, const std::string& c = "C");
 
-// The stream-K workspace argument: a flag per slot (rounded up to 256 bytes), then an fp32 partial
+// The stream-K workspace argument: two flags per slot (rounded up to 256 bytes), then an fp32 partial
 // sum of `sum_elems` per slot. A slot is what hands one sum over: a CTA (sm_80) or a consumer
 // warpgroup (sm_90). The kernels index it the same way (templates/sm*_gemm.cu).
 KernelArg streamKWorkspace(int64_t slots, int64_t sum_elems);

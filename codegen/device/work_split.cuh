@@ -98,6 +98,19 @@ __host__ __device__ inline tg_work_split tg_split_work(int units, int clusters, 
   return w;
 }
 
+// How a unit cut in step into at least this many pieces is added up: each piece but the last adds a
+// slice of their sums, and the last adds the result to its own. With fewer pieces the last adds the
+// others' sums one after another (as a unit cut into contiguous ranges always is): the slices' extra
+// round through L2 costs more than it saves there. H100, TN, TFLOP/s, in turn vs in slices:
+// 256x256x65536 (33 pieces) 125 vs 186, 384x384x16384 NT (14) 136 vs 176, 512x512x16384 (8) 239 vs
+// 257, 384x768x16384 (7) 254 vs 267, 640x640x16384 (5) 339 vs 340, 512x512x8192 (4) 190 vs 184,
+// 768x768x16384 (3) 414 vs 396.
+constexpr int tg_split_reduce_min_pieces = 6;
+
+__host__ __device__ inline bool tg_reduces_in_slices(const tg_work_split& w) {
+  return w.pieces >= tg_split_reduce_min_pieces;
+}
+
 // The cluster's `item`-th piece of work: a unit and its K tiles [k_begin, k_end). False past the last.
 // A cluster walks its stream-K range from its last unit down: every cluster then starts the phase
 // at K tile 0 of some unit and all move through K in step, so neighbouring units' A and B panels

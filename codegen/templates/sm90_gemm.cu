@@ -39,11 +39,12 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
   // Bytes the TMA boxes of a stage land in this CTA: a tile whose rows do not split evenly among the
   // CTAs sharing it is loaded in overlapping boxes, so it can exceed the stage's size.
   constexpr tg_u32 STAGE_TX_BYTES = @STAGE_TX_BYTES@;
-  // Stream-K: `workspace` holds a flag per consumer warpgroup of every CTA the launch may have, then
-  // as many partial sums of a warpgroup tile.
+  // Stream-K: `workspace` holds two flags per consumer warpgroup of every CTA the launch may have (a
+  // slot), then a partial sum of a warpgroup tile per slot.
   constexpr bool STREAM_K = @STREAM_K@;
   @WORKSPACE_DECL@
-  constexpr int MAX_CTAS = @MAX_CTAS@, FLAG_WORDS = (MAX_CTAS * CONSUMERS + 63) / 64 * 64;
+  constexpr int MAX_CTAS = @MAX_CTAS@, SLOTS = MAX_CTAS * CONSUMERS, FLAG_WORDS = (2 * SLOTS + 63) / 64 * 64;
+  constexpr int SUM_FLOATS = M_BLOCKS * (WN / 2) * 128;  // a warpgroup's partial sum
 
   extern __shared__ __align__(1024) unsigned char tg_smem_raw[];
   // 128B-swizzled TMA destinations and wgmma operands need 1024-byte alignment; dynamic shared
@@ -138,27 +139,59 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
         @RELEASE_PREVIOUS@
       }
       if constexpr (STREAM_K) {
-        // A unit cut by K: the CTA holding its last K tiles finishes it (it reaches them last, at the
-        // end of its range); the others hand over their partial sums.
         unsigned* flags = reinterpret_cast<unsigned*>(workspace);
         float* partials = workspace + FLAG_WORDS;
         const int own = blockIdx.x * CONSUMERS + consumer;
+        // A unit cut by K: the CTA holding its last K tiles finishes it (it reaches them last, at the
+        // end of its range); the others store their partial sums. Cut in step into many pieces, the
+        // others also add a slice of all their sums each into the last piece's slot. Its first flag
+        // counts stored sums, its second added slices.
+        const bool slices = tg_reduces_in_slices(work);
+        const int piece = slices ? work.cluster % work.pieces : 0;
+        const int stride = CM * CONSUMERS;  // slots from one piece to the next
+        const int last = slices ? own + (work.pieces - 1 - piece) * stride : own;
         if (k_end < K_TILES) {
 #pragma unroll
           for (int mb = 0; mb < M_BLOCKS; ++mb) {
-            tg_partial_store<128>(acc[mb], partials + (static_cast<long long>(own) * M_BLOCKS + mb) * (WN / 2) * 128, t);
+            tg_partial_store<128>(acc[mb], partials + static_cast<long long>(own) * SUM_FLOATS + mb * (WN / 2) * 128, t);
           }
-          tg_partial_publish<128>(&flags[own], t, 1 + consumer);
+          if (!slices) {
+            tg_partial_publish<128>(&flags[own], t, 1 + consumer);
+            continue;
+          }
+          tg_named_barrier_sync(1 + consumer, 128);
+          if (t == 0) {
+            tg_counter_arrive(&flags[last]);
+            tg_counter_wait(&flags[last], work.pieces - 1);
+          }
+          tg_named_barrier_sync(1 + consumer, 128);
+          tg_reduce_slice<128, SUM_FLOATS>(partials + static_cast<long long>(own - piece * stride) * SUM_FLOATS,
+                                           static_cast<long long>(stride) * SUM_FLOATS, work.pieces - 1, piece,
+                                           partials + static_cast<long long>(last) * SUM_FLOATS, t);
+          tg_named_barrier_sync(1 + consumer, 128);
+          if (t == 0) tg_counter_arrive(&flags[SLOTS + last]);
           continue;
         }
-        if (k_begin > 0) {
+        if (slices) {
+          if (t == 0) {
+            tg_counter_wait(&flags[SLOTS + last], work.pieces - 1);
+            // Every other piece has passed both counts: clear them for the next launch.
+            asm volatile("st.relaxed.gpu.global.u32 [%0], 0;" ::"l"(&flags[last]) : "memory");
+            asm volatile("st.relaxed.gpu.global.u32 [%0], 0;" ::"l"(&flags[SLOTS + last]) : "memory");
+          }
+          tg_named_barrier_sync(1 + consumer, 128);
+#pragma unroll
+          for (int mb = 0; mb < M_BLOCKS; ++mb) {
+            tg_partial_add<128>(acc[mb], partials + static_cast<long long>(last) * SUM_FLOATS + mb * (WN / 2) * 128, t);
+          }
+        } else if (k_begin > 0) {
 #pragma unroll 1
           for (int c = tg_first_sharer(work, K_TILES, unit); c < work.cluster; ++c) {
             const int slot = (c * CM + cta_rank) * CONSUMERS + consumer;
             tg_partial_acquire<128>(&flags[slot], t, 1 + consumer);
 #pragma unroll
             for (int mb = 0; mb < M_BLOCKS; ++mb) {
-              tg_partial_add<128>(acc[mb], partials + (static_cast<long long>(slot) * M_BLOCKS + mb) * (WN / 2) * 128, t);
+              tg_partial_add<128>(acc[mb], partials + static_cast<long long>(slot) * SUM_FLOATS + mb * (WN / 2) * 128, t);
             }
           }
         }

@@ -3,6 +3,7 @@
 // against cuBLAS for the shapes issue #6 names, every layout.
 #include <algorithm>
 
+#include "codegen/work_split.h"
 #include "runtime/kernel_cache.h"
 #include "runtime/launcher.h"
 #include "support/gpu_gemm_check.h"
@@ -21,12 +22,24 @@ INSTANTIATE_TEST_SUITE_P(Shapes, Sm90VsCublas, ::testing::ValuesIn(sm90CublasCas
 INSTANTIATE_TEST_SUITE_P(StreamK, Sm90VsCublas, ::testing::ValuesIn(sm90StreamKCases()), caseName);
 
 // Stream-K's flags are left zeroed by every launch (the next one relies on it), and repeated
-// launches on the same workspace stay correct.
-TEST(Sm90StreamK, RepeatedLaunchesLeaveTheFlagsCleared) {
+// launches on the same workspace stay correct: for the first case whose units are added up in slices
+// (on a 132-SM H100), and for the first whose are not.
+class Sm90StreamKFlags : public ::testing::TestWithParam<bool> {};
+
+INSTANTIATE_TEST_SUITE_P(Slices, Sm90StreamKFlags, ::testing::Bool());
+
+TEST_P(Sm90StreamKFlags, RepeatedLaunchesLeaveTheFlagsCleared) {
   scheduler::DeviceSpec device;
   if (auto why = findDevice(device)) GTEST_SKIP() << *why;
   if (device.arch() != scheduler::Arch::Sm90) GTEST_SKIP() << "needs an sm_90 device, not " << device.toString();
-  const GemmCase c = sm90StreamKCases().front();
+  const std::vector<GemmCase> cases = sm90StreamKCases();
+  const auto found = std::find_if(cases.begin(), cases.end(), [&](const GemmCase& c) {
+    const auto s = scheduler::schedule(c.problem, device, c.overrides);
+    return tg_reduces_in_slices(codegen::scheduledSplit(s, 0).split) == GetParam();
+  });
+  ASSERT_NE(found, cases.end()) << "no stream-K case " << (GetParam() ? "adds up slices" : "adds sums in turn")
+                                << " on " << device.toString();
+  const GemmCase& c = *found;
   const auto schedule = scheduler::schedule(c.problem, device, c.overrides);
   const codegen::KernelSource source = codegen::emit(schedule);
   const runtime::LoadedKernel kernel(*runtime::KernelCache::global().get(source, scheduler::Arch::Sm90));
@@ -35,14 +48,14 @@ TEST(Sm90StreamK, RepeatedLaunchesLeaveTheFlagsCleared) {
   ASSERT_NE(launch.workspace(), nullptr);
   runtime::Stream stream;
   const std::vector<float> reference = runtime::cublasReference(buffers, stream.get());
-  const size_t flag_words = static_cast<size_t>((schedule.ctas() * 2 + 63) / 64 * 64);
+  const size_t flag_words = static_cast<size_t>((2 * schedule.ctas() * 2 + 63) / 64 * 64);
   for (int round = 0; round < 3; ++round) {
     const runtime::ErrorStats e = runtime::checkLaunch(launch, buffers, reference, stream.get());
     EXPECT_TRUE(e.passed) << "launch " << round << ": norm rel " << e.norm_rel << ", max rel " << e.max_rel;
     const std::vector<uint32_t> words = launch.workspace()->toHost<uint32_t>();
     ASSERT_GE(words.size(), flag_words);
     for (size_t i = 0; i < flag_words; ++i) ASSERT_EQ(words[i], 0u) << "launch " << round << " left flag " << i << " set";
-    // On a 132-SM H100 the 48 pairs fill 73% of a wave, which stream-K cuts: partial sums were written.
+    // On a 132-SM H100 both cases cut units: partial sums were written.
     if (device.sm_count == 132) {
       EXPECT_TRUE(std::any_of(words.begin() + static_cast<std::ptrdiff_t>(flag_words), words.end(),
                               [](uint32_t w) { return w != 0; }))

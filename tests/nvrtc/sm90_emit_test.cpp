@@ -113,7 +113,7 @@ TEST(Sm90Emit, TileWidthsOffTheSlabEndOnOverlappingSlabsAndBoxes) {
   }
 }
 
-// Persistent sm_90 kernels take a stream-K workspace: a flag per consumer warpgroup of each CTA,
+// Persistent sm_90 kernels take a stream-K workspace: two flags per consumer warpgroup of each CTA,
 // then a 64xN fp32 partial sum each. Without stream-K the kernel has no such parameter.
 TEST(Sm90Emit, StreamKAddsAWorkspaceSizedForEveryCta) {
   const auto problem = testing::makeProblem(4096, 4096, 4096, scheduler::Layout::TN, scheduler::DType::BF16,
@@ -126,7 +126,7 @@ TEST(Sm90Emit, StreamKAddsAWorkspaceSizedForEveryCta) {
   const KernelArg& workspace = source.args[3];
   EXPECT_EQ(workspace.buffer, "workspace");
   const uint64_t slots = static_cast<uint64_t>(schedule.ctas()) * 2;
-  EXPECT_EQ(workspace.workspace_bytes, (slots + 63) / 64 * 256 + slots * 64 * 256 * 4);
+  EXPECT_EQ(workspace.workspace_bytes, (2 * slots + 63) / 64 * 256 + slots * 64 * 256 * 4);
   EXPECT_NE(source.kernel_name.find("_sk"), std::string::npos);
   EXPECT_NE(source.cuda.find("constexpr bool STREAM_K = true;"), std::string::npos);
 
@@ -152,13 +152,24 @@ TEST(Sm90Emit, StreamKAddsAWorkspaceSizedForEveryCta) {
 // of them whole).
 TEST(Sm90Emit, EveryStreamKCaseCutsUnitsOnAnH100) {
   const auto device = scheduler::DeviceSpec::preset("sm_90");
+  // The ways a cut unit is added up: contiguous ranges and few in-step pieces by the last CTA, in
+  // turn; many in-step pieces in slices, from the fewest pieces that do.
+  int ranges = 0, in_turn = 0, slices = 0, fewest_slices = 0;
   for (const testing::GemmCase& c : testing::sm90StreamKCases()) {
     const auto s = scheduler::schedule(c.problem, device, c.overrides);
     ASSERT_TRUE(s.params.stream_k) << c.label();
     const ScheduledSplit w = scheduledSplit(s, 0);
     EXPECT_GT(w.split.sk_total, 0) << c.label() << ": " << s.workUnits() << " units on " << w.clusters
                                    << " clusters";
+    ranges += w.split.pieces == 0;
+    in_turn += w.split.pieces > 0 && !tg_reduces_in_slices(w.split);
+    slices += tg_reduces_in_slices(w.split);
+    fewest_slices += w.split.pieces == tg_split_reduce_min_pieces;
   }
+  EXPECT_GE(ranges, 10);
+  EXPECT_GE(in_turn, 1);
+  EXPECT_GE(slices, 3);
+  EXPECT_GE(fewest_slices, 1);
 }
 
 TEST(Sm90Emit, SixteenBitOutputIsStagedByStmatrix) {

@@ -233,7 +233,10 @@ std::vector<GemmCase> sm90StreamKCases() {
   // consumer warpgroups (256x152): 3000x2000 in pairs is 84 units, 1.27 waves; computing C^T of
   // 2000x3000 NT alone, 168 tiles. Less than half a wave, each unit cut among many clusters:
   // 512x1024x8192 is 8 units of 128 K tiles on 66 pairs (about 8 ways); 300x700x4100 NT with fp32
-  // out, 9 lone tiles with edges and a K tail, 65 K tiles each on 132 CTAs (about 15 ways).
+  // out, 9 lone tiles with edges and a K tail, 65 K tiles each on 132 CTAs (14 pieces). Those two add
+  // up their sums in slices, as do 512x608x8192 in lone 256x152 tiles (128-row consumer warpgroups),
+  // 8 units in 16 pieces, and 256x1408x6000 TT in lone 128x128 tiles, 22 units in 6 pieces (the
+  // fewest that do); 768x768x8192 in 128x128 pairs, 18 units in 3 pieces, adds them in turn.
   const scheduler::TileShape three{192, 160, 64};
   const std::vector<Row> rows = {{1536, 2048, 3328, 1, Layout::TN, DType::BF16, 2},
                                  {1536, 2048, 3240, 1, Layout::NT, DType::BF16, 2},
@@ -255,7 +258,10 @@ std::vector<GemmCase> sm90StreamKCases() {
                                  {3000, 2000, 1050, 1, Layout::TN, DType::BF16, 2, scheduler::TileShape{256, 152, 64}},
                                  {2000, 3000, 1050, 1, Layout::NT, DType::FP32, 1, scheduler::TileShape{256, 152, 64}, true},
                                  {512, 1024, 8192, 1, Layout::TN, DType::BF16, 2},
-                                 {300, 700, 4100, 1, Layout::NT, DType::FP32, 1}};
+                                 {300, 700, 4100, 1, Layout::NT, DType::FP32, 1},
+                                 {768, 768, 8192, 1, Layout::TN, DType::BF16, 2, scheduler::TileShape{128, 128, 64}},
+                                 {512, 608, 8192, 1, Layout::NN, DType::FP32, 1, scheduler::TileShape{256, 152, 64}},
+                                 {256, 1408, 6000, 1, Layout::TT, DType::BF16, 1, scheduler::TileShape{128, 128, 64}}};
   std::vector<GemmCase> cases;
   for (const Row& r : rows) {
     GemmCase c{makeProblem(r.m, r.n, r.k, r.layout, DType::BF16, r.out, r.batch), {}};

@@ -61,9 +61,30 @@ TEST(CliPlan, ShowsTheInStepPiecesUnderHalfAWave) {
   EXPECT_EQ(j["grid"]["stream_k"]["k_tiles_per_cluster"], nlohmann::json::array({128, 128}));
   const Result text = runCli({"plan", "--m", "1024", "--n", "1024", "--k", "32768", "--arch", "sm_90", "--cta-tile",
                               "128,256,64", "--cluster", "2"});
-  EXPECT_NE(text.out.find("into the same 4 pieces of 128-128, one a cluster (64 of 66 clusters busy)"),
+  EXPECT_NE(text.out.find("into the same 4 pieces of 128-128, one a cluster (64 of 66 clusters busy); the last "
+                          "piece adds the others' sums"),
             std::string::npos)
       << text.out;
+  EXPECT_EQ(j["grid"]["stream_k"]["reduction"], "last_piece");
+}
+
+// From six pieces on, the pieces add up their sums together: 512x512x16384 in 128x128 pairs is 8 units
+// of 256 K tiles, 8 pieces of 32.
+TEST(CliPlan, ShowsManyPiecesAddingUpTheirSumsInSlices) {
+  const std::vector<std::string> args = {"plan",     "--m",         "512",    "--n",       "512", "--k",
+                                         "16384",    "--arch",      "sm_90",  "--cta-tile", "128,128,64",
+                                         "--cluster", "2"};
+  const Result text = runCli(args);
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("into the same 8 pieces of 32-32, one a cluster (64 of 66 clusters busy); the other pieces "
+                          "add up their sums a slice each, the last adds the result"),
+            std::string::npos)
+      << text.out;
+  std::vector<std::string> json = args;
+  json.insert(json.end(), {"--format", "json"});
+  const auto j = nlohmann::json::parse(runCli(json).out);
+  EXPECT_EQ(j["grid"]["stream_k"]["pieces_per_unit"], 8);
+  EXPECT_EQ(j["grid"]["stream_k"]["reduction"], "slices");
 }
 
 // 4000^3 on the H100 preset: the heuristic's ranking is shown with the shape it chose; a user's tile

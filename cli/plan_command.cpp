@@ -8,6 +8,7 @@
 #include "cli/parse.h"
 #include "codegen/work_split.h"
 #include "ir/error.h"
+#include "scheduler/one_wave_tile.h"
 #include "scheduler/schedule.h"
 
 namespace tilegrid::cli {
@@ -92,6 +93,26 @@ std::string orientationText(const PlanRequest& request, const scheduler::MatmulS
   return fmt::format("orientation: {} (ranked choice for C = A B: {}; for C^T = B^T A^T: {}; swapping needs {:.0f}% more)\n",
                      s.params.swap_ab ? "C^T = B^T A^T, swap_ab" : "C = A B", text(r.straight), text(r.swapped),
                      (scheduler::OrientationRanking::kMargin - 1) * 100);
+}
+
+// The 128-row tiles whose width fills one wave, where the heuristic chose them (oneWaveTileSm90).
+std::optional<scheduler::OneWaveTile> oneWaveTile(const PlanRequest& request, const scheduler::MatmulSchedule& s) {
+  if (s.params.arch != scheduler::Arch::Sm90 || !s.params.persistent || request.overrides.cta_tile ||
+      request.overrides.swap_ab || !tileRanking(request, s).empty())
+    return std::nullopt;
+  const auto fit = scheduler::oneWaveTileSm90(s.problem, s.device);
+  if (!fit || fit->swap_ab != s.params.swap_ab || s.params.cta_tile.m != 128 || fit->width != s.params.cta_tile.n ||
+      s.params.cluster.m != 1)
+    return std::nullopt;
+  return fit;
+}
+
+std::string oneWaveText(const PlanRequest& request, const scheduler::MatmulSchedule& s) {
+  const auto fit = oneWaveTile(request, s);
+  if (!fit) return "";
+  return fmt::format("tiles:    128x{} alone{} fill one wave: {} tiles on {} SMs, {:.1f}% of the padded grid real output\n",
+                     fit->width, fit->swap_ab ? " computing C^T = B^T A^T" : "", fit->tiles, s.device.sm_count,
+                     fit->useful * 100);
 }
 
 std::string rankingText(const std::vector<scheduler::RankedTile>& ranked) {
@@ -184,10 +205,14 @@ void runPlanCommand(const PlanCommandOptions& options, std::ostream& out) {
   if (options.format == "json") {
     nlohmann::json j = scheduleJson(s);
     if (const auto ranked = tileRanking(request, s); !ranked.empty()) j["tile_ranking"] = rankingJson(ranked);
+    if (const auto fit = oneWaveTile(request, s)) {
+      j["one_wave_tile"] = {{"width", fit->width}, {"swap_ab", fit->swap_ab}, {"tiles", fit->tiles}, {"useful", fit->useful}};
+    }
     if (request.tuned) j["tuned"] = tunedNote(request);
     out << j.dump(2) << "\n";
   } else {
-    out << s.toString() << orientationText(request, s) << rankingText(tileRanking(request, s)) << splitText(s);
+    out << s.toString() << orientationText(request, s) << rankingText(tileRanking(request, s))
+        << oneWaveText(request, s) << splitText(s);
     if (request.tuned) out << tunedNote(request) << "\n";
   }
 }

@@ -6,6 +6,8 @@
 
 #include "ir/error.h"
 #include "scheduler/grid_model.h"
+#include "scheduler/one_wave_tile.h"
+#include "scheduler/tile_eligibility.h"
 #include "scheduler/wave_model.h"
 
 namespace tilegrid::scheduler {
@@ -26,10 +28,6 @@ bool givesHalfTheSmsATile(const MatmulProblem& problem, const DeviceSpec& device
 // misaligned operand gathers its pieces in registers, which 64x64 warps cannot afford without
 // spilling: those get 128x128x64 with 64x32 warps. 64x64x64 with four 32x32 warps when either
 // output dimension is small.
-bool bothOperandsAligned(const MatmulProblem& problem) {
-  return problem.align_a * bytes(problem.a_dtype) >= 16 && problem.align_b * bytes(problem.b_dtype) >= 16;
-}
-
 void chooseTilesSm80(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
   p.instruction_tile = TileShape{16, 8, 16};
   if (problem.m <= 64 || problem.n <= 64) {
@@ -61,16 +59,6 @@ void setSm90Tile(MatmulParams& p, const TileShape& cta, int64_t consumer_rows = 
   p.cta_tile = cta;
   p.warp_tile = TileShape{consumer_rows, cta.n, cta.k};
   p.instruction_tile = TileShape{64, cta.n, 16};
-}
-
-// Whether an MN-major operand tile of `cta` gets 128-byte swizzle atoms: a 160-wide M-major B tile
-// gets 64-byte ones, which ran 8% slower (4000^3 TT on an H100: 685 vs 744 TFLOP/s for 128x256). A
-// K-major tile's atom follows from the tile's k alone (64-byte atoms for 32-wide bf16 k tiles).
-bool widestAtoms(const MatmulProblem& problem, const TileShape& cta) {
-  const auto widest = [](Major major, DType dtype, int64_t mn) {
-    return major == Major::K || chooseSmemAtom(major, dtype, mn).kind == AtomKind::SW128;
-  };
-  return widest(majorOfA(problem.layout), problem.a_dtype, cta.m) && widest(majorOfB(problem.layout), problem.b_dtype, cta.n);
 }
 
 // Pairs of CTAs along M share their B tile by TMA multicast, which halves B's L2 reads (H100,
@@ -107,10 +95,12 @@ int64_t inStepPieceKTiles(const MatmulProblem& problem, const WaveFit& fit, int6
 //   768x768x8192 315 vs 300, 128x4096x4096 166 vs 152. Not from K = 16384 on, where 128x128 pairs
 //   cut in two amortize their partial sums over long K: 1024x1024x16384 493 vs 448, 512x1024x16384
 //   362 vs 338 (K = 8192: 1024x1024 412 vs 464, 768x768 300 vs 315).
-// - 64x128 tiles run alone where they fill 90% of the SMs over at most 8 tile columns: 1024^3 240 vs
-//   193 in pairs, 1024x1024x4096 445 vs 368, 2048x512x4096 427 vs 348, 4096x256x4096 346 vs 288
-//   (not 1000^3, 151 vs 163); in pairs over more columns (512x2048x4096: 360 vs 320 alone) or fewer
-//   tiles (768x1024x4096, 96 tiles: 290 vs 268).
+// - 64x128 tiles run alone where they fill 90% of the SMs over at most 8 tile columns and A's and
+//   B's rows start on 32-byte sectors: 1024^3 230 vs 189 in pairs, 1000x1000x1024 219 vs 177,
+//   1024x1024x4096 NT 454 vs 357, 2048x512x4096 416 vs 340, 4096x256x4096 346 vs 288. Off sectors a
+//   pair's multicast B saves more: 1000^3 159 vs 150 alone, 1000x1000x3000 256 vs 205, 1000x1000x2000
+//   NT (A's rows 2000 bytes) 217 vs 178, 2000x500x3000 240 vs 195. In pairs over more columns
+//   (512x2048x4096: 360 vs 320 alone) or fewer tiles (768x1024x4096, 96 tiles: 290 vs 268).
 // - 128x128 tiles run alone over at least 8 tile rows and at most 1.1 waves, where K is at most 8192
 //   or they fill 90% of the SMs: 2048x1024x4096 598 vs 529 in pairs, 4096x512x8192 650 vs 561,
 //   1024x2048x4096 569 vs 556, 1280^3 316 vs 298, 2048x1024x16384 730 vs 636. In pairs over fewer
@@ -132,7 +122,8 @@ void chooseSmallTileSm90(const MatmulProblem& problem, const DeviceSpec& device,
   };
   const auto waves = [&](const TileShape& t, int64_t cluster_m) { return fit(t, cluster_m).waves; };
   const auto narrow_alone = [&] {
-    return waves(narrow, 1) >= 0.9 && waves(narrow, 1) <= 1 && ceilDiv(problem.n, narrow.n) <= 8;
+    return waves(narrow, 1) >= 0.9 && waves(narrow, 1) <= 1 && ceilDiv(problem.n, narrow.n) <= 8 &&
+           rowsOnSectors(problem);
   };
   const auto square_alone = [&] {
     return waves(square, 1) <= 1.1 && ceilDiv(problem.m, square.m) >= 8 &&
@@ -163,6 +154,24 @@ int64_t skinnyTileWidth(const MatmulProblem& problem, const DeviceSpec& device) 
     if (givesHalfTheSmsATile(problem, device, 64, width)) return width;
   }
   return 64;
+}
+
+// Where 128x128 tiles would run alone over about a wave, 128-row tiles as wide as fills the SMs
+// once, computing C or C^T (oneWaveTileSm90), as cuBLAS fits its tiles: no tile waits for a second
+// wave or for another's partial sum. H100, TN, TFLOP/s, default vs fitted, cuBLAS: 1536^3 372 vs 451
+// (128x144, 132 tiles), 457; 640x2560x8192 457 vs 562 (C^T in 128x112, 120 tiles), 603; 1024x2304x1024
+// 296 vs 368, 374; 1792x1280x1024 293 vs 360, 364; 1024x1536x4096 404 vs 466, 540; 1664x1024x4096
+// 445 vs 503, 418; 896x2048x4096 507 vs 546; 2176x1024x8192 579 vs 624; 1280^3x1024 280 vs 300;
+// 1024x1792x8192 588 vs 598; 1408x1280x4096 528 vs 535; M-major A: 1536^3 NN 378 vs 456, TT (C^T)
+// 380 vs 455, 640x2560x8192 TT (C^T) 456 vs 573. Not where B's tile would be N-major, whose atoms
+// narrow with such widths (NT: 1536x1536x4096 563 vs 316, 2304x768x4096 537 vs 316; 640x2560x8192
+// NN computing C^T 454 vs 290).
+void fitOneWaveSm90(const MatmulProblem& user_problem, const DeviceSpec& device, MatmulParams& p) {
+  if (!p.persistent || p.swap_ab || p.cta_tile.m != 128 || p.cta_tile.n != 128 || p.cluster.m != 1) return;
+  const std::optional<OneWaveTile> fit = oneWaveTileSm90(user_problem, device);
+  if (!fit) return;
+  p.swap_ab = fit->swap_ab;
+  setSm90Tile(p, TileShape{128, fit->width, 64});
 }
 
 // sm_90: one consumer warpgroup of 64 rows per wgmma m64nNk16, the whole tile width each. Small
@@ -373,9 +382,8 @@ std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const Device
                  {{192, 152, 64}, 1, 0.97, Where::FullLastWave, Rows::OnSectors, Orientation::Swapped, 0.95},
                  {{256, 152, 32}, 2, 0.94, Where::FullLastWave, Rows::OnSectors, Orientation::Straight, 0.95, 128},
                  {{256, 152, 64}, 2, 0.98, Where::FullLastWave, Rows::OnSectors, Orientation::Swapped, 0.95, 128, 4}};
-  const bool aligned = bothOperandsAligned(problem) && problem.align_c * bytes(problem.out_dtype) >= 16;
-  const bool sector_rows = problem.leadingDimA() * bytes(problem.a_dtype) % 32 == 0 &&
-                           problem.leadingDimB() * bytes(problem.b_dtype) % 32 == 0;
+  const bool aligned = allRowsAligned(problem);
+  const bool sector_rows = rowsOnSectors(problem);
   const bool tn = problem.layout == Layout::TN;
   if (!aligned || problem.m <= 64 || problem.n <= 128) return {};
   std::vector<RankedTile> ranked;
@@ -480,12 +488,13 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
   // problem's orientation unless swap_ab says otherwise). Everything below schedules that problem.
   p.swap_ab = overrides.swap_ab.value_or(p.arch == Arch::Sm90 && p.persistent && !overrides.cta_tile &&
                                          rankOrientations(user_problem, device, p.stream_k).swap);
-  const MatmulProblem problem = p.kernelProblem(user_problem);
   if (p.arch == Arch::Sm80) {
-    chooseTilesSm80(problem, device, p);
+    chooseTilesSm80(p.kernelProblem(user_problem), device, p);
   } else {
-    chooseTilesSm90(problem, device, p);
+    chooseTilesSm90(p.kernelProblem(user_problem), device, p);
+    if (!overrides.swap_ab && !overrides.cta_tile) fitOneWaveSm90(user_problem, device, p);
   }
+  const MatmulProblem problem = p.kernelProblem(user_problem);
   if (overrides.cta_tile) {
     p.cta_tile = *overrides.cta_tile;
     TG_USER_CHECK(p.cta_tile.m >= 8 && p.cta_tile.n >= 8 && p.cta_tile.k >= 16 && p.cta_tile.m % 8 == 0 &&

@@ -205,7 +205,12 @@ std::vector<GemmCase> sm90CublasCases() {
                                              // (misaligned) 40 bytes; M of 64 or less: 64-wide tiles.
                                              {2000, 40, 3000},
                                              {3000, 20, 1000},
-                                             {48, 3000, 2000}});
+                                             {48, 3000, 2000},
+                                             // Tile widths fitted to one wave, with a K tail: 12 x 11
+                                             // tiles of 128x144 (TN, NN; TT computing C^T), and C^T in
+                                             // 20 x 6 of 128x112 (TN, TT).
+                                             {1536, 1536, 1056},
+                                             {640, 2560, 1056}});
 }
 
 std::vector<GemmCase> sm90StreamKCases() {

@@ -87,6 +87,26 @@ TEST(CliPlan, ShowsManyPiecesAddingUpTheirSumsInSlices) {
   EXPECT_EQ(j["grid"]["stream_k"]["reduction"], "slices");
 }
 
+// Where 128-row tiles of a fitted width fill one wave, plan says so: 640x2560x8192 computes C^T in
+// 20 x 6 tiles of 128x112 on 132 SMs.
+TEST(CliPlan, ShowsTheTileWidthThatFillsOneWave) {
+  const Result text = runCli({"plan", "--m", "640", "--n", "2560", "--k", "8192", "--arch", "sm_90"});
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("tiles:    128x112 alone computing C^T = B^T A^T fill one wave: 120 tiles on 132 SMs, 95.2% "
+                          "of the padded grid real output"),
+            std::string::npos)
+      << text.out;
+  const auto j = nlohmann::json::parse(
+      runCli({"plan", "--m", "640", "--n", "2560", "--k", "8192", "--arch", "sm_90", "--format", "json"}).out);
+  EXPECT_EQ(j["one_wave_tile"]["width"], 112);
+  EXPECT_EQ(j["one_wave_tile"]["swap_ab"], true);
+  EXPECT_EQ(j["one_wave_tile"]["tiles"], 120);
+  // A user's tile is the user's: no fitted width.
+  const Result user = runCli({"plan", "--m", "640", "--n", "2560", "--k", "8192", "--arch", "sm_90", "--cta-tile",
+                              "128,128,64"});
+  EXPECT_EQ(user.out.find("fill one wave"), std::string::npos) << user.out;
+}
+
 // 4000^3 on the H100 preset: the heuristic's ranking is shown with the shape it chose; a user's tile
 // has no ranking.
 TEST(CliPlan, ShowsTheTileRankingBehindTheChoice) {

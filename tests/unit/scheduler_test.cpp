@@ -7,17 +7,13 @@
 #include "scheduler/grid_model.h"
 #include "scheduler/schedule.h"
 #include "scheduler/wave_model.h"
+#include "support/problems.h"
 
 namespace tilegrid::scheduler {
 namespace {
 
 MatmulProblem problem(int64_t m, int64_t n, int64_t k, Layout layout = Layout::TN) {
-  MatmulProblem p;
-  p.m = m;
-  p.n = n;
-  p.k = k;
-  p.layout = layout;
-  return p.validate();
+  return testing::bf16Problem(m, n, k, layout);
 }
 
 TEST(MatmulProblem, ValidatesAndDerivesAlignment) {
@@ -389,10 +385,13 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
                           // calibrated there. Under half a wave of 128x256 pairs, 128x128 (512x4096x4096:
                           // 503 vs 396 TFLOP/s); under half a wave of those, 64x128 pairs (1000^3: 163
                           // vs 119, 128x4096x4096 166 vs 152), alone where they fill 90% of the SMs
-                          // over at most 8 tile columns (1024x1024x4096 445 vs 330; 512x2048x4096,
-                          // 16 columns: pairs, 360 vs 320 alone).
+                          // over at most 8 tile columns with rows on 32-byte sectors (1024x1024x4096
+                          // 445 vs 330, 1000x1000x1024 219 vs 177 in pairs; 1000^3, rows of 2000
+                          // bytes: pairs, 159 vs 150; 512x2048x4096, 16 columns: pairs, 360 vs 320).
                           Expect{512, 4096, 4096, Layout::TN, TileShape{128, 128, 64}, 2},
-                          Expect{1000, 1000, 1000, Layout::TN, TileShape{64, 128, 64}, 1},
+                          Expect{1000, 1000, 1000, Layout::TN, TileShape{64, 128, 64}, 2},
+                          Expect{1000, 1000, 1024, Layout::TN, TileShape{64, 128, 64}, 1},
+                          Expect{1000, 1000, 2000, Layout::NT, TileShape{64, 128, 64}, 2},
                           Expect{1024, 1024, 4096, Layout::TN, TileShape{64, 128, 64}, 1},
                           Expect{512, 2048, 4096, Layout::TN, TileShape{64, 128, 64}, 2},
                           Expect{768, 1024, 4096, Layout::TN, TileShape{64, 128, 64}, 2},
@@ -407,13 +406,18 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
                           // 128x128 alone over at least 8 tile rows and at most 1.1 waves
                           // (2048x1024x4096: 598 vs 529 in pairs, 1024x2048x4096 569 vs 556, 1280^3
                           // 316 vs 298); in pairs over 4 rows (512x4096x4096 above: 500 vs 489).
+                          // Where 128-row tiles of another width fill one wave with less padding,
+                          // those (1280^3 in 128x112: 10 x 12 tiles; 1280x1280x1024 300 vs 280).
                           Expect{2048, 1024, 4096, Layout::TN, TileShape{128, 128, 64}, 1},
                           Expect{4096, 512, 8192, Layout::TN, TileShape{128, 128, 64}, 1},
                           Expect{1024, 2048, 4096, Layout::TN, TileShape{128, 128, 64}, 1},
-                          Expect{1280, 1280, 1280, Layout::TN, TileShape{128, 128, 64}, 1},
+                          Expect{1280, 1280, 1280, Layout::TN, TileShape{128, 112, 64}, 1},
                           // 128x128 alone instead of 128x256 alone filling under 2/3 of the SMs
-                          // (1536^3, 72 tiles: 376 vs 332), not over 74% (1792^3: 435 vs 464).
-                          Expect{1536, 1536, 1536, Layout::TN, TileShape{128, 128, 64}, 1},
+                          // (1536^3, 72 tiles: 376 vs 332), not over 74% (1792^3: 435 vs 464);
+                          // then fitted to one wave, 12 x 11 tiles of 128x144 (451 vs 372), but
+                          // not with MN-major operands (NT: 316 vs 563).
+                          Expect{1536, 1536, 1536, Layout::TN, TileShape{128, 144, 64}, 1},
+                          Expect{1536, 1536, 4096, Layout::NT, TileShape{128, 128, 64}, 1},
                           Expect{1792, 1792, 1792, Layout::TN, wide, 1},
                           // N of 128 or less: 64x128 pairs where 128x128 tiles are at most half the SMs
                           // (4096x128x4096: 166 vs 147). M of 64 or less: the widest tile whose tiles
@@ -425,9 +429,13 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
                           Expect{8, 28672, 4096, Layout::TT, TileShape{64, 256, 64}, 1},
                           Expect{4096, 32, 4096, Layout::TN, TileShape{64, 64, 64}, 1, true},
                           Expect{14336, 16, 4096, Layout::NT, TileShape{64, 128, 64}, 1, true},
-                          // Alone over an odd number of tile rows (896x2048x4096: 510 vs 434 in pairs).
-                          Expect{896, 2048, 4096, Layout::TN, TileShape{128, 128, 64}, 1},
-                          Expect{640, 2560, 8192, Layout::TN, TileShape{128, 128, 64}, 1}, Expect{4097, 4097, 4096, Layout::TN, wide, 2},
+                          // Alone over an odd number of tile rows (896x2048x4096: 510 vs 434 in pairs),
+                          // then fitted to one wave computing C^T: 16 x 8 tiles of 128x112 (546 vs
+                          // 507), 640x2560x8192 20 x 6 (562 vs 457). Not with K = 4097 (rows off
+                          // 16-byte boundaries).
+                          Expect{896, 2048, 4096, Layout::TN, TileShape{128, 112, 64}, 1, true},
+                          Expect{640, 2560, 8192, Layout::TN, TileShape{128, 112, 64}, 1, true},
+                          Expect{640, 2560, 4097, Layout::TN, TileShape{128, 128, 64}, 1}, Expect{4097, 4097, 4096, Layout::TN, wide, 2},
                           Expect{4004, 4004, 4000, Layout::TN, wide, 2},
                           // Rows of A and B off 32-byte sectors (K = 3000, 4008): 192x160 ran at
                           // 0.74 of 128x256 pairs there.

@@ -1,0 +1,93 @@
+// The one-wave tile width (scheduler/one_wave_tile.h): over every problem of a small domain, a width
+// it returns fills 90-100% of the SMs, keeps 128-byte swizzle atoms, and pads the grid least among
+// the widths and orientations that do; where it returns none, no width fills a wave.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "scheduler/one_wave_tile.h"
+#include "scheduler/tile_eligibility.h"
+#include "support/problems.h"
+
+namespace tilegrid::scheduler {
+namespace {
+
+MatmulProblem problem(int64_t m, int64_t n, int64_t k, Layout layout = Layout::TN) {
+  return testing::bf16Problem(m, n, k, layout);
+}
+
+// Every (orientation, width) that fills one wave, with the share of its padded grid that is output.
+std::vector<OneWaveTile> allFits(const MatmulProblem& p, const DeviceSpec& device) {
+  std::vector<OneWaveTile> fits;
+  for (bool swap : {false, true}) {
+    const MatmulProblem kernel = swap ? swapOperands(p) : p;
+    for (int64_t width = 112; width <= 256; width += 8) {
+      const int64_t tiles = ceilDiv(kernel.m, int64_t{128}) * ceilDiv(kernel.n, width);
+      const bool fills = tiles <= device.sm_count && static_cast<double>(tiles) >= 0.9 * device.sm_count;
+      if (!fills || !allRowsAligned(kernel) || !rowsOnSectors(kernel) || !widestAtoms(kernel, {128, width, 64})) continue;
+      fits.push_back({swap, width, tiles, static_cast<double>(p.m * p.n) / static_cast<double>(tiles * 128 * width)});
+    }
+  }
+  return fits;
+}
+
+TEST(OneWaveTile, FillsOneWaveWithTheLeastPadding) {
+  const DeviceSpec h100 = DeviceSpec::preset("sm_90");
+  int found = 0, swapped = 0, none = 0;
+  for (Layout layout : {Layout::TN, Layout::NT, Layout::NN, Layout::TT}) {
+    for (int64_t m = 256; m <= 3072; m += 96) {
+      for (int64_t n = 256; n <= 3072; n += 136) {
+        for (int64_t k : {1024, 1000}) {
+          const MatmulProblem p = problem(m, n, k, layout);
+          const std::string what = p.toString();
+          const std::optional<OneWaveTile> fit = oneWaveTileSm90(p, h100);
+          const std::vector<OneWaveTile> fits = allFits(p, h100);
+          if (!fit) {
+            EXPECT_TRUE(fits.empty()) << what;
+            ++none;
+            continue;
+          }
+          ++found;
+          swapped += fit->swap_ab;
+          EXPECT_LE(fit->tiles, h100.sm_count) << what;
+          EXPECT_GE(10 * fit->tiles, 9 * h100.sm_count) << what;
+          EXPECT_EQ(fit->width % 8, 0) << what;
+          const MatmulProblem kernel = fit->swap_ab ? swapOperands(p) : p;
+          EXPECT_EQ(fit->tiles, ceilDiv(kernel.m, int64_t{128}) * ceilDiv(kernel.n, fit->width)) << what;
+          EXPECT_TRUE(widestAtoms(kernel, {128, fit->width, 64})) << what;
+          for (const OneWaveTile& other : fits) EXPECT_LE(other.useful, fit->useful + 1e-9) << what;
+        }
+      }
+    }
+  }
+  EXPECT_GT(found, 100);
+  EXPECT_GT(swapped, 20);
+  EXPECT_GT(none, 100);
+}
+
+TEST(OneWaveTile, MeasuredShapes) {
+  const DeviceSpec h100 = DeviceSpec::preset("sm_90");
+  // 1536^3: 12 x 11 tiles of 128x144; 640x2560 computing C^T: 20 x 6 of 128x112.
+  const auto square = oneWaveTileSm90(problem(1536, 1536, 1536, Layout::TN), h100);
+  ASSERT_TRUE(square);
+  EXPECT_FALSE(square->swap_ab);
+  EXPECT_EQ(square->width, 144);
+  EXPECT_EQ(square->tiles, 132);
+  const auto skinny = oneWaveTileSm90(problem(640, 2560, 8192, Layout::TN), h100);
+  ASSERT_TRUE(skinny);
+  EXPECT_TRUE(skinny->swap_ab);
+  EXPECT_EQ(skinny->width, 112);
+  EXPECT_EQ(skinny->tiles, 120);
+  // An N-major B (NT) keeps widths of whole 128-byte atoms, which do not fill 1536^3's wave (NT: 316
+  // vs 563 TFLOP/s for 128x144 at 1536x1536x4096); M-major A with K-major B (NN) takes 128x144 (456
+  // vs 378 at 1536^3). None for rows off 16-byte boundaries, or for 4096^3's 512 tiles of any width.
+  EXPECT_FALSE(oneWaveTileSm90(problem(1536, 1536, 1536, Layout::NT), h100));
+  const auto nn = oneWaveTileSm90(problem(1536, 1536, 1536, Layout::NN), h100);
+  ASSERT_TRUE(nn);
+  EXPECT_EQ(nn->width, 144);
+  EXPECT_FALSE(oneWaveTileSm90(problem(640, 2560, 4097, Layout::TN), h100));
+  EXPECT_FALSE(oneWaveTileSm90(problem(4096, 4096, 4096, Layout::TN), h100));
+}
+
+}  // namespace
+}  // namespace tilegrid::scheduler

@@ -161,7 +161,7 @@ int64_t skinnyTileWidth(const MatmulProblem& problem, const DeviceSpec& device) 
 // wave or for another's partial sum. H100, TN, TFLOP/s, default vs fitted, cuBLAS: 1536^3 372 vs 451
 // (128x144, 132 tiles), 457; 640x2560x8192 457 vs 562 (C^T in 128x112, 120 tiles), 603; 1024x2304x1024
 // 296 vs 368, 374; 1792x1280x1024 293 vs 360, 364; 1024x1536x4096 404 vs 466, 540; 1664x1024x4096
-// 445 vs 503, 418; 896x2048x4096 507 vs 546; 2176x1024x8192 579 vs 624; 1280^3x1024 280 vs 300;
+// 445 vs 503, 418; 896x2048x4096 507 vs 546; 2176x1024x8192 579 vs 624; 1280x1280x1024 280 vs 300;
 // 1024x1792x8192 588 vs 598; 1408x1280x4096 528 vs 535; M-major A: 1536^3 NN 378 vs 456, TT (C^T)
 // 380 vs 455, 640x2560x8192 TT (C^T) 456 vs 573. Not where B's tile would be N-major, whose atoms
 // narrow with such widths (NT: 1536x1536x4096 563 vs 316, 2304x768x4096 537 vs 316; 640x2560x8192

@@ -102,15 +102,18 @@ int64_t inStepPieceKTiles(const MatmulProblem& problem, const WaveFit& fit, int6
 //   NT (A's rows 2000 bytes) 217 vs 178, 2000x500x3000 240 vs 195. In pairs over more columns
 //   (512x2048x4096: 360 vs 320 alone) or fewer tiles (768x1024x4096, 96 tiles: 290 vs 268).
 // - 128x128 tiles run alone over at least 8 tile rows and at most 1.1 waves, where K is at most 8192
-//   or they fill 90% of the SMs: 2048x1024x4096 598 vs 529 in pairs, 4096x512x8192 650 vs 561,
-//   1024x2048x4096 569 vs 556, 1280^3 316 vs 298, 2048x1024x16384 730 vs 636. In pairs over fewer
-//   rows (256x8192x8192 522 vs 473 alone, 512x4096x4096 500 vs 489, 512x1024x16384 398 vs 383) or
-//   with long K under 90% (1024x1024x16384 559 vs 524).
-// - Otherwise, where 128x256 tiles fit on the SMs at once, alone: each CTA has a single tile, and a
-//   pair's shared B tile saves L2 reads that do not bound it: 2048^3 626 vs 591, 2048x2048x4096 730
-//   vs 710, 4096x1024x8192 788 vs 760 (from 1.2 waves of pairs on, pairs: 2304x2304x4096 651 vs 616).
-//   Where they fill less than 2/3 of the SMs and 128x128 tiles run alone (above), those: 1536^3 376
-//   vs 332, 1536x1536x2048 428 vs 354, 1536x1536x4096 540 vs 488 (1792^3, 74%: 435 vs 464).
+//   or they fill 90% of the SMs, and the rows start on 32-byte sectors: 2048x1024x4096 598 vs 529 in
+//   pairs, 4096x512x8192 650 vs 561, 1024x2048x4096 569 vs 556, 1280^3 316 vs 298, 2048x1024x16384
+//   730 vs 636, 1280x1536x4096 560 vs 524. In pairs over fewer rows (256x8192x8192 522 vs 473 alone,
+//   512x4096x4096 500 vs 489, 512x1024x16384 398 vs 383), with long K under 90% (1024x1024x16384 559
+//   vs 524), or off sectors (2000x1000x3000 372 vs 319, 1500x1200x3000 344 vs 291, 1000x2000x1000
+//   260 vs 240, 2000x1000x1000 246 vs 243).
+// - Otherwise, where 128x256 tiles fill 2/3 of the SMs or more at once, alone: each CTA has a single
+//   tile, and a pair's shared B tile saves L2 reads that do not bound it: 2048^3 626 vs 591,
+//   2048x2048x4096 730 vs 710, 4096x1024x8192 788 vs 760 (from 1.2 waves of pairs on, pairs:
+//   2304x2304x4096 651 vs 616). Where they fill less and 128x128 tiles fit (above), those: 1536^3 376
+//   vs 332, 1536x1536x2048 428 vs 354, 1536x1536x4096 540 vs 488 (1792^3, 74%: 435 vs 464); else
+//   pairs: 700x2800x8192 570 vs 502 alone, 768x3072x8192 590 vs 514, 768x3072x4096 466 vs 442.
 // - Where N is 128 or less (128x128 by default) and 128x128 tiles are at most half the SMs, the same
 //   64x128 pairs: 4096x128x4096 166 vs 147, 8192x96x8192 NT 213 vs 196.
 void chooseSmallTileSm90(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
@@ -121,11 +124,11 @@ void chooseSmallTileSm90(const MatmulProblem& problem, const DeviceSpec& device,
     return fitWaves(problem, t.m, t.n, t.k, cluster_m, device.sm_count / cluster_m, p.stream_k);
   };
   const auto waves = [&](const TileShape& t, int64_t cluster_m) { return fit(t, cluster_m).waves; };
+  const bool on_sectors = rowsOnSectors(problem);
   const auto narrow_alone = [&] {
-    return waves(narrow, 1) >= 0.9 && waves(narrow, 1) <= 1 && ceilDiv(problem.n, narrow.n) <= 8 &&
-           rowsOnSectors(problem);
+    return waves(narrow, 1) >= 0.9 && waves(narrow, 1) <= 1 && ceilDiv(problem.n, narrow.n) <= 8 && on_sectors;
   };
-  const auto square_alone = [&] {
+  const auto square_fits = [&] {
     return waves(square, 1) <= 1.1 && ceilDiv(problem.m, square.m) >= 8 &&
            (problem.k <= kLongestKForNarrowTiles || waves(square, 1) >= 0.9);
   };
@@ -135,13 +138,15 @@ void chooseSmallTileSm90(const MatmulProblem& problem, const DeviceSpec& device,
   const bool narrow_fits = waves(square, 1) <= 0.5 && problem.k <= kLongestKForNarrowTiles;
   if (wide_cut_short || (is(square) && narrow_fits)) {
     setSm90Tile(p, narrow_fits ? narrow : square);
-    p.cluster = (narrow_fits ? narrow_alone() : square_alone()) ? ClusterShape{1, 1} : evenRowPairs(problem, p);
+    const bool alone = narrow_fits ? narrow_alone() : square_fits() && on_sectors;
+    p.cluster = alone ? ClusterShape{1, 1} : evenRowPairs(problem, p);
   } else if (wide_under_half) {
     p.cluster = evenRowPairs(problem, p);
   } else if (is(wide) && waves(wide, 1) <= 1) {
-    const bool square_instead = p.stream_k && waves(wide, 1) < 2.0 / 3 && square_alone();
+    const bool fills = waves(wide, 1) >= 2.0 / 3;
+    const bool square_instead = p.stream_k && !fills && square_fits();
     if (square_instead) setSm90Tile(p, square);
-    p.cluster = ClusterShape{1, 1};
+    p.cluster = (square_instead ? on_sectors : fills) ? ClusterShape{1, 1} : evenRowPairs(problem, p);
   }
 }
 

@@ -419,6 +419,12 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
                           Expect{1536, 1536, 1536, Layout::TN, TileShape{128, 144, 64}, 1},
                           Expect{1536, 1536, 4096, Layout::NT, TileShape{128, 128, 64}, 1},
                           Expect{1792, 1792, 1792, Layout::TN, wide, 1},
+                          // Under 2/3 of the SMs where 128x128 does not fit, 128x256 pairs (700x2800x8192:
+                          // 570 vs 502 alone); 128x128 in pairs with rows off 32-byte sectors
+                          // (2000x1000x3000: 372 vs 319; on them, 1280x1536x4096 alone: 560 vs 524).
+                          Expect{700, 2800, 8192, Layout::TN, wide, 2},
+                          Expect{2000, 1000, 3000, Layout::TN, TileShape{128, 128, 64}, 2},
+                          Expect{1280, 1536, 4096, Layout::TN, TileShape{128, 128, 64}, 1},
                           // N of 128 or less: 64x128 pairs where 128x128 tiles are at most half the SMs
                           // (4096x128x4096: 166 vs 147). M of 64 or less: the widest tile whose tiles
                           // give half the SMs one (32x4096x4096: 64x64, 47 vs 34 for 64x256); N of

@@ -95,10 +95,12 @@ std::string orientationText(const PlanRequest& request, const scheduler::MatmulS
                      (scheduler::OrientationRanking::kMargin - 1) * 100);
 }
 
-// The 128-row tiles whose width fills one wave, where the heuristic chose them (oneWaveTileSm90).
-std::optional<scheduler::OneWaveTile> oneWaveTile(const PlanRequest& request, const scheduler::MatmulSchedule& s) {
+// The 128-row tiles whose width fills one wave, where the heuristic chose them (oneWaveTileSm90) rather
+// than the `ranked` shapes.
+std::optional<scheduler::OneWaveTile> oneWaveTile(const PlanRequest& request, const scheduler::MatmulSchedule& s,
+                                                  const std::vector<scheduler::RankedTile>& ranked) {
   if (s.params.arch != scheduler::Arch::Sm90 || !s.params.persistent || request.overrides.cta_tile ||
-      request.overrides.swap_ab || !tileRanking(request, s).empty())
+      request.overrides.swap_ab || !ranked.empty())
     return std::nullopt;
   const auto fit = scheduler::oneWaveTileSm90(s.problem, s.device);
   if (!fit || fit->swap_ab != s.params.swap_ab || s.params.cta_tile.m != 128 || fit->width != s.params.cta_tile.n ||
@@ -107,8 +109,7 @@ std::optional<scheduler::OneWaveTile> oneWaveTile(const PlanRequest& request, co
   return fit;
 }
 
-std::string oneWaveText(const PlanRequest& request, const scheduler::MatmulSchedule& s) {
-  const auto fit = oneWaveTile(request, s);
+std::string oneWaveText(const std::optional<scheduler::OneWaveTile>& fit, const scheduler::MatmulSchedule& s) {
   if (!fit) return "";
   return fmt::format("tiles:    128x{} alone{} fill one wave: {} tiles on {} SMs, {:.1f}% of the padded grid real output\n",
                      fit->width, fit->swap_ab ? " computing C^T = B^T A^T" : "", fit->tiles, s.device.sm_count,
@@ -202,17 +203,18 @@ void runPlanCommand(const PlanCommandOptions& options, std::ostream& out) {
   checkFormat(options.format, {"text", "json"});
   const PlanRequest request = parsePlanOptions(options.plan);
   const scheduler::MatmulSchedule s = scheduler::schedule(request.problem, request.device, request.overrides);
+  const std::vector<scheduler::RankedTile> ranked = tileRanking(request, s);
+  const std::optional<scheduler::OneWaveTile> fit = oneWaveTile(request, s, ranked);
   if (options.format == "json") {
     nlohmann::json j = scheduleJson(s);
-    if (const auto ranked = tileRanking(request, s); !ranked.empty()) j["tile_ranking"] = rankingJson(ranked);
-    if (const auto fit = oneWaveTile(request, s)) {
+    if (!ranked.empty()) j["tile_ranking"] = rankingJson(ranked);
+    if (fit) {
       j["one_wave_tile"] = {{"width", fit->width}, {"swap_ab", fit->swap_ab}, {"tiles", fit->tiles}, {"useful", fit->useful}};
     }
     if (request.tuned) j["tuned"] = tunedNote(request);
     out << j.dump(2) << "\n";
   } else {
-    out << s.toString() << orientationText(request, s) << rankingText(tileRanking(request, s))
-        << oneWaveText(request, s) << splitText(s);
+    out << s.toString() << orientationText(request, s) << rankingText(ranked) << oneWaveText(fit, s) << splitText(s);
     if (request.tuned) out << tunedNote(request) << "\n";
   }
 }

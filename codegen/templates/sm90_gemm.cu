@@ -44,7 +44,8 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
   constexpr bool STREAM_K = @STREAM_K@;
   @WORKSPACE_DECL@
   constexpr int MAX_CTAS = @MAX_CTAS@, SLOTS = MAX_CTAS * CONSUMERS, FLAG_WORDS = (2 * SLOTS + 63) / 64 * 64;
-  constexpr int SUM_FLOATS = M_BLOCKS * (WN / 2) * 128;  // a warpgroup's partial sum
+  // A warpgroup's partial sum: a block of 64 rows' accumulators, for 128 threads, per block.
+  constexpr int BLOCK_FLOATS = (WN / 2) * 128, SUM_FLOATS = M_BLOCKS * BLOCK_FLOATS;
 
   extern __shared__ __align__(1024) unsigned char tg_smem_raw[];
   // 128B-swizzled TMA destinations and wgmma operands need 1024-byte alignment; dynamic shared
@@ -142,6 +143,7 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
         unsigned* flags = reinterpret_cast<unsigned*>(workspace);
         float* partials = workspace + FLAG_WORDS;
         const int own = blockIdx.x * CONSUMERS + consumer;
+        const auto sum_of = [&](int slot) { return partials + static_cast<long long>(slot) * SUM_FLOATS; };
         // A unit cut by K: the CTA holding its last K tiles finishes it (it reaches them last, at the
         // end of its range); the others store their partial sums. Cut in step into many pieces, the
         // others also add a slice of all their sums each into the last piece's slot. Its first flag
@@ -153,7 +155,7 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
         if (k_end < K_TILES) {
 #pragma unroll
           for (int mb = 0; mb < M_BLOCKS; ++mb) {
-            tg_partial_store<128>(acc[mb], partials + static_cast<long long>(own) * SUM_FLOATS + mb * (WN / 2) * 128, t);
+            tg_partial_store<128>(acc[mb], sum_of(own) + mb * BLOCK_FLOATS, t);
           }
           if (!slices) {
             tg_partial_publish<128>(&flags[own], t, 1 + consumer);
@@ -165,9 +167,8 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
             tg_counter_wait(&flags[last], work.pieces - 1);
           }
           tg_named_barrier_sync(1 + consumer, 128);
-          tg_reduce_slice<128, SUM_FLOATS>(partials + static_cast<long long>(own - piece * stride) * SUM_FLOATS,
-                                           static_cast<long long>(stride) * SUM_FLOATS, work.pieces - 1, piece,
-                                           partials + static_cast<long long>(last) * SUM_FLOATS, t);
+          tg_reduce_slice<128, SUM_FLOATS>(sum_of(own - piece * stride), static_cast<long long>(stride) * SUM_FLOATS,
+                                           work.pieces - 1, piece, sum_of(last), t);
           tg_named_barrier_sync(1 + consumer, 128);
           if (t == 0) tg_counter_arrive(&flags[SLOTS + last]);
           continue;
@@ -182,7 +183,7 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
           tg_named_barrier_sync(1 + consumer, 128);
 #pragma unroll
           for (int mb = 0; mb < M_BLOCKS; ++mb) {
-            tg_partial_add<128>(acc[mb], partials + static_cast<long long>(last) * SUM_FLOATS + mb * (WN / 2) * 128, t);
+            tg_partial_add<128>(acc[mb], sum_of(last) + mb * BLOCK_FLOATS, t);
           }
         } else if (k_begin > 0) {
 #pragma unroll 1
@@ -191,7 +192,7 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
             tg_partial_acquire<128>(&flags[slot], t, 1 + consumer);
 #pragma unroll
             for (int mb = 0; mb < M_BLOCKS; ++mb) {
-              tg_partial_add<128>(acc[mb], partials + static_cast<long long>(slot) * SUM_FLOATS + mb * (WN / 2) * 128, t);
+              tg_partial_add<128>(acc[mb], sum_of(slot) + mb * BLOCK_FLOATS, t);
             }
           }
         }

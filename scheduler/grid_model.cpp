@@ -45,10 +45,13 @@ std::vector<TrafficEstimate> estimateTraffic(const MatmulProblem& problem, int64
 TrafficEstimate chooseGridTraversal(const MatmulProblem& problem, int64_t cta_m, int64_t cta_n, int64_t wave_ctas,
                                     int64_t l2_bytes) {
   const auto estimates = estimateTraffic(problem, cta_m, cta_n, wave_ctas, l2_bytes);
-  return *std::min_element(estimates.begin(), estimates.end(), [](const TrafficEstimate& a, const TrafficEstimate& b) {
+  const int64_t tiles_m = ceilDiv(problem.m, cta_m), tiles_n = ceilDiv(problem.n, cta_n);
+  const bool one_wave = tiles_m * tiles_n * problem.batch <= wave_ctas;
+  const GridGroup preferred = one_wave && 2 * tiles_m <= tiles_n ? GridGroup::N : GridGroup::M;
+  return *std::min_element(estimates.begin(), estimates.end(), [&](const TrafficEstimate& a, const TrafficEstimate& b) {
     if (a.dram_bytes != b.dram_bytes) return a.dram_bytes < b.dram_bytes;
     if (a.panel_bytes != b.panel_bytes) return a.panel_bytes < b.panel_bytes;
-    if (a.group != b.group) return a.group == GridGroup::M;
+    if (a.group != b.group) return a.group == preferred;
     return a.factor < b.factor;
   });
 }

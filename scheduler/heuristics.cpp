@@ -171,12 +171,24 @@ int64_t skinnyTileWidth(const MatmulProblem& problem, const DeviceSpec& device) 
 // 380 vs 455, 640x2560x8192 TT (C^T) 456 vs 573. Not where B's tile would be N-major, whose atoms
 // narrow with such widths (NT: 1536x1536x4096 563 vs 316, 2304x768x4096 537 vs 316; 640x2560x8192
 // NN computing C^T 454 vs 290).
+// The fit also replaces other tiles, alone or in pairs, that do not already fill one wave with at
+// most 5% more padding, where M and N exceed 128 (TN, default vs fitted): 1280x2048x4096 491 vs 638
+// (128x256 pairs, C^T in 128x160), 640x4096x8192 441 vs 699 (192x128, 83% real), 1792x1792x8192 600
+// vs 740 (128x256, 98 tiles), 700x2800x8192 563 vs 642, 3456x768x4096 480 vs 548, 640x6656x4096 601 vs
+// 631 (192x160 on 1.06 waves). It stays at 2048x1536x4096, 192x128 (97% real) 657 vs 634 for 128x192
+// (100%). Lost: 768x3072x16384, 652 vs 676 for 128x256 pairs.
 void fitOneWaveSm90(const MatmulProblem& user_problem, const DeviceSpec& device, MatmulParams& p) {
-  if (!p.persistent || p.swap_ab || p.cta_tile.m != 128 || p.cta_tile.n != 128 || p.cluster.m != 1) return;
+  if (!p.persistent) return;
   const std::optional<OneWaveTile> fit = oneWaveTileSm90(user_problem, device);
   if (!fit) return;
+  const bool square_alone = !p.swap_ab && p.cta_tile.m == 128 && p.cta_tile.n == 128 && p.cluster.m == 1;
+  if (!square_alone && (std::min(user_problem.m, user_problem.n) <= 128 ||
+                        fillsOneWave(p.kernelProblem(user_problem), p.cta_tile, device, fit->useful - 0.05))) {
+    return;
+  }
   p.swap_ab = fit->swap_ab;
   setSm90Tile(p, TileShape{128, fit->width, 64});
+  p.cluster = ClusterShape{1, 1};
 }
 
 // sm_90: one consumer warpgroup of 64 rows per wgmma m64nNk16, the whole tile width each. Small

@@ -23,4 +23,11 @@ std::optional<OneWaveTile> oneWaveTileSm90(const MatmulProblem& problem, const D
   return best;
 }
 
+bool fillsOneWave(const MatmulProblem& problem, const TileShape& cta, const DeviceSpec& device, double useful) {
+  const int64_t tiles = ceilDiv(problem.m, cta.m) * ceilDiv(problem.n, cta.n) * problem.batch;
+  const double real = static_cast<double>(problem.m) * static_cast<double>(problem.n * problem.batch) /
+                      static_cast<double>(tiles * cta.m * cta.n);
+  return tiles <= device.sm_count && 10 * tiles >= 9 * device.sm_count && real >= useful - 1e-9;
+}
+
 }  // namespace tilegrid::scheduler

@@ -19,4 +19,8 @@ struct OneWaveTile {
 // than 128-byte ones. Ties go to computing C.
 std::optional<OneWaveTile> oneWaveTileSm90(const MatmulProblem& problem, const DeviceSpec& device);
 
+// Whether cta tiles over `problem` (the kernel's) already fill 90-100% of the SMs once, with at
+// least `useful` of their padded grid real output.
+bool fillsOneWave(const MatmulProblem& problem, const TileShape& cta, const DeviceSpec& device, double useful);
+
 }  // namespace tilegrid::scheduler

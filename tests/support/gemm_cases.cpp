@@ -210,7 +210,13 @@ std::vector<GemmCase> sm90CublasCases() {
                                              // tiles of 128x144 (TN, NN; TT computing C^T), and C^T in
                                              // 20 x 6 of 128x112 (TN, TT).
                                              {1536, 1536, 1056},
-                                             {640, 2560, 1056}});
+                                             {640, 2560, 1056},
+                                             // Fits that replace other tiles: C^T in 16 x 8 of
+                                             // 128x160 (TN, TT; NN computing C), and 6 x 22 of
+                                             // 128x144 launched walking m first (TN, NN); NT keeps
+                                             // 128x256 pairs, also walking m first.
+                                             {1280, 2048, 1056},
+                                             {768, 3072, 1056}});
 }
 
 std::vector<GemmCase> sm90StreamKCases() {

@@ -95,12 +95,11 @@ std::string orientationText(const PlanRequest& request, const scheduler::MatmulS
                      (scheduler::OrientationRanking::kMargin - 1) * 100);
 }
 
-// The 128-row tiles whose width fills one wave, where the heuristic chose them (oneWaveTileSm90) rather
-// than the `ranked` shapes.
-std::optional<scheduler::OneWaveTile> oneWaveTile(const PlanRequest& request, const scheduler::MatmulSchedule& s,
-                                                  const std::vector<scheduler::RankedTile>& ranked) {
+// The 128-row tiles whose width fills one wave, where the heuristic chose them (oneWaveTileSm90). They
+// replace whatever the ranking chose, so plan shows the fit instead of the ranking and the orientation.
+std::optional<scheduler::OneWaveTile> oneWaveTile(const PlanRequest& request, const scheduler::MatmulSchedule& s) {
   if (s.params.arch != scheduler::Arch::Sm90 || !s.params.persistent || request.overrides.cta_tile ||
-      request.overrides.swap_ab || !ranked.empty())
+      request.overrides.swap_ab)
     return std::nullopt;
   const auto fit = scheduler::oneWaveTileSm90(s.problem, s.device);
   if (!fit || fit->swap_ab != s.params.swap_ab || s.params.cta_tile.m != 128 || fit->width != s.params.cta_tile.n ||
@@ -203,8 +202,8 @@ void runPlanCommand(const PlanCommandOptions& options, std::ostream& out) {
   checkFormat(options.format, {"text", "json"});
   const PlanRequest request = parsePlanOptions(options.plan);
   const scheduler::MatmulSchedule s = scheduler::schedule(request.problem, request.device, request.overrides);
-  const std::vector<scheduler::RankedTile> ranked = tileRanking(request, s);
-  const std::optional<scheduler::OneWaveTile> fit = oneWaveTile(request, s, ranked);
+  const std::optional<scheduler::OneWaveTile> fit = oneWaveTile(request, s);
+  const std::vector<scheduler::RankedTile> ranked = fit ? std::vector<scheduler::RankedTile>{} : tileRanking(request, s);
   if (options.format == "json") {
     nlohmann::json j = scheduleJson(s);
     if (!ranked.empty()) j["tile_ranking"] = rankingJson(ranked);
@@ -214,7 +213,8 @@ void runPlanCommand(const PlanCommandOptions& options, std::ostream& out) {
     if (request.tuned) j["tuned"] = tunedNote(request);
     out << j.dump(2) << "\n";
   } else {
-    out << s.toString() << orientationText(request, s) << rankingText(ranked) << oneWaveText(fit, s) << splitText(s);
+    out << s.toString() << (fit ? oneWaveText(fit, s) : orientationText(request, s) + rankingText(ranked))
+        << splitText(s);
     if (request.tuned) out << tunedNote(request) << "\n";
   }
 }

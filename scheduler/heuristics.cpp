@@ -181,9 +181,10 @@ void fitOneWaveSm90(const MatmulProblem& user_problem, const DeviceSpec& device,
   if (!p.persistent) return;
   const std::optional<OneWaveTile> fit = oneWaveTileSm90(user_problem, device);
   if (!fit) return;
+  constexpr double kPaddingSlack = 0.05;
   const bool square_alone = !p.swap_ab && p.cta_tile.m == 128 && p.cta_tile.n == 128 && p.cluster.m == 1;
   if (!square_alone && (std::min(user_problem.m, user_problem.n) <= 128 ||
-                        fillsOneWave(p.kernelProblem(user_problem), p.cta_tile, device, fit->useful - 0.05))) {
+                        fillsOneWave(p.kernelProblem(user_problem), p.cta_tile, device, fit->useful - kPaddingSlack))) {
     return;
   }
   p.swap_ab = fit->swap_ab;

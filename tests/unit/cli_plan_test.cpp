@@ -88,7 +88,7 @@ TEST(CliPlan, ShowsManyPiecesAddingUpTheirSumsInSlices) {
 }
 
 // Where 128-row tiles of a fitted width fill one wave, plan says so: 640x2560x8192 computes C^T in
-// 20 x 6 tiles of 128x112 on 132 SMs.
+// 20 x 6 tiles of 128x112 on 132 SMs, 640x4096x8192 in 32 x 4 of 128x160.
 TEST(CliPlan, ShowsTheTileWidthThatFillsOneWave) {
   const Result text = runCli({"plan", "--m", "640", "--n", "2560", "--k", "8192", "--arch", "sm_90"});
   ASSERT_EQ(text.status, 0) << text.err;
@@ -102,9 +102,17 @@ TEST(CliPlan, ShowsTheTileWidthThatFillsOneWave) {
   EXPECT_EQ(j["one_wave_tile"]["swap_ab"], true);
   EXPECT_EQ(j["one_wave_tile"]["tiles"], 120);
   // A user's tile is the user's: no fitted width.
-  const Result user = runCli({"plan", "--m", "640", "--n", "2560", "--k", "8192", "--arch", "sm_90", "--cta-tile",
+  const Result user = runCli({"plan", "--m", "640", "--n", "4096", "--k", "8192", "--arch", "sm_90", "--cta-tile",
                               "128,128,64"});
   EXPECT_EQ(user.out.find("fill one wave"), std::string::npos) << user.out;
+  // The fit replaces the ranked tile at 640x4096x8192 (192x128, 83% real): plan shows the fit, not a
+  // ranking or an orientation whose choice did not run.
+  const Result replaced = runCli({"plan", "--m", "640", "--n", "4096", "--k", "8192", "--arch", "sm_90"});
+  EXPECT_NE(replaced.out.find("tiles:    128x160 alone computing C^T = B^T A^T fill one wave: 128 tiles"),
+            std::string::npos)
+      << replaced.out;
+  EXPECT_EQ(replaced.out.find("ranked by"), std::string::npos) << replaced.out;
+  EXPECT_EQ(replaced.out.find("orientation:"), std::string::npos) << replaced.out;
 }
 
 // 4000^3 on the H100 preset: the heuristic's ranking is shown with the shape it chose; a user's tile

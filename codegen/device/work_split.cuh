@@ -45,8 +45,9 @@ constexpr int tg_hand_over_k_tiles = 12;
 // at most two partial sums. Under a wave the cut also needs the wave at most 80% full, and the
 // problem is cut whole, among as many clusters as it takes to give each its share (H100, 128x256
 // tiles: 512x2048x8192 211 -> 364 TFLOP/s, 256x8192x8192 390 -> 446, 1024x1024x4096 192 -> 277), in
-// step where it is at most half a wave (768x768x16384 374 -> 414, 1024x1024x16384 497 -> 557). Never fewer than 4 K tiles a cluster or piece (a cut costs
-// a partial sum's round trip through L2; 1024^3 cut to 2 a cluster ran 100 against 123 whole).
+// step where it is at most half a wave (768x768x16384 374 -> 414, 1024x1024x16384 497 -> 557).
+// Never fewer than 4 K tiles a cluster or piece (a cut costs a partial sum's round trip through L2;
+// 1024^3 cut to 2 a cluster ran 100 against 123 whole).
 // Under a wave, only where the longest share plus a hand-over is shorter than a whole unit. A
 // hand-over costs about tg_hand_over_k_tiles K tiles of math: every cut CTA stores an fp32 partial
 // sum (twice the bytes of a bf16 C tile) and its unit's finisher loads it, all at about the same time

@@ -36,6 +36,11 @@ void addPlanOptions(CLI::App& cmd, PlanOptions& o) {
                  "sm_90: on computes C^T = B^T A^T (wgmma's M along N, each tile stored transposed); off computes C = A B. "
                  "Default: on where N is 64 or less under a larger M, else the orientation whose tile ranking scores "
                  "1% higher, else off");
+  cmd.add_option("--pad-operands", o.pad_operands,
+                 "on reads A and B, where their rows or pointers are not 16-byte aligned, through copies with "
+                 "16-byte aligned rows made before each launch (timed with it); off reads them in narrower pieces "
+                 "(sm_80 only: sm_90's TMA needs the copies). Default: sm_90 on; sm_80 where the copy pays (plan "
+                 "says \"padded\")");
   cmd.add_flag("--tuned,!--no-tuned", o.tuned,
                "Use the grid traversal `tilegrid sweep --apply` stored for this problem (default on)");
   cmd.add_option("--cluster", o.cluster, "sm_90: CTAs per cluster along M, sharing the B tile by TMA multicast (1, 2 or 4). Default: the "
@@ -91,6 +96,11 @@ PlanRequest parsePlanOptions(const PlanOptions& o, const std::optional<scheduler
   if (!o.swap_ab.empty()) {
     TG_USER_CHECK(o.swap_ab == "on" || o.swap_ab == "off") << "--swap-ab: expected on or off, got '" << o.swap_ab << "'";
     r.overrides.swap_ab = o.swap_ab == "on";
+  }
+  if (!o.pad_operands.empty()) {
+    TG_USER_CHECK(o.pad_operands == "on" || o.pad_operands == "off")
+        << "--pad-operands: expected on or off, got '" << o.pad_operands << "'";
+    r.overrides.pad = o.pad_operands == "on";
   }
   if (o.tuned && o.factor.empty() && o.method.empty() && o.group.empty()) {
     if (const auto store = runtime::TuningStore::openDefault()) {

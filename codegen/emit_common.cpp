@@ -88,6 +88,34 @@ std::optional<std::pair<int64_t, int64_t>> affineSteps(const ir::TensorDomain& g
   return std::pair{sx, sy};
 }
 
+int64_t batchStride(const ir::TensorDomain& gmem) {
+  int64_t size = 1;
+  for (const ir::IterDomainId id : gmem.allocation()) {
+    const auto extent = gmem.iterDomain(id).extent.constValue();
+    TG_INTERNAL_CHECK(extent.has_value()) << gmem.name() << ": global matrices have constant extents";
+    size *= *extent;
+  }
+  return size;
+}
+
+std::optional<PaddedCopy> paddedCopy(const scheduler::MatmulSchedule& s, char operand) {
+  TG_INTERNAL_CHECK(operand == 'a' || operand == 'b') << "operand '" << operand << "': only A and B are padded";
+  const bool a = operand == 'a';
+  if (!(a ? s.params.pad_a : s.params.pad_b)) return std::nullopt;
+  const scheduler::MatmulProblem problem = s.kernelProblem();
+  const scheduler::Major major = a ? scheduler::majorOfA(problem.layout) : scheduler::majorOfB(problem.layout);
+  const int64_t esize = scheduler::bytes(a ? problem.a_dtype : problem.b_dtype);
+  const int64_t mn = a ? problem.m : problem.n;
+  const int64_t inner = major == scheduler::Major::K ? problem.k : mn;
+  const int64_t outer = major == scheduler::Major::K ? mn : problem.k;
+  const int64_t pitch = batchStride(a ? s.gmem_a : s.gmem_b) / outer;
+  const int64_t ld = a ? problem.leadingDimA() : problem.leadingDimB();
+  TG_INTERNAL_CHECK(pitch * esize % 16 == 0 && pitch >= inner)
+      << "padded " << (a ? "A" : "B") << ": rows of " << pitch << " elements are not 16-byte aligned";
+  return PaddedCopy{static_cast<uint64_t>(outer * problem.batch), static_cast<uint64_t>(inner * esize),
+                    static_cast<uint64_t>(ld * esize), static_cast<uint64_t>(pitch * esize)};
+}
+
 std::string pairStore(scheduler::DType out, const std::string& address, const std::string& v0,
                       const std::string& v1) {
   switch (out) {
@@ -126,6 +154,7 @@ std::string kernelName(const scheduler::MatmulSchedule& s) {
   if (p.batch != 1) name += fmt::format("_b{}", p.batch);
   if (s.params.cluster.m * s.params.cluster.n > 1) name += fmt::format("_c{}x{}", s.params.cluster.m, s.params.cluster.n);
   if (s.params.vec_a != 8 || s.params.vec_b != 8) name += fmt::format("_v{}{}", s.params.vec_a, s.params.vec_b);
+  if (s.params.pad_a || s.params.pad_b) name += std::string("_pad") + (s.params.pad_a ? "a" : "") + (s.params.pad_b ? "b" : "");
   // sm_90 consumer warpgroups take 64 rows unless the name says otherwise.
   if (s.params.arch == scheduler::Arch::Sm90 && s.params.warp_tile.m != 64) name += fmt::format("_wg{}", s.params.warp_tile.m);
   if (s.params.stream_k) name += "_sk";

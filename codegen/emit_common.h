@@ -37,6 +37,13 @@ class SmemOffsets {
 // Steps (s_mn, s_k) when tg_gmem_x(mn, k) == mn * s_mn + k * s_k on the Indexer's expression.
 std::optional<std::pair<int64_t, int64_t>> affineSteps(const ir::TensorDomain& gmem);
 
+// Elements from one batch entry of a global matrix to the next: its allocation domain's size.
+int64_t batchStride(const ir::TensorDomain& gmem);
+
+// The copy the runtime makes before every launch of a schedule that pads operand 'a' or 'b' of its
+// kernel problem: the operand's rows at its leading dimension, into rows of gmem's padded pitch.
+std::optional<PaddedCopy> paddedCopy(const scheduler::MatmulSchedule& s, char operand);
+
 // One 2-element store of fp32 values v0 and v1, converted to `out`, at `address` (aligned for two).
 std::string pairStore(scheduler::DType out, const std::string& address, const std::string& v0, const std::string& v1);
 

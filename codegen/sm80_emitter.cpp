@@ -122,13 +122,14 @@ CopyCode copyLoop(char operand, Major major, int64_t iterations, int64_t vec, co
   // (row, col) of the copy tile -> (mn, k) of the operand.
   const std::string from_row = major == Major::K ? "row" : "col";
   const std::string from_col = major == Major::K ? "col" : "row";
-  // The `% == 0` terms are compile-time: interior-only problems keep no predicate in the main loop.
+  // `checked` is false for K tiles of tiles wholly inside the matrix (the template's load_tile), and the
+  // `% == 0` terms are compile-time: interior copies keep no predicate.
   const std::string tile_mn = is_a ? "BM" : "BN";
   const std::string avail =
       major == Major::K
-          ? fmt::format("const int avail = ({2} % {3} == 0 || {0} + {1} < {2}) ? (K % BK == 0 ? 8 : min(max(K - (k0 + k), 0), 8)) : 0;",
+          ? fmt::format("const int avail = !checked ? 8 : ({2} % {3} == 0 || {0} + {1} < {2}) ? (K % BK == 0 ? 8 : min(max(K - (k0 + k), 0), 8)) : 0;",
                         origin, mn, MN, tile_mn)
-          : fmt::format("const int avail = (K % BK == 0 || k0 + k < K) ? ({2} % {3} == 0 ? 8 : min(max({2} - ({0} + {1}), 0), 8)) : 0;",
+          : fmt::format("const int avail = !checked ? 8 : (K % BK == 0 || k0 + k < K) ? ({2} % {3} == 0 ? 8 : min(max({2} - ({0} + {1}), 0), 8)) : 0;",
                         origin, mn, MN, tile_mn);
   const std::string src = fmt::format("const tg_in_t* src = {0} + (avail > 0 ? tg_gmem_{1}({2} + {3}, k0 + k) : 0);",
                                       base, operand, origin, mn);
@@ -422,6 +423,8 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
        {"COPY_A", copy_a.loop},
        {"COPY_B", copy_b.loop},
        {"BATCH", std::to_string(prob.batch)},
+       {"A_BATCH_STRIDE", std::to_string(batchStride(s.gmem_a))},
+       {"B_BATCH_STRIDE", std::to_string(batchStride(s.gmem_b))},
        {"PERSISTENT", p.persistent ? "true" : "false"},
        {"A_STAGE_ELEMS", std::to_string(p.cta_tile.m * p.cta_tile.k)},
        {"B_STAGE_ELEMS", std::to_string(p.cta_tile.n * p.cta_tile.k)},
@@ -434,7 +437,10 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
   source.launch.persistent = p.persistent;
   source.launch.block = {static_cast<uint32_t>(p.threadsPerCta()), 1, 1};
   source.launch.dynamic_smem_bytes = static_cast<uint32_t>(p.smemBytes(prob));
-  source.args = {{"A", ArgKind::Pointer, "A", {}, {}}, {"B", ArgKind::Pointer, "B", {}, {}}, {"C", ArgKind::Pointer, "C", {}, {}}};
+  // A padded operand is read from the copy the runtime makes before the launch.
+  source.args = {{"A", ArgKind::Pointer, "A", {}, paddedCopy(s, 'a')},
+                 {"B", ArgKind::Pointer, "B", {}, paddedCopy(s, 'b')},
+                 {"C", ArgKind::Pointer, "C", {}, {}}};
   return source;
 }
 

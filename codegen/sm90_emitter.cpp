@@ -159,15 +159,20 @@ std::optional<DescriptorSteps> descriptorSteps(const ir::TensorDomain& smem, DTy
 }
 
 // The tensor map over one operand in global memory: contiguous dimension first, then the other,
-// then the batch. Strides come from the gmem domain's Indexer expression. Rows that are not 16-byte
-// aligned (TMA's rule) are read from a padded copy the runtime makes before each launch.
+// then the batch. Strides come from the gmem domain's Indexer expression, which describes the padded
+// copy the runtime makes of an operand whose rows are not 16-byte aligned (TMA's rule).
 struct OperandMap {
   TensorMapSpec spec;
   std::optional<PaddedCopy> padded;
 };
 
-OperandMap operandMap(const char* name, const ir::TensorDomain& gmem, const scheduler::MatmulProblem& problem,
-                      const scheduler::SmemAtom& atom, int64_t mn_extent, const OperandPlan& plan) {
+OperandMap operandMap(const scheduler::MatmulSchedule& s, char operand, const OperandPlan& plan) {
+  const bool is_a = operand == 'a';
+  const char* name = is_a ? "A" : "B";
+  const scheduler::MatmulProblem problem = s.kernelProblem();
+  const ir::TensorDomain& gmem = is_a ? s.gmem_a : s.gmem_b;
+  const scheduler::SmemAtom& atom = is_a ? s.params.smem_a : s.params.smem_b;
+  const int64_t mn_extent = is_a ? problem.m : problem.n;
   const DType dtype = atom.dtype;
   const auto steps = affineSteps(gmem);
   TG_INTERNAL_CHECK(steps.has_value()) << name << ": the global layout is not affine";
@@ -178,15 +183,11 @@ OperandMap operandMap(const char* name, const ir::TensorDomain& gmem, const sche
   // A step is 0 along an extent of 1 (nothing to step over); a single row has any stride.
   TG_INTERNAL_CHECK(inner == 1 || (k_major ? s_k : s_mn) == 1) << name << ": the major mode is not contiguous";
   const int64_t granule = 16 / esize;
-  const int64_t ld = outer > 1 ? (k_major ? s_mn : s_k) : inner;
-  TG_INTERNAL_CHECK(ld >= inner) << name << ": rows overlap (leading dimension " << ld << ", row " << inner << ")";
-  const int64_t pitch = (ld + granule - 1) / granule * granule;
+  const int64_t pitch = outer > 1 ? (k_major ? s_mn : s_k) : (inner + granule - 1) / granule * granule;
+  TG_INTERNAL_CHECK(pitch >= inner && pitch % granule == 0)
+      << name << ": rows of " << pitch << " elements are not 16-byte aligned; the schedule must pad them";
   OperandMap out;
-  // One row (and no batch) has no stride to align: TMA only needs the 16-byte pitch it is told.
-  if (pitch != ld && (outer > 1 || problem.batch > 1)) {
-    out.padded = PaddedCopy{static_cast<uint64_t>(outer * problem.batch), static_cast<uint64_t>(inner * esize),
-                            static_cast<uint64_t>(ld * esize), static_cast<uint64_t>(pitch * esize)};
-  }
+  out.padded = paddedCopy(s, operand);
   TensorMapSpec& spec = out.spec;
   spec.dtype = dtype;
   spec.dims = {static_cast<uint64_t>(inner), static_cast<uint64_t>(outer)};
@@ -194,10 +195,8 @@ OperandMap operandMap(const char* name, const ir::TensorDomain& gmem, const sche
   spec.box = plan.box;
   if (problem.batch > 1) {
     // Batches follow one another: padded rows keep them a whole number of rows apart.
-    const int64_t batch_stride = outer * (out.padded ? pitch : ld) * esize;
-    TG_USER_CHECK(batch_stride % 16 == 0) << "sm_90 kernels load batched " << name
-                                          << " with TMA, which needs 16-byte aligned batch strides; " << name << "'s is "
-                                          << batch_stride << " bytes";
+    const int64_t batch_stride = outer * pitch * esize;
+    TG_INTERNAL_CHECK(batch_stride % 16 == 0) << name << ": batches " << batch_stride << " bytes apart";
     spec.dims.push_back(static_cast<uint64_t>(problem.batch));
     spec.strides_bytes.push_back(static_cast<uint64_t>(batch_stride));
     spec.box.push_back(1);
@@ -281,8 +280,8 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   const int64_t consumers = p.mathGroups(), m_blocks = p.cta_tile.m / 64;
   const OperandPlan plan_a = planOperand("A", s.smem_a, p.smem_a, p.cta_tile.m, p.cta_tile.k, 64, m_blocks, 1);
   const OperandPlan plan_b = planOperand("B", s.smem_b, p.smem_b, p.cta_tile.n, p.cta_tile.k, p.cta_tile.n, 1, cm);
-  const OperandMap map_a = operandMap("A", s.gmem_a, prob, p.smem_a, prob.m, plan_a);
-  const OperandMap map_b = operandMap("B", s.gmem_b, prob, p.smem_b, prob.n, plan_b);
+  const OperandMap map_a = operandMap(s, 'a', plan_a);
+  const OperandMap map_b = operandMap(s, 'b', plan_b);
   const bool batched = prob.batch > 1;
   // TMA stores need C's rows (and batches) 16-byte aligned; otherwise the epilogue stores directly.
   // C's rows run along the kernel's n, or along its m when it computes C^T.

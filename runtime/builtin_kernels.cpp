@@ -14,10 +14,10 @@
 namespace tilegrid::runtime {
 namespace {
 
-// Each thread writes one aligned 16-byte chunk of a padded row. Its source starts 2-byte aligned at
-// best, so the thread reads the two aligned 16-byte words around it and funnel-shifts the chunk out
-// (the overlapping reads hit L1), instead of eight 2-byte loads. Near the end of the buffer, where
-// the second word would lie past it, it reads bytes one at a time.
+// Each thread writes one aligned 16-byte chunk of a padded row. Its source may start on any byte
+// (the row pitch and the buffer's own address), so the thread reads the two aligned 16-byte words
+// around it and funnel-shifts the chunk out (the overlapping reads hit L1), instead of eight 2-byte
+// loads. Where either word would reach outside the buffer, at its ends, it reads bytes one at a time.
 constexpr const char* kPadSource = R"(
 extern "C" __global__ void tilegrid_pad_rows(const unsigned char* __restrict__ src, unsigned char* __restrict__ dst,
                                              unsigned long long rows, unsigned long long row_bytes,
@@ -28,13 +28,14 @@ extern "C" __global__ void tilegrid_pad_rows(const unsigned char* __restrict__ s
        i += (unsigned long long)gridDim.x * blockDim.x) {
     const unsigned long long row = i / chunks, c = i % chunks;
     const unsigned long long s = row * src_pitch + c * 16;
-    const unsigned long long base = s & ~15ull;
+    const unsigned long long at = (unsigned long long)src + s, begin = (unsigned long long)src;
+    const unsigned long long base = at & ~15ull;
     unsigned int r[4];
-    if (base + 32 <= src_bytes) {
-      const uint4 a = *reinterpret_cast<const uint4*>(src + base);
-      const uint4 b = *reinterpret_cast<const uint4*>(src + base + 16);
+    if (base >= begin && base + 32 <= begin + src_bytes) {
+      const uint4 a = *reinterpret_cast<const uint4*>(base);
+      const uint4 b = *reinterpret_cast<const uint4*>(base + 16);
       const unsigned int w[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
-      const unsigned int o = (unsigned int)(s & 15), q = o >> 2, shift = (o & 3) * 8;
+      const unsigned int o = (unsigned int)(at & 15), q = o >> 2, shift = (o & 3) * 8;
 #pragma unroll
       for (int k = 0; k < 4; ++k) {
         const unsigned int lo = q == 0 ? w[k] : q == 1 ? w[k + 1] : q == 2 ? w[k + 2] : w[k + 3];
@@ -46,8 +47,8 @@ extern "C" __global__ void tilegrid_pad_rows(const unsigned char* __restrict__ s
       for (int k = 0; k < 4; ++k) {
         unsigned int word = 0;
         for (int byte = 0; byte < 4; ++byte) {
-          const unsigned long long at = s + k * 4 + byte;
-          if (at < src_bytes) word |= (unsigned int)src[at] << (8 * byte);
+          const unsigned long long i = s + k * 4 + byte;
+          if (i < src_bytes) word |= (unsigned int)src[i] << (8 * byte);
         }
         r[k] = word;
       }

@@ -7,6 +7,7 @@
 #include "ir/error.h"
 #include "scheduler/grid_model.h"
 #include "scheduler/one_wave_tile.h"
+#include "scheduler/operand_padding.h"
 #include "scheduler/tile_eligibility.h"
 #include "scheduler/wave_model.h"
 
@@ -506,13 +507,24 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
   // problem's orientation unless swap_ab says otherwise). Everything below schedules that problem.
   p.swap_ab = overrides.swap_ab.value_or(p.arch == Arch::Sm90 && p.persistent && !overrides.cta_tile &&
                                          rankOrientations(user_problem, device, p.stream_k).swap);
+  // Misaligned operands: sm_90 reads padded copies of all of them (TMA), sm_80 of those where the
+  // copy pays. An sm_80 kernel then sees the padded operands aligned and schedules for that.
+  const auto pad = [&](char operand) {
+    const MatmulProblem kernel = p.kernelProblem(user_problem);
+    if (overrides.pad) return *overrides.pad && operandMisaligned(kernel, operand);
+    return p.arch == Arch::Sm90 ? operandMisaligned(kernel, operand) : padPaysSm80(kernel, operand);
+  };
+  p.pad_a = pad('a');
+  p.pad_b = pad('b');
   if (p.arch == Arch::Sm80) {
-    chooseTilesSm80(p.kernelProblem(user_problem), device, p);
+    chooseTilesSm80(alignedByPadding(p.kernelProblem(user_problem), p.pad_a, p.pad_b), device, p);
   } else {
     chooseTilesSm90(p.kernelProblem(user_problem), device, p);
     if (!overrides.swap_ab && !overrides.cta_tile) fitOneWaveSm90(user_problem, device, p);
   }
-  const MatmulProblem problem = p.kernelProblem(user_problem);
+  const MatmulProblem problem = p.arch == Arch::Sm80
+                                    ? alignedByPadding(p.kernelProblem(user_problem), p.pad_a, p.pad_b)
+                                    : p.kernelProblem(user_problem);
   if (overrides.cta_tile) {
     p.cta_tile = *overrides.cta_tile;
     TG_USER_CHECK(p.cta_tile.m >= 8 && p.cta_tile.n >= 8 && p.cta_tile.k >= 16 && p.cta_tile.m % 8 == 0 &&
@@ -532,9 +544,9 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
   p.smem_b = chooseSmemAtom(majorOfB(problem.layout), problem.b_dtype,
                             majorOfB(problem.layout) == Major::K ? p.cta_tile.k : p.cta_tile.n);
   chooseEpilogue(problem, p);
-  // 16-byte copies where the operand's alignment allows.
-  p.vec_a = std::min<int64_t>(16 / bytes(problem.a_dtype), problem.align_a);
-  p.vec_b = std::min<int64_t>(16 / bytes(problem.b_dtype), problem.align_b);
+  // 16-byte copies where the operand's alignment allows or it is padded.
+  p.vec_a = p.pad_a ? granuleElems(problem.a_dtype) : std::min(granuleElems(problem.a_dtype), problem.align_a);
+  p.vec_b = p.pad_b ? granuleElems(problem.b_dtype) : std::min(granuleElems(problem.b_dtype), problem.align_b);
   if (overrides.cluster_m) p.cluster = ClusterShape{*overrides.cluster_m, 1};
 
   // As many stages as fit, up to the arch's cap. An sm_80 staged epilogue gives way where its slabs

@@ -29,6 +29,9 @@ struct ScheduleOverrides {
   std::optional<int64_t> cluster_m = std::nullopt;
   // sm_90: compute C^T = B^T * A^T (MatmulParams::swap_ab); the heuristic decides when unset.
   std::optional<bool> swap_ab = std::nullopt;
+  // Read every operand promised less than 16-byte alignment through a padded copy (true) or none
+  // (false; sm_80 only, whose narrower copies need no padding); the heuristic decides when unset.
+  std::optional<bool> pad = std::nullopt;
 };
 
 // sm_90, persistent: a tile shape the heuristic ranks, with its speed on full waves relative to

@@ -12,9 +12,11 @@ namespace tilegrid::scheduler {
 
 // A global matrix with logical domain [outer, inner] (e.g. [m, k]) stored with `major` contiguous:
 // K-major stores [outer, inner] row-major, MN-major stores [inner, outer]. Its allocation domain
-// linearised is the element offset from the matrix base.
+// linearised is the element offset from the matrix base. `pad_to` > 1 describes a copy whose rows
+// are padded to a multiple of that many elements: the allocation splits the contiguous axis by it,
+// and the split's overhang is the padding.
 ir::TensorDomain buildGlobalMatrix(const std::string& name, const ir::AxisSpec& outer, const ir::AxisSpec& inner,
-                                   Major major);
+                                   Major major, int64_t pad_to = 1);
 
 // A rows x cols tile copied by `threads` threads in pieces of `vec` contiguous elements along cols:
 // [rows, cols] -> merge -> split by vec -> split by threads = loop [iteration, thread, vec], with

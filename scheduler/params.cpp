@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ir/error.h"
+#include "scheduler/operand_padding.h"
 
 namespace tilegrid::scheduler {
 
@@ -188,13 +189,27 @@ void MatmulParams::validate(const MatmulProblem& user_problem, const DeviceSpec&
   TG_USER_CHECK(smem_a.major == majorOfA(problem.layout) && smem_b.major == majorOfB(problem.layout))
       << "the smem atoms' majors (" << scheduler::toString(smem_a.major) << ", " << scheduler::toString(smem_b.major)
       << ") do not match layout " << scheduler::toString(problem.layout);
-  const auto checkVec = [](int64_t vec, int64_t align, DType type, const char* what) {
-    TG_USER_CHECK(isPow2(vec) && vec * bytes(type) <= 16 && vec <= align)
-        << "vec_" << what << " is " << vec << ": it must be a power of two, at most 16 bytes of "
-        << scheduler::toString(type) << " and at most the operand's alignment (" << align << " elements)";
+  const auto checkPad = [&](bool pad, char operand) {
+    const bool misaligned = operandMisaligned(problem, operand);
+    const int64_t align = operand == 'a' ? problem.align_a : problem.align_b;
+    const char* name = operand == 'a' ? "A" : "B";
+    TG_USER_CHECK(!pad || misaligned) << "pad_" << operand << " is set, but " << name << " is already 16-byte aligned (align_" << operand << " " << align
+                                      << " elements): there is nothing to pad";
+    TG_USER_CHECK(pad || !misaligned || arch == Arch::Sm80)
+        << "sm_90 kernels load " << name << " by TMA, which reads only 16-byte aligned rows, and align_" << operand << " is " << align
+        << " elements: pad_" << operand << " must be set (--pad-operands on: the runtime reads a padded copy)";
   };
-  checkVec(vec_a, problem.align_a, problem.a_dtype, "a");
-  checkVec(vec_b, problem.align_b, problem.b_dtype, "b");
+  checkPad(pad_a, 'a');
+  checkPad(pad_b, 'b');
+  const auto checkVec = [](int64_t vec, int64_t align, bool pad, DType type, const char* what) {
+    const int64_t allowed = pad ? granuleElems(type) : align;
+    TG_USER_CHECK(isPow2(vec) && vec * bytes(type) <= 16 && vec <= allowed)
+        << "vec_" << what << " is " << vec << ": it must be a power of two, at most 16 bytes of "
+        << scheduler::toString(type) << " and at most the operand's alignment (" << allowed << " elements"
+        << (pad ? ", padded" : "") << ")";
+  };
+  checkVec(vec_a, problem.align_a, pad_a, problem.a_dtype, "a");
+  checkVec(vec_b, problem.align_b, pad_b, problem.b_dtype, "b");
   const int64_t smem = smemBytes(problem);
   TG_USER_CHECK(smem <= device.smem_per_block)
       << "cta_tile " << cta_tile.toString() << " with " << stages << " stages needs " << smem
@@ -206,6 +221,7 @@ std::string MatmulParams::toString() const {
   std::string text = fmt::format("{} cta {} warp {} inst {} stages {} vec {}/{}", scheduler::toString(arch),
                                  cta_tile.toString(), warp_tile.toString(), instruction_tile.toString(), stages, vec_a,
                                  vec_b);
+  if (pad_a || pad_b) text += fmt::format(" padded {}", pad_a && pad_b ? "A/B" : pad_a ? "A" : "B");
   text += fmt::format(" smem A {} / B {} / epilogue {}", scheduler::toString(smem_a.kind), scheduler::toString(smem_b.kind),
                       stage_epilogue ? epilogue_tile.toString() + " " + scheduler::toString(smem_epilogue.kind)
                                      : std::string("from registers"));
@@ -253,6 +269,7 @@ void to_json(nlohmann::json& j, const MatmulParams& p) {
                      {"instruction_tile", tileJson(p.instruction_tile)},
                      {"stages", p.stages},
                      {"vec", {p.vec_a, p.vec_b}},
+                     {"pad", {p.pad_a, p.pad_b}},
                      {"smem_a", atomJson(p.smem_a)},
                      {"smem_b", atomJson(p.smem_b)},
                      {"epilogue_tile", tileJson(p.epilogue_tile)},
@@ -280,6 +297,11 @@ void from_json(const nlohmann::json& j, MatmulParams& p) {
     TG_USER_CHECK(vec.is_array() && vec.size() == 2) << "params.vec must be [a, b]";
     p.vec_a = vec[0].get<int64_t>();
     p.vec_b = vec[1].get<int64_t>();
+    // Optional: params written before padded copies existed read as without them.
+    const nlohmann::json pad = j.value("pad", nlohmann::json::array({false, false}));
+    TG_USER_CHECK(pad.is_array() && pad.size() == 2) << "params.pad must be [a, b]";
+    p.pad_a = pad[0].get<bool>();
+    p.pad_b = pad[1].get<bool>();
     p.smem_a = atomFrom(j.at("smem_a"), "smem_a");
     p.smem_b = atomFrom(j.at("smem_b"), "smem_b");
     p.epilogue_tile = tileFrom(j.at("epilogue_tile"), "epilogue_tile");

@@ -6,6 +6,7 @@
 
 #include "ir/error.h"
 #include "scheduler/grid_traversal.h"
+#include "scheduler/operand_padding.h"
 
 namespace tilegrid::scheduler {
 namespace {
@@ -52,8 +53,10 @@ MatmulSchedule scheduleWith(MatmulProblem user_problem, const DeviceSpec& device
                         std::move(smem_a),
                         std::move(smem_b),
                         epilogueTile(params),
-                        buildGlobalMatrix("gmem_a", {"m", ir::Val(problem.m)}, {"k", ir::Val(problem.k)}, major_a),
-                        buildGlobalMatrix("gmem_b", {"n", ir::Val(problem.n)}, {"k", ir::Val(problem.k)}, major_b),
+                        buildGlobalMatrix("gmem_a", {"m", ir::Val(problem.m)}, {"k", ir::Val(problem.k)}, major_a,
+                                          params.pad_a ? granuleElems(problem.a_dtype) : 1),
+                        buildGlobalMatrix("gmem_b", {"n", ir::Val(problem.n)}, {"k", ir::Val(problem.k)}, major_b,
+                                          params.pad_b ? granuleElems(problem.b_dtype) : 1),
                         // C is row-major; the kernel problem of swap_ab reads it column-major.
                         buildGlobalMatrix("gmem_c", {"m", ir::Val(problem.m)}, {"n", ir::Val(problem.n)},
                                           params.swap_ab ? Major::MN : Major::K),

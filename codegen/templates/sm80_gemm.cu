@@ -61,20 +61,24 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const t
 
   // The tile the copies read (the load cursor's, below).
   int load_m0 = 0, load_n0 = 0, load_batch = 0;
+  bool load_inside = true;  // the bound tile lies wholly inside M and N
   const tg_in_t* load_A = A_all;
   const tg_in_t* load_B = B_all;
   @COPY_SETUP@
   auto bind_loads = [&](int u) {
     tile_of(u, load_m0, load_n0, load_batch);
-    load_A = A_all + static_cast<long long>(load_batch) * M * K;
-    load_B = B_all + static_cast<long long>(load_batch) * N * K;
+    load_A = A_all + static_cast<long long>(load_batch) * @A_BATCH_STRIDE@LL;
+    load_B = B_all + static_cast<long long>(load_batch) * @B_BATCH_STRIDE@LL;
+    load_inside = load_m0 + BM <= M && load_n0 + BN <= N;
     @COPY_BIND@
   };
 
   constexpr int A_STAGE_ELEMS = @A_STAGE_ELEMS@, B_STAGE_ELEMS = @B_STAGE_ELEMS@;
   // One K tile of A and B into `stage`: 16-byte pieces (read in narrower parts from misaligned
-  // operands), zero-filled past M, N and K.
-  auto load_tile = [&](int kt, int stage) {
+  // operands), zero-filled past M, N and K. Only K tiles that reach past an edge are `checked`: the
+  // bounds arithmetic of every piece would otherwise run in the main loop of every tile.
+  constexpr bool EDGES = M % BM != 0 || N % BN != 0 || K % BK != 0;
+  auto load_tile = [&](int kt, int stage, bool checked) {
     const int k0 = kt * BK;
     @COPY_A@
     @COPY_B@
@@ -120,7 +124,10 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const t
   int load_unit = unit, load_kt = 0, load_iter = 0;
   auto load_next = [&] {
     if (load_unit < ALL_UNITS) {
-      load_tile(load_kt, load_iter % STAGES);
+      if (!EDGES || (load_inside && (K % BK == 0 || load_kt + 1 < K_TILES)))
+        load_tile(load_kt, load_iter % STAGES, false);
+      else
+        load_tile(load_kt, load_iter % STAGES, true);
       ++load_iter;
       if (++load_kt == K_TILES) {
         load_kt = 0;

@@ -207,22 +207,26 @@ TEST(Gpu, PadRowsCopiesEveryRow) {
   struct Case {
     uint64_t rows, row_bytes, src_pitch, dst_pitch;
   };
+  // The source also starts off 16 bytes (a user's pointer into the middle of an allocation).
   for (const Case& c : {Case{4096, 4097 * 2, 4097 * 2, 4104 * 2}, Case{3, 6, 6, 16}, Case{257, 77 * 2, 77 * 2, 80 * 2},
-                        Case{100, 35 * 4, 35 * 4, 36 * 4}, Case{5, 2, 2, 16}}) {
-    const uint64_t src_bytes = (c.rows - 1) * c.src_pitch + c.row_bytes;
-    std::vector<uint8_t> host(src_bytes);
-    for (uint64_t i = 0; i < src_bytes; ++i) host[i] = static_cast<uint8_t>((i * 2654435761u) >> 13);
-    DeviceBuffer src(src_bytes), dst(c.rows * c.dst_pitch);
-    src.copyFromHost(host.data(), host.size());
-    Stream stream;
-    padRows(src.ptr(), src_bytes, dst.ptr(), codegen::PaddedCopy{c.rows, c.row_bytes, c.src_pitch, c.dst_pitch},
-            stream.get());
-    stream.synchronize();
-    const auto out = dst.toHost<uint8_t>();
-    for (uint64_t r = 0; r < c.rows; ++r) {
-      for (uint64_t b = 0; b < c.row_bytes; ++b) {
-        ASSERT_EQ(out[r * c.dst_pitch + b], host[r * c.src_pitch + b]) << "row " << r << " byte " << b << " of rows of "
-                                                                       << c.row_bytes << " bytes";
+                        Case{100, 35 * 4, 35 * 4, 36 * 4}, Case{5, 2, 2, 16}, Case{64, 64 * 2, 64 * 2, 64 * 2}}) {
+    for (uint64_t offset : {0, 2, 6}) {
+      const uint64_t src_bytes = (c.rows - 1) * c.src_pitch + c.row_bytes;
+      std::vector<uint8_t> host(src_bytes + offset);
+      for (uint64_t i = 0; i < host.size(); ++i) host[i] = static_cast<uint8_t>((i * 2654435761u) >> 13);
+      DeviceBuffer src(host.size()), dst(c.rows * c.dst_pitch);
+      src.copyFromHost(host.data(), host.size());
+      Stream stream;
+      padRows(src.ptr() + offset, src_bytes, dst.ptr(),
+              codegen::PaddedCopy{c.rows, c.row_bytes, c.src_pitch, c.dst_pitch}, stream.get());
+      stream.synchronize();
+      const auto out = dst.toHost<uint8_t>();
+      for (uint64_t r = 0; r < c.rows; ++r) {
+        for (uint64_t b = 0; b < c.row_bytes; ++b) {
+          ASSERT_EQ(out[r * c.dst_pitch + b], host[offset + r * c.src_pitch + b])
+              << "row " << r << " byte " << b << " of rows of " << c.row_bytes << " bytes, source " << offset
+              << " bytes into its buffer";
+        }
       }
     }
   }

@@ -86,6 +86,26 @@ TEST(Sm80Emit, DefaultTilesAndEpiloguesOnAnH100CompileWithoutSpills) {
   EXPECT_GT(direct, 0);  // N = 4097: C rows are not 16-byte aligned
 }
 
+// The H100 defaults at 4097x4097x4096: every misaligned operand (M-major A, N-major B) is read
+// through a padded copy with 16-byte pieces and the 128x256 tile, without spills; only C, which is
+// never copied, keeps its 2-byte rows.
+TEST(Sm80Emit, PaddedOperandsOnAnH100CompileWithoutSpills) {
+  const auto device = scheduler::DeviceSpec::preset("sm_90");
+  for (auto layout : {scheduler::Layout::TN, scheduler::Layout::NT, scheduler::Layout::NN, scheduler::Layout::TT}) {
+    const auto problem = testing::makeProblem(4097, 4097, 4096, layout, scheduler::DType::BF16, scheduler::DType::BF16);
+    const auto schedule = scheduler::schedule(problem, device, {.arch = scheduler::Arch::Sm80});
+    const auto& p = schedule.params;
+    EXPECT_EQ(p.pad_a, scheduler::majorOfA(layout) == scheduler::Major::MN) << p.toString();
+    EXPECT_EQ(p.pad_b, scheduler::majorOfB(layout) == scheduler::Major::MN) << p.toString();
+    EXPECT_EQ(p.cta_tile, (scheduler::TileShape{128, 256, 64})) << p.toString();
+    const KernelSource source = emit(schedule);
+    EXPECT_EQ(source.args[0].padded.has_value(), p.pad_a);
+    EXPECT_EQ(source.args[1].padded.has_value(), p.pad_b);
+    const auto compiled = runtime::compile(source, scheduler::Arch::Sm90);
+    EXPECT_EQ(compiled.statsFor().spill_stores + compiled.statsFor().spill_loads, 0) << source.kernel_name;
+  }
+}
+
 // Persistent sm_80 kernels (--persistent on): a grid of one CTA per SM, each walking units.
 TEST(Sm80Emit, PersistentKernelsCompileWithoutSpillsAndLaunchOneCtaPerSm) {
   const auto device = scheduler::DeviceSpec::preset("sm_90");

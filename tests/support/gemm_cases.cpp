@@ -34,7 +34,8 @@ std::string GemmCase::label() const {
          (overrides.cluster_m ? fmt::format("_c{}", *overrides.cluster_m) : "") +
          (overrides.persistent ? (*overrides.persistent ? "_persistent" : "_cta_per_tile") : "") +
          (overrides.stream_k ? (*overrides.stream_k ? "_stream_k" : "_no_stream_k") : "") +
-         (overrides.swap_ab ? (*overrides.swap_ab ? "_swap_ab" : "_no_swap_ab") : "");
+         (overrides.swap_ab ? (*overrides.swap_ab ? "_swap_ab" : "_no_swap_ab") : "") +
+         (overrides.pad ? (*overrides.pad ? "_padded" : "_unpadded") : "");
 }
 
 namespace {
@@ -50,6 +51,7 @@ struct TileConfig {
   std::optional<scheduler::TileShape> cta_tile;
   int64_t cluster_m = 1;
   bool swap_ab = false;  // sm_90: compute C^T = B^T A^T
+  bool padded = false;   // sm_80: misaligned operands read through padded copies (misaligned shapes only)
 };
 
 struct Shape3 {
@@ -66,6 +68,7 @@ std::vector<GemmCase> compileCases(scheduler::Arch arch, const std::vector<TileC
       for (const Grid& g : kGrids) {
         for (const auto& tile : tiles) {
           for (bool aligned : {true, false}) {
+            if (tile.padded && aligned) continue;  // nothing to pad
             const Shape3 s = aligned ? aligned_shape : misaligned_shape;
             GemmCase c{makeProblem(s.m, s.n, s.k, layout, in, out), {}};
             c.overrides.arch = arch;
@@ -76,6 +79,9 @@ std::vector<GemmCase> compileCases(scheduler::Arch arch, const std::vector<TileC
             if (arch == scheduler::Arch::Sm90) {
               c.overrides.cluster_m = tile.cluster_m;
               c.overrides.swap_ab = tile.swap_ab;
+            } else {
+              // Unset, the misaligned shapes here are too small for the copy to pay.
+              if (tile.padded) c.overrides.pad = true;
             }
             cases.push_back(c);
           }
@@ -112,8 +118,10 @@ std::vector<GemmCase> runCases(scheduler::Arch arch, const scheduler::TileShape&
       if (arch == scheduler::Arch::Sm90) c.overrides.cluster_m = i % 6 == 5 ? 4 : i % 3 == 2 ? 2 : 1;
       // sm_90: every fifth case computes C^T = B^T A^T and stores its tiles transposed.
       if (arch == scheduler::Arch::Sm90 && i % 5 == 4) c.overrides.swap_ab = true;
-      // sm_80: every fourth case runs one CTA per tile instead of persistent CTAs walking units.
+      // sm_80: every fourth case runs one CTA per tile instead of persistent CTAs walking units, and
+      // every third reads its misaligned operands (batched too) through padded copies.
       if (arch == scheduler::Arch::Sm80 && i % 4 == 3) c.overrides.persistent = false;
+      if (arch == scheduler::Arch::Sm80 && i % 3 == 1) c.overrides.pad = true;
       cases.push_back(c);
       ++i;
     }
@@ -135,16 +143,17 @@ std::vector<GemmCase> cublasCases(scheduler::Arch arch, const std::vector<Shape3
 
 }  // namespace
 
-std::vector<GemmCase> sm80CompileCases() {
-  return compileCases(scheduler::Arch::Sm80, {{std::nullopt, 1}, {scheduler::TileShape{64, 128, 32}, 1}});
-}
+// Default tiles with and without padded copies of the misaligned operands, and a small tile.
+const std::vector<TileConfig> kSm80Tiles = {
+    {std::nullopt, 1}, {std::nullopt, 1, false, true}, {scheduler::TileShape{64, 128, 32}, 1}};
+
+std::vector<GemmCase> sm80CompileCases() { return compileCases(scheduler::Arch::Sm80, kSm80Tiles); }
 
 // Edge tiles in M and N and a K tail in the aligned shape; alignment 1 in the other.
 constexpr Shape3 kSmallAligned{200, 264, 136}, kSmallMisaligned{131, 67, 37};
 
 std::vector<GemmCase> sm80SmallVariants() {
-  return compileCases(scheduler::Arch::Sm80, {{std::nullopt, 1}, {scheduler::TileShape{64, 128, 32}, 1}}, kSmallAligned,
-                      kSmallMisaligned);
+  return compileCases(scheduler::Arch::Sm80, kSm80Tiles, kSmallAligned, kSmallMisaligned);
 }
 
 // Default tiles alone and in pairs (one consumer warpgroup, 64x128, on the aligned shape, under half
@@ -175,15 +184,21 @@ std::vector<GemmCase> sm90SmallVariants() {
 std::vector<GemmCase> sm80RunCases() { return runCases(scheduler::Arch::Sm80, scheduler::TileShape{64, 64, 32}); }
 
 std::vector<GemmCase> sm80CublasCases() {
-  // The last shape has K and every leading dimension not a multiple of 8.
-  return cublasCases(scheduler::Arch::Sm80, {{1, 1, 1},
-                                             {17, 33, 65},
-                                             {127, 129, 63},
-                                             {128, 128, 32},
-                                             {1000, 1000, 1000},
-                                             {4096, 4096, 4096},
-                                             {3000, 5000, 1000},
-                                             {1001, 999, 1003}});
+  // The last shape has K and every leading dimension not a multiple of 8: by default its operands
+  // are read through padded copies, and once more in 2-byte pieces.
+  std::vector<GemmCase> cases = cublasCases(scheduler::Arch::Sm80, {{1, 1, 1},
+                                                                    {17, 33, 65},
+                                                                    {127, 129, 63},
+                                                                    {128, 128, 32},
+                                                                    {1000, 1000, 1000},
+                                                                    {4096, 4096, 4096},
+                                                                    {3000, 5000, 1000},
+                                                                    {1001, 999, 1003}});
+  for (GemmCase c : cublasCases(scheduler::Arch::Sm80, {{1001, 999, 1003}})) {
+    c.overrides.pad = false;
+    cases.push_back(c);
+  }
+  return cases;
 }
 
 std::vector<GemmCase> sm90CompileCases() { return compileCases(scheduler::Arch::Sm90, kSm90Tiles); }

@@ -84,13 +84,15 @@ TEST(OperandPadding, Sm80PadsWhereTheCopyPays) {
   const MatmulParams tn = chooseParams(testing::bf16Problem(4097, 4097, 4096), h100, sm80);
   EXPECT_FALSE(tn.pad_a || tn.pad_b);
   // Too small for the copy (under 1 GFLOP), too little reuse of one operand (B's M of 200), and
-  // 4-byte pieces with a reuse under 1024.
+  // 4-byte pieces with a reuse under 512.
   EXPECT_FALSE(chooseParams(testing::bf16Problem(131, 67, 37), h100, sm80).pad_a);
   const MatmulParams narrow_m = chooseParams(testing::bf16Problem(200, 8192, 4097), h100, sm80);
   EXPECT_TRUE(narrow_m.pad_a);
   EXPECT_FALSE(narrow_m.pad_b);
-  EXPECT_FALSE(chooseParams(testing::bf16Problem(4096, 512, 4098), h100, sm80).pad_a);
-  EXPECT_TRUE(chooseParams(testing::bf16Problem(4096, 2048, 4098), h100, sm80).pad_a);
+  EXPECT_FALSE(chooseParams(testing::bf16Problem(4096, 384, 4098), h100, sm80).pad_a);
+  EXPECT_TRUE(chooseParams(testing::bf16Problem(4096, 512, 4098), h100, sm80).pad_a);
+  EXPECT_FALSE(chooseParams(testing::bf16Problem(4096, 512, 4100), h100, sm80).pad_a);  // 8-byte pieces
+  EXPECT_TRUE(chooseParams(testing::bf16Problem(4096, 1024, 4100), h100, sm80).pad_a);
   // On pads the misaligned operands only.
   ScheduleOverrides on = sm80;
   on.pad = true;

@@ -508,19 +508,23 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
   p.swap_ab = overrides.swap_ab.value_or(p.arch == Arch::Sm90 && p.persistent && !overrides.cta_tile &&
                                          rankOrientations(user_problem, device, p.stream_k).swap);
   // Misaligned operands: sm_90 reads padded copies of all of them (TMA), sm_80 of those where the
-  // copy pays. An sm_80 kernel then sees the padded operands aligned and schedules for that.
-  const auto pad = [&](char operand) {
+  // copy pays. An sm_80 kernel then sees the padded operands aligned and schedules for that; an sm_90
+  // kernel decides after the one-wave fit, which may turn the problem around.
+  const auto choosePads = [&] {
     const MatmulProblem kernel = p.kernelProblem(user_problem);
-    if (overrides.pad) return *overrides.pad && operandMisaligned(kernel, operand);
-    return p.arch == Arch::Sm90 ? operandMisaligned(kernel, operand) : padPaysSm80(kernel, operand);
+    for (const char operand : {'a', 'b'}) {
+      (operand == 'a' ? p.pad_a : p.pad_b) =
+          overrides.pad ? *overrides.pad && operandMisaligned(kernel, operand)
+                        : (p.arch == Arch::Sm90 ? operandMisaligned(kernel, operand) : padPaysSm80(kernel, operand));
+    }
   };
-  p.pad_a = pad('a');
-  p.pad_b = pad('b');
   if (p.arch == Arch::Sm80) {
+    choosePads();
     chooseTilesSm80(alignedByPadding(p.kernelProblem(user_problem), p.pad_a, p.pad_b), device, p);
   } else {
     chooseTilesSm90(p.kernelProblem(user_problem), device, p);
     if (!overrides.swap_ab && !overrides.cta_tile) fitOneWaveSm90(user_problem, device, p);
+    choosePads();
   }
   const MatmulProblem problem = p.arch == Arch::Sm80
                                     ? alignedByPadding(p.kernelProblem(user_problem), p.pad_a, p.pad_b)

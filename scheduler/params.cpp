@@ -193,11 +193,13 @@ void MatmulParams::validate(const MatmulProblem& user_problem, const DeviceSpec&
     const bool misaligned = operandMisaligned(problem, operand);
     const int64_t align = operand == 'a' ? problem.align_a : problem.align_b;
     const char* name = operand == 'a' ? "A" : "B";
-    TG_USER_CHECK(!pad || misaligned) << "pad_" << operand << " is set, but " << name << " is already 16-byte aligned (align_" << operand << " " << align
+    TG_USER_CHECK(!pad || misaligned) << "pad_" << operand << " is set, but " << name
+                                      << " is already 16-byte aligned (align_" << operand << " " << align
                                       << " elements): there is nothing to pad";
     TG_USER_CHECK(pad || !misaligned || arch == Arch::Sm80)
-        << "sm_90 kernels load " << name << " by TMA, which reads only 16-byte aligned rows, and align_" << operand << " is " << align
-        << " elements: pad_" << operand << " must be set (--pad-operands on: the runtime reads a padded copy)";
+        << "sm_90 kernels load " << name << " by TMA, which reads only 16-byte aligned rows, and align_" << operand
+        << " is " << align << " elements: pad_" << operand
+        << " must be set (--pad-operands on: the runtime reads a padded copy)";
   };
   checkPad(pad_a, 'a');
   checkPad(pad_b, 'b');

@@ -76,7 +76,9 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const t
   constexpr int A_STAGE_ELEMS = @A_STAGE_ELEMS@, B_STAGE_ELEMS = @B_STAGE_ELEMS@;
   // One K tile of A and B into `stage`: 16-byte pieces (read in narrower parts from misaligned
   // operands), zero-filled past M, N and K. Only K tiles that reach past an edge are `checked`: the
-  // bounds arithmetic of every piece would otherwise run in the main loop of every tile.
+  // bounds arithmetic of every piece would otherwise run in the main loop of every tile. `checked` is
+  // a constant at both inlined calls, so each gets its own copy code; a generic lambda taking a
+  // compile-time flag would be clearer, but NVRTC compiles its call operator as host code.
   constexpr bool EDGES = M % BM != 0 || N % BN != 0 || K % BK != 0;
   auto load_tile = [&](int kt, int stage, bool checked) {
     const int k0 = kt * BK;

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "codegen/device_helpers.h"
+#include "codegen/index_functions.h"
 #include "ir/error.h"
 #include "ir/indexer.h"
 
@@ -160,6 +162,32 @@ std::string kernelName(const scheduler::MatmulSchedule& s) {
   if (s.params.stream_k) name += "_sk";
   if (s.params.swap_ab) name += "_swapab";
   return name;
+}
+
+std::map<std::string, std::string> commonTemplateValues(const scheduler::MatmulSchedule& s,
+                                                        const std::vector<std::string>& helpers) {
+  const scheduler::MatmulProblem prob = s.kernelProblem();  // computing C^T, the problem turned around
+  const auto& p = s.params;
+  const std::string name = kernelName(s);
+  const char* convert = prob.out_dtype == scheduler::DType::BF16   ? "__float2bfloat16_rn(v)"
+                        : prob.out_dtype == scheduler::DType::FP16 ? "__float2half_rn(v)"
+                                                                   : "v";
+  return {{"HEADER", name + ": " + prob.toString() + "; " + p.toString()},
+          {"KERNEL_NAME", name},
+          {"IN_TYPE", cudaType(prob.a_dtype)},
+          {"OUT_TYPE", cudaType(prob.out_dtype)},
+          {"CONVERT", convert},
+          {"HELPERS", deviceHelperSource(helpers)},
+          {"INDEX_FUNCTIONS", emitMatmulIndexFunctions(s)},
+          {"THREADS", std::to_string(p.threadsPerCta())},
+          {"M", std::to_string(prob.m)},
+          {"N", std::to_string(prob.n)},
+          {"K", std::to_string(prob.k)},
+          {"BATCH", std::to_string(prob.batch)},
+          {"BM", std::to_string(p.cta_tile.m)},
+          {"BN", std::to_string(p.cta_tile.n)},
+          {"BK", std::to_string(p.cta_tile.k)},
+          {"STAGES", std::to_string(p.stages)}};
 }
 
 KernelArg streamKWorkspace(int64_t slots, int64_t sum_elems) {

@@ -2,9 +2,11 @@
 // Pieces both GEMM emitters share: type names, kernel names, the epilogue store, and a check that a
 // global-memory domain is affine (so kernels can step pointers by constants).
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "codegen/kernel_source.h"
 #include "ir/tensor_domain.h"
@@ -18,6 +20,11 @@ const char* cudaType(scheduler::DType t);
 
 // e.g. tilegrid_sm80_bf16_tn_128x128x64_s4_smerge8m_4096x4096x4096
 std::string kernelName(const scheduler::MatmulSchedule& schedule);
+
+// The values every GEMM kernel template takes (types, sizes, tile, stages, the Indexer's index
+// functions, the device helpers named), keyed by placeholder; each emitter adds its own.
+std::map<std::string, std::string> commonTemplateValues(const scheduler::MatmulSchedule& s,
+                                                        const std::vector<std::string>& helpers);
 
 // A shared-memory tile's element offset of (row, col, stage), from the Indexer's expression, for the
 // emitters to check layout properties on element by element.

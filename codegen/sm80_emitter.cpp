@@ -390,49 +390,31 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
   const std::string setup =
       "// ldmatrix row offsets, structure derived from tg_smem_a/b (see the emitter)\n  " + frag_a.setup +
       (frag_a.setup.empty() ? "" : "\n  ") + frag_b.setup;
-  const char* convert = prob.out_dtype == DType::BF16   ? "__float2bfloat16_rn(v)"
-                        : prob.out_dtype == DType::FP16 ? "__float2half_rn(v)"
-                                                        : "v";
   const int64_t copy_a_iters = *s.copy_a.axis(0).extent.constValue();
   const int64_t copy_b_iters = *s.copy_b.axis(0).extent.constValue();
   const auto copy_a = copyLoop('a', major_a, copy_a_iters, p.vec_a, deriveCopyPlan(s.copy_a, s.smem_a, s.gmem_a, major_a));
   const auto copy_b = copyLoop('b', major_b, copy_b_iters, p.vec_b, deriveCopyPlan(s.copy_b, s.smem_b, s.gmem_b, major_b));
   KernelSource source;
   source.kernel_name = kernelName(s);
-  source.cuda = fillTemplate(
-      kernelTemplate("sm80_gemm"),
-      {{"HEADER", source.kernel_name + ": " + prob.toString() + "; " + p.toString()},
-       {"IN_TYPE", cudaType(prob.a_dtype)},
-       {"OUT_TYPE", cudaType(prob.out_dtype)},
-       {"HELPERS", deviceHelperSource({"sm80"})},
-       {"INDEX_FUNCTIONS", emitMatmulIndexFunctions(s)},
-       {"CONVERT", convert},
-       {"THREADS", std::to_string(p.threadsPerCta())},
-       {"KERNEL_NAME", source.kernel_name},
-       {"M", std::to_string(prob.m)},
-       {"N", std::to_string(prob.n)},
-       {"K", std::to_string(prob.k)},
-       {"BM", std::to_string(p.cta_tile.m)},
-       {"BN", std::to_string(p.cta_tile.n)},
-       {"BK", std::to_string(p.cta_tile.k)},
-       {"STAGES", std::to_string(p.stages)},
-       {"TM", std::to_string(p.warp_tile.m)},
-       {"TN", std::to_string(p.warp_tile.n)},
-       {"COPY_SETUP", copy_a.setup + (copy_a.setup.empty() ? "" : "\n  ") + copy_b.setup},
-       {"COPY_BIND", copy_a.bind + (copy_a.bind.empty() ? "" : "\n    ") + copy_b.bind},
-       {"COPY_A", copy_a.loop},
-       {"COPY_B", copy_b.loop},
-       {"BATCH", std::to_string(prob.batch)},
-       {"A_BATCH_STRIDE", std::to_string(batchStride(s.gmem_a))},
-       {"B_BATCH_STRIDE", std::to_string(batchStride(s.gmem_b))},
-       {"PERSISTENT", p.persistent ? "true" : "false"},
-       {"A_STAGE_ELEMS", std::to_string(p.cta_tile.m * p.cta_tile.k)},
-       {"B_STAGE_ELEMS", std::to_string(p.cta_tile.n * p.cta_tile.k)},
-       {"FRAGMENT_SETUP", setup},
-       {"LDMATRIX_A", frag_a.load},
-       {"LDMATRIX_B", frag_b.load},
-       {"IS_BF16", prob.a_dtype == DType::BF16 ? "true" : "false"},
-       {"EPILOGUE", epilogueCode(s)}});
+  std::map<std::string, std::string> values = commonTemplateValues(s, {"sm80"});
+  addTemplateValues(values,
+                    {{"TM", std::to_string(p.warp_tile.m)},
+                     {"TN", std::to_string(p.warp_tile.n)},
+                     {"COPY_SETUP", copy_a.setup + (copy_a.setup.empty() ? "" : "\n  ") + copy_b.setup},
+                     {"COPY_BIND", copy_a.bind + (copy_a.bind.empty() ? "" : "\n    ") + copy_b.bind},
+                     {"COPY_A", copy_a.loop},
+                     {"COPY_B", copy_b.loop},
+                     {"A_BATCH_STRIDE", std::to_string(batchStride(s.gmem_a))},
+                     {"B_BATCH_STRIDE", std::to_string(batchStride(s.gmem_b))},
+                     {"PERSISTENT", p.persistent ? "true" : "false"},
+                     {"A_STAGE_ELEMS", std::to_string(p.cta_tile.m * p.cta_tile.k)},
+                     {"B_STAGE_ELEMS", std::to_string(p.cta_tile.n * p.cta_tile.k)},
+                     {"FRAGMENT_SETUP", setup},
+                     {"LDMATRIX_A", frag_a.load},
+                     {"LDMATRIX_B", frag_b.load},
+                     {"IS_BF16", prob.a_dtype == DType::BF16 ? "true" : "false"},
+                     {"EPILOGUE", epilogueCode(s)}});
+  source.cuda = fillTemplate(kernelTemplate("sm80_gemm"), values);
   source.launch.grid = {static_cast<uint32_t>(s.ctas()), 1, 1};
   source.launch.persistent = p.persistent;
   source.launch.block = {static_cast<uint32_t>(p.threadsPerCta()), 1, 1};

@@ -336,70 +336,58 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
     descriptor_a = fmt::format("const tg_u64 desc_a = {};", desc('a', a_rows, "kk * 16", "stage"));
     descriptor_b = fmt::format("const tg_u64 desc_b = {};", desc('b', "0", "kk * 16", "stage"));
   }
-  const char* convert = prob.out_dtype == DType::BF16   ? "__float2bfloat16_rn(v)"
-                        : prob.out_dtype == DType::FP16 ? "__float2half_rn(v)"
-                                                        : "v";
   const int64_t a_stage = p.cta_tile.m * p.cta_tile.k, b_stage = p.cta_tile.n * p.cta_tile.k;
   std::vector<std::string> helpers{"mbarrier", "tma", "wgmma", "stmatrix", "work_split", "stream_k"};
   if (cm > 1) helpers.push_back("cluster");
+  const char* tile_of =
+      cm > 1 ? "// The cluster's first tile decides whether the unit exists, for every rank alike; a rank's own\n"
+               "        // tile may lie past M (computed on zero-filled loads, never stored).\n"
+               "        tg_tile_of(unit % UNITS, 0, tile_m, tile_n, tile_valid);\n"
+               "        if (!tile_valid) continue;\n"
+               "        tg_tile_of(unit % UNITS, cta_rank, tile_m, tile_n, tile_valid);"
+             : "tg_tile_of(unit % UNITS, tile_m, tile_n, tile_valid);\n        if (!tile_valid) continue;";
+  const char* release_previous =
+      cm > 1 ? "for (int r = 0; r < CM; ++r) tg_mbarrier_arrive_cluster(&empty[(iter - 1) % STAGES], r);"
+             : "tg_mbarrier_arrive(&empty[(iter - 1) % STAGES]);";
+  const char* exit_sync = cm > 1 ? "// Peers multicast into this CTA's shared memory and arrive on its barriers until "
+                                   "they finish.\n  tg_cluster_sync();"
+                                 : "";
+  const char* epilogue_drain =
+      tma_store ? "// Shared memory must outlive the last stores' reads.\n    if (t == 0) tg_tma_store_wait_all();" : "";
   KernelSource source;
   source.kernel_name = kernelName(s);
-  source.cuda = fillTemplate(
-      kernelTemplate("sm90_gemm"),
-      {{"HEADER", source.kernel_name + ": " + prob.toString() + "; " + p.toString()},
-       {"IN_TYPE", cudaType(prob.a_dtype)},
-       {"OUT_TYPE", cudaType(prob.out_dtype)},
-       {"HELPERS", deviceHelperSource(helpers)},
-       {"STREAM_K", p.stream_k ? "true" : "false"},
-       {"MAX_CTAS", std::to_string(s.ctas())},
-       {"WORKSPACE_PARAM", p.stream_k ? ",\n    float* __restrict__ workspace" : ""},
-       {"WORKSPACE_DECL", p.stream_k ? "" : "float* const workspace = nullptr;  // no stream-K: no partial sums"},
-       {"CLUSTER_M", std::to_string(cm)},
-       {"INIT_SYNC", cm > 1 ? "tg_cluster_sync();" : "__syncthreads();"},
-       {"CTA_RANK", cm > 1 ? "tg_cluster_rank()" : "0"},
-       {"TILE_OF",
-        cm > 1 ? "// The cluster's first tile decides whether the unit exists, for every rank alike; a rank's own\n"
-                 "        // tile may lie past M (computed on zero-filled loads, never stored).\n"
-                 "        tg_tile_of(unit % UNITS, 0, tile_m, tile_n, tile_valid);\n"
-                 "        if (!tile_valid) continue;\n"
-                 "        tg_tile_of(unit % UNITS, cta_rank, tile_m, tile_n, tile_valid);"
-               : "tg_tile_of(unit % UNITS, tile_m, tile_n, tile_valid);\n        if (!tile_valid) continue;"},
-       {"RELEASE_PREVIOUS",
-        cm > 1 ? "for (int r = 0; r < CM; ++r) tg_mbarrier_arrive_cluster(&empty[(iter - 1) % STAGES], r);"
-               : "tg_mbarrier_arrive(&empty[(iter - 1) % STAGES]);"},
-       {"EXIT_SYNC", cm > 1 ? "// Peers multicast into this CTA's shared memory and arrive on its barriers until they finish.\n"
-                               "  tg_cluster_sync();"
-                             : ""},
-       {"WGMMA", wgmmaWrapper(p.instruction_tile.n, prob.a_dtype, major_a, major_b)},
-       {"INDEX_FUNCTIONS", emitMatmulIndexFunctions(s)},
-       {"CONVERT", convert},
-       {"THREADS", std::to_string(p.threadsPerCta())},
-       {"KERNEL_NAME", source.kernel_name},
-       {"M", std::to_string(prob.m)},
-       {"N", std::to_string(prob.n)},
-       {"K", std::to_string(prob.k)},
-       {"BATCH", std::to_string(prob.batch)},
-       {"BM", std::to_string(p.cta_tile.m)},
-       {"BN", std::to_string(p.cta_tile.n)},
-       {"BK", std::to_string(p.cta_tile.k)},
-       {"STAGES", std::to_string(p.stages)},
-       {"WM", std::to_string(p.warp_tile.m)},
-       {"WN", std::to_string(p.warp_tile.n)},
-       {"CONSUMERS", std::to_string(consumers)},
-       {"A_STAGE_ELEMS", std::to_string(a_stage)},
-       {"B_STAGE_ELEMS", std::to_string(b_stage)},
-       {"STAGE_TX_BYTES", std::to_string(plan_a.landed_bytes + plan_b.landed_bytes)},
-       {"PRODUCER_REGS", std::to_string(p.sm90Registers().producer)},
-       {"CONSUMER_REGS", std::to_string(p.sm90Registers().consumer)},
-       {"LOAD_A", loadCode('a', plan_a, major_a, batched)},
-       {"LOAD_B", loadCode('b', plan_b, major_b, batched)},
-       {"DESCRIPTOR_BASES", descriptor_bases},
-       {"DESCRIPTOR_A", descriptor_a},
-       {"DESCRIPTOR_B", descriptor_b},
-       {"C_PARAM", tma_store ? "const __grid_constant__ tg_tensor_map tmap_c" : "tg_out_t* __restrict__ C"},
-       {"C_SMEM_ELEMS", std::to_string(c_smem_elems)},
-       {"EPILOGUE", sm90EpilogueCode(s, tma_store, batched)},
-       {"EPILOGUE_DRAIN", tma_store ? "// Shared memory must outlive the last stores' reads.\n    if (t == 0) tg_tma_store_wait_all();" : ""}});
+  std::map<std::string, std::string> values = commonTemplateValues(s, helpers);
+  addTemplateValues(values,
+                    {{"STREAM_K", p.stream_k ? "true" : "false"},
+                     {"MAX_CTAS", std::to_string(s.ctas())},
+                     {"WORKSPACE_PARAM", p.stream_k ? ",\n    float* __restrict__ workspace" : ""},
+                     {"WORKSPACE_DECL", p.stream_k ? "" : "float* const workspace = nullptr;  // no stream-K: no partial sums"},
+                     {"CLUSTER_M", std::to_string(cm)},
+                     {"INIT_SYNC", cm > 1 ? "tg_cluster_sync();" : "__syncthreads();"},
+                     {"CTA_RANK", cm > 1 ? "tg_cluster_rank()" : "0"},
+                     {"TILE_OF", tile_of},
+                     {"RELEASE_PREVIOUS", release_previous},
+                     {"EXIT_SYNC", exit_sync},
+                     {"WGMMA", wgmmaWrapper(p.instruction_tile.n, prob.a_dtype, major_a, major_b)},
+                     {"WM", std::to_string(p.warp_tile.m)},
+                     {"WN", std::to_string(p.warp_tile.n)},
+                     {"CONSUMERS", std::to_string(consumers)},
+                     {"A_STAGE_ELEMS", std::to_string(a_stage)},
+                     {"B_STAGE_ELEMS", std::to_string(b_stage)},
+                     {"STAGE_TX_BYTES", std::to_string(plan_a.landed_bytes + plan_b.landed_bytes)},
+                     {"PRODUCER_REGS", std::to_string(p.sm90Registers().producer)},
+                     {"CONSUMER_REGS", std::to_string(p.sm90Registers().consumer)},
+                     {"LOAD_A", loadCode('a', plan_a, major_a, batched)},
+                     {"LOAD_B", loadCode('b', plan_b, major_b, batched)},
+                     {"DESCRIPTOR_BASES", descriptor_bases},
+                     {"DESCRIPTOR_A", descriptor_a},
+                     {"DESCRIPTOR_B", descriptor_b},
+                     {"C_PARAM", tma_store ? "const __grid_constant__ tg_tensor_map tmap_c"
+                                           : "tg_out_t* __restrict__ C"},
+                     {"C_SMEM_ELEMS", std::to_string(c_smem_elems)},
+                     {"EPILOGUE", sm90EpilogueCode(s, tma_store, batched)},
+                     {"EPILOGUE_DRAIN", epilogue_drain}});
+  source.cuda = fillTemplate(kernelTemplate("sm90_gemm"), values);
   source.launch.grid = {static_cast<uint32_t>(s.ctas()), 1, 1};
   source.launch.block = {static_cast<uint32_t>(p.threadsPerCta()), 1, 1};
   source.launch.cluster = {static_cast<uint32_t>(cm), 1, 1};

@@ -29,4 +29,10 @@ std::string fillTemplate(const std::string& text, const std::map<std::string, st
   return out;
 }
 
+void addTemplateValues(std::map<std::string, std::string>& values, const std::map<std::string, std::string>& more) {
+  for (const auto& [name, value] : more) {
+    TG_INTERNAL_CHECK(values.emplace(name, value).second) << "kernel template value @" << name << "@ given twice";
+  }
+}
+
 }  // namespace tilegrid::codegen

@@ -11,4 +11,8 @@ namespace tilegrid::codegen {
 // or a value without a placeholder, so templates and emitters cannot drift apart.
 std::string fillTemplate(const std::string& text, const std::map<std::string, std::string>& values);
 
+// Adds `more` to `values`. Throws InternalError for a name given twice, which would otherwise let one
+// value silently win.
+void addTemplateValues(std::map<std::string, std::string>& values, const std::map<std::string, std::string>& more);
+
 }  // namespace tilegrid::codegen

@@ -1,6 +1,5 @@
 #include <gtest/gtest.h>
 
-#include <future>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -8,38 +7,17 @@
 #include "codegen/emit.h"
 #include "ir/error.h"
 #include "runtime/kernel_cache.h"
+#include "support/compile_cases.h"
 #include "support/gemm_cases.h"
 
 namespace tilegrid::codegen {
 namespace {
 
-TEST(Sm80Emit, EveryVariantCompilesWithoutSpills) {
+TEST(Sm80Emit, EveryVariantCompilesWithoutSpillsOrWarnings) {
   const auto cases = testing::sm80CompileCases();
   ASSERT_GE(cases.size(), 96u);
   runtime::KernelCache cache;
-  std::vector<std::future<std::string>> results;
-  // NVRTC is thread-safe: compile the variants four at a time.
-  const size_t workers = 4;
-  for (size_t w = 0; w < workers; ++w) {
-    results.push_back(std::async(std::launch::async, [&, w] {
-      std::string failures;
-      for (size_t i = w; i < cases.size(); i += workers) {
-        try {
-          const auto schedule = scheduler::schedule(cases[i].problem, scheduler::DeviceSpec::preset("sm_80"),
-                                                    cases[i].overrides);
-          const KernelSource source = emit(schedule);
-          const auto kernel = cache.get(source, scheduler::Arch::Sm80);
-          const auto& stats = kernel->statsFor();
-          if (stats.spill_stores + stats.spill_loads > 0) failures += cases[i].label() + ": spills\n";
-        } catch (const std::exception& e) {
-          failures += cases[i].label() + ": " + e.what() + "\n";
-        }
-      }
-      return failures;
-    }));
-  }
-  std::string failures;
-  for (auto& r : results) failures += r.get();
+  const std::string failures = testing::compileCases(cases, "sm_80", 1, cache);
   EXPECT_TRUE(failures.empty()) << failures;
   EXPECT_EQ(cache.stats().compiles, static_cast<int64_t>(cases.size()));
 }

@@ -4,7 +4,6 @@
 
 #include <fmt/format.h>
 
-#include <future>
 
 #include "codegen/emit.h"
 #include "codegen/emit_common.h"
@@ -13,6 +12,7 @@
 #include "codegen/work_split.h"
 #include "ir/error.h"
 #include "runtime/kernel_cache.h"
+#include "support/compile_cases.h"
 #include "support/gemm_cases.h"
 
 namespace tilegrid::codegen {
@@ -31,29 +31,7 @@ TEST(Sm90Emit, EveryVariantCompilesWithoutSpillsOrSerialization) {
   const auto cases = testing::sm90CompileCases();
   ASSERT_GE(cases.size(), 96u);
   runtime::KernelCache cache;
-  std::vector<std::future<std::string>> results;
-  const size_t workers = 4;
-  for (size_t w = 0; w < workers; ++w) {
-    results.push_back(std::async(std::launch::async, [&, w] {
-      std::string failures;
-      for (size_t i = w * kVariantStride; i < cases.size(); i += workers * kVariantStride) {
-        try {
-          const auto schedule = scheduler::schedule(cases[i].problem, scheduler::DeviceSpec::preset("sm_90"),
-                                                    cases[i].overrides);
-          const KernelSource source = emit(schedule);
-          const auto kernel = cache.get(source, scheduler::Arch::Sm90);
-          const auto& stats = kernel->statsFor();
-          if (stats.spill_stores + stats.spill_loads > 0) failures += cases[i].label() + ": spills\n";
-          for (const std::string& warning : kernel->warnings) failures += cases[i].label() + ": " + warning + "\n";
-        } catch (const std::exception& e) {
-          failures += cases[i].label() + ": " + e.what() + "\n";
-        }
-      }
-      return failures;
-    }));
-  }
-  std::string failures;
-  for (auto& r : results) failures += r.get();
+  const std::string failures = testing::compileCases(cases, "sm_90", kVariantStride, cache);
   EXPECT_TRUE(failures.empty()) << failures;
 }
 

@@ -29,6 +29,7 @@ nlohmann::json atomJson(const scheduler::SmemAtom& atom) {
 // stream-K the units whose K tiles the clusters share. Computed by the kernel's own split.
 struct SplitSummary {
   int64_t clusters = 0, units = 0, shared_units = 0, k_tiles = 0, min_share = 0, max_share = 0;
+  int64_t whole_unit_clusters = 0;  // the clusters the whole units go round robin over (dp_stride)
   int64_t pieces = 0;  // in-step cuts: the K pieces of every unit, one a cluster; 0 for contiguous ranges
   bool slices = false;  // the pieces add their sums up a slice each (tg_reduces_in_slices)
 };
@@ -39,6 +40,9 @@ SplitSummary splitSummary(const scheduler::MatmulSchedule& s) {
   out.clusters = first.clusters;
   out.units = s.workUnits();
   out.k_tiles = first.k_tiles;
+  // The sm_80 kernel walks its units over the whole grid (templates/sm80_gemm.cu): a balanced
+  // grid lost there (H100, 4000^3 TN 422-425 vs 430-436 TFLOP/s).
+  out.whole_unit_clusters = s.params.arch == scheduler::Arch::Sm90 ? first.split.dp_stride : first.clusters;
   if (!s.params.stream_k) return out;
   out.shared_units = out.units - first.split.dp_units;
   out.min_share = first.split.sk_share;
@@ -54,6 +58,12 @@ std::string splitText(const scheduler::MatmulSchedule& s) {
   const int64_t last = w.units % w.clusters;
   std::string text = fmt::format("work:     {} units on {} launched clusters: {} whole wave(s){}", w.units, w.clusters,
                                  w.units / w.clusters, last ? fmt::format(" and {} of {} in the last", last, w.clusters) : "");
+  const int64_t whole_units = w.units - w.shared_units;
+  if (whole_units > w.clusters && w.whole_unit_clusters < w.clusters) {
+    text += fmt::format("; the {} whole units go to the first {} clusters, {} round(s) each, the other {} idle", whole_units,
+                        w.whole_unit_clusters, (whole_units + w.whole_unit_clusters - 1) / w.whole_unit_clusters,
+                        w.clusters - w.whole_unit_clusters);
+  }
   if (!s.params.stream_k) return text + "\n";
   if (w.shared_units == 0) {
     return text + "; stream-K cuts nothing (it shares a last wave only where a share and its hand-over take "
@@ -177,6 +187,7 @@ nlohmann::json scheduleJson(const scheduler::MatmulSchedule& s) {
                {"tiles", s.tiles()},
                {"work_units", s.workUnits()},
                {"ctas", s.ctas()}};
+  if (s.params.persistent) j["grid"]["whole_unit_clusters"] = splitSummary(s).whole_unit_clusters;
   if (s.params.stream_k) {
     const SplitSummary w = splitSummary(s);
     j["grid"]["stream_k"] = {{"clusters", w.clusters},

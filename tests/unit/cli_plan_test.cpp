@@ -34,7 +34,7 @@ TEST(CliPlan, JsonHasTheDocumentedShape) {
 
 // 5000x3000 on the H100 preset: 240 cluster pairs of 128x256 tiles on 66 clusters leave a last wave
 // of 42, which stream-K shares (2688 K tiles over 66 clusters: 40 or 41 each); 4096^3's last wave
-// (58 of 66) stays whole.
+// (58 of 66) stays whole, and its 256 units go four each to 64 clusters.
 TEST(CliPlan, ShowsHowStreamKSharesTheLastWave) {
   const Result r = runCli({"plan", "--m", "5000", "--n", "3000", "--k", "4096", "--arch", "sm_90", "--cta-tile",
                            "128,256,64", "--format", "json"});
@@ -43,8 +43,12 @@ TEST(CliPlan, ShowsHowStreamKSharesTheLastWave) {
   EXPECT_EQ(j["grid"]["stream_k"]["shared_units"], 42);
   EXPECT_EQ(j["grid"]["stream_k"]["k_tiles_per_cluster"], nlohmann::json::array({40, 41}));
   const Result text = runCli({"plan", "--m", "4096", "--n", "4096", "--k", "4096", "--arch", "sm_90"});
-  EXPECT_NE(text.out.find("3 whole wave(s) and 58 of 66 in the last; stream-K cuts nothing"), std::string::npos)
+  EXPECT_NE(text.out.find("3 whole wave(s) and 58 of 66 in the last; the 256 whole units go to the first 64 "
+                          "clusters, 4 round(s) each, the other 2 idle; stream-K cuts nothing"),
+            std::string::npos)
       << text.out;
+  const Result json = runCli({"plan", "--m", "4096", "--n", "4096", "--k", "4096", "--arch", "sm_90", "--format", "json"});
+  EXPECT_EQ(nlohmann::json::parse(json.out)["grid"]["whole_unit_clusters"], 64);
   const Result off = runCli({"plan", "--m", "5000", "--n", "3000", "--k", "4096", "--arch", "sm_90", "--stream-k", "off"});
   EXPECT_EQ(off.out.find("stream-K"), std::string::npos) << off.out;
 }

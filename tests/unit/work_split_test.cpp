@@ -185,4 +185,43 @@ TEST(WorkSplit, WholeWavesAndShortKStayWhole) {
   EXPECT_EQ(w.sk_total, 42 * 64);
 }
 
+// Whole units go round robin over as few clusters as still take the fewest rounds: no cluster walks
+// more whole units than with all of them, the busy ones are the first, and each of them walks all
+// its rounds but for at most one round short.
+TEST(WorkSplit, WholeUnitsTakeTheFewestClustersOfTheFewestRounds) {
+  for (bool stream_k : {false, true}) {
+    for (int clusters = 1; clusters <= 20; ++clusters) {
+      for (int units = 1; units <= 4 * clusters + 3; ++units) {
+        for (int k_tiles : {1, 5, 64}) {
+          std::vector<int> whole(static_cast<size_t>(clusters), 0);
+          for (const Piece& p : walk(units, clusters, k_tiles, stream_k)) {
+            if (p.k_begin == 0 && p.k_end == k_tiles && p.item < tg_split_work(units, clusters, p.cluster, k_tiles,
+                                                                                 stream_k).dp_items) {
+              ++whole[static_cast<size_t>(p.cluster)];
+            }
+          }
+          const int dp_units = tg_split_work(units, clusters, 0, k_tiles, stream_k).dp_units;
+          const int rounds = (dp_units + clusters - 1) / clusters;
+          const int busy = rounds == 0 ? 0 : (dp_units + rounds - 1) / rounds;
+          for (int c = 0; c < clusters; ++c) {
+            const int n = whole[static_cast<size_t>(c)];
+            if (c < busy) {
+              EXPECT_TRUE(n == rounds || n == rounds - 1)
+                  << units << " units on " << clusters << " clusters: cluster " << c << " walks " << n << " of " << rounds;
+            } else {
+              EXPECT_EQ(n, 0) << units << " units on " << clusters << " clusters: cluster " << c << " is past the "
+                              << busy << " busy ones";
+            }
+          }
+        }
+      }
+    }
+  }
+  // 4096^3 in 128x256 pairs on 132 SMs: 256 units on 64 of the 66 clusters, four each.
+  const tg_work_split w = tg_split_work(256, 66, 65, 64, true);
+  EXPECT_EQ(w.dp_stride, 64);
+  EXPECT_EQ(w.dp_items, 0);
+  EXPECT_EQ(tg_split_work(256, 66, 63, 64, true).dp_items, 4);
+}
+
 }  // namespace

@@ -40,9 +40,7 @@ SplitSummary splitSummary(const scheduler::MatmulSchedule& s) {
   out.clusters = first.clusters;
   out.units = s.workUnits();
   out.k_tiles = first.k_tiles;
-  // The sm_80 kernel walks its units over the whole grid (templates/sm80_gemm.cu): a balanced
-  // grid lost there (H100, 4000^3 TN 422-425 vs 430-436 TFLOP/s).
-  out.whole_unit_clusters = s.params.arch == scheduler::Arch::Sm90 ? first.split.dp_stride : first.clusters;
+  out.whole_unit_clusters = first.whole_unit_clusters;
   if (!s.params.stream_k) return out;
   out.shared_units = out.units - first.split.dp_units;
   out.min_share = first.split.sk_share;
@@ -187,9 +185,10 @@ nlohmann::json scheduleJson(const scheduler::MatmulSchedule& s) {
                {"tiles", s.tiles()},
                {"work_units", s.workUnits()},
                {"ctas", s.ctas()}};
-  if (s.params.persistent) j["grid"]["whole_unit_clusters"] = splitSummary(s).whole_unit_clusters;
+  if (!s.params.persistent) return j;
+  const SplitSummary w = splitSummary(s);
+  j["grid"]["whole_unit_clusters"] = w.whole_unit_clusters;
   if (s.params.stream_k) {
-    const SplitSummary w = splitSummary(s);
     j["grid"]["stream_k"] = {{"clusters", w.clusters},
                              {"shared_units", w.shared_units},
                              {"k_tiles_per_unit", w.k_tiles},

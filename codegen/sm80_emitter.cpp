@@ -394,9 +394,9 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
   const int64_t copy_b_iters = *s.copy_b.axis(0).extent.constValue();
   const auto copy_a = copyLoop('a', major_a, copy_a_iters, p.vec_a, deriveCopyPlan(s.copy_a, s.smem_a, s.gmem_a, major_a));
   const auto copy_b = copyLoop('b', major_b, copy_b_iters, p.vec_b, deriveCopyPlan(s.copy_b, s.smem_b, s.gmem_b, major_b));
-  KernelSource source;
-  source.kernel_name = kernelName(s);
   std::map<std::string, std::string> values = commonTemplateValues(s, {"sm80"});
+  KernelSource source;
+  source.kernel_name = values.at("KERNEL_NAME");
   addTemplateValues(values,
                     {{"TM", std::to_string(p.warp_tile.m)},
                      {"TN", std::to_string(p.warp_tile.n)},

@@ -354,9 +354,9 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
                                  : "";
   const char* epilogue_drain =
       tma_store ? "// Shared memory must outlive the last stores' reads.\n    if (t == 0) tg_tma_store_wait_all();" : "";
-  KernelSource source;
-  source.kernel_name = kernelName(s);
   std::map<std::string, std::string> values = commonTemplateValues(s, helpers);
+  KernelSource source;
+  source.kernel_name = values.at("KERNEL_NAME");
   addTemplateValues(values,
                     {{"STREAM_K", p.stream_k ? "true" : "false"},
                      {"MAX_CTAS", std::to_string(s.ctas())},

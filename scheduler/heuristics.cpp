@@ -510,13 +510,14 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
   // Misaligned operands: sm_90 reads padded copies of all of them (TMA), sm_80 of those where the
   // copy pays. An sm_80 kernel then sees the padded operands aligned and schedules for that; an sm_90
   // kernel decides after the one-wave fit, which may turn the problem around.
+  const auto padded = [&](const MatmulProblem& kernel, char operand) {
+    if (overrides.pad) return *overrides.pad && operandMisaligned(kernel, operand);
+    return p.arch == Arch::Sm90 ? operandMisaligned(kernel, operand) : padPaysSm80(kernel, operand);
+  };
   const auto choosePads = [&] {
     const MatmulProblem kernel = p.kernelProblem(user_problem);
-    for (const char operand : {'a', 'b'}) {
-      (operand == 'a' ? p.pad_a : p.pad_b) =
-          overrides.pad ? *overrides.pad && operandMisaligned(kernel, operand)
-                        : (p.arch == Arch::Sm90 ? operandMisaligned(kernel, operand) : padPaysSm80(kernel, operand));
-    }
+    p.pad_a = padded(kernel, 'a');
+    p.pad_b = padded(kernel, 'b');
   };
   if (p.arch == Arch::Sm80) {
     choosePads();

@@ -5,12 +5,12 @@
 
 // The split seen by one cluster. Units [0, dp_units) go whole, round robin over the first dp_stride
 // clusters: the fewest that still finish them in as many rounds as all the clusters would, so a last
-// round that stream-K does not cut leaves whole clusters idle rather than a few SMs of every round's
-// tail (H100, 4096^3 TN in 128x256 pairs: 256 units on 66 clusters run on 64, 795 vs 786 TFLOP/s;
-// idle SMs leave the busy ones more of the power budget). The rest, laid end to end as one sequence of sk_total K tiles, are cut into one contiguous range per
-// cluster, [sk_begin, sk_end) of that sequence: sk_share K tiles each, one more for the first
-// sk_extra clusters. 32-bit: the consumers keep this live beside their accumulators (a 64-bit
-// division there spilled).
+// round that stream-K does not cut leaves whole clusters idle rather than a few SMs at the end of
+// every round (H100, 4096^3 TN in 128x256 pairs: 256 units on 64 of 66 clusters, 787-790 vs 780-785
+// TFLOP/s; idle SMs likely leave the busy ones more of the power budget). The rest, laid end to end
+// as one sequence of sk_total K tiles, are cut into one contiguous range per cluster, [sk_begin,
+// sk_end) of that sequence: sk_share K tiles each, one more for the first sk_extra clusters. 32-bit:
+// the consumers keep this live beside their accumulators (a 64-bit division there spilled).
 //
 // A problem of at most half a wave is cut in step instead: every unit into the same `pieces` K
 // ranges (sk_share K tiles each, one more for the first sk_extra), cluster c taking piece c % pieces

@@ -4,7 +4,6 @@
 
 #include <fmt/format.h>
 
-
 #include "codegen/emit.h"
 #include "codegen/emit_common.h"
 #include "codegen/sm80_emitter.h"

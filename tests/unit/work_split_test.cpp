@@ -193,10 +193,11 @@ TEST(WorkSplit, WholeUnitsTakeTheFewestClustersOfTheFewestRounds) {
     for (int clusters = 1; clusters <= 20; ++clusters) {
       for (int units = 1; units <= 4 * clusters + 3; ++units) {
         for (int k_tiles : {1, 5, 64}) {
+          // A cluster's whole units are its first dp_items pieces.
           std::vector<int> whole(static_cast<size_t>(clusters), 0);
           for (const Piece& p : walk(units, clusters, k_tiles, stream_k)) {
-            if (p.k_begin == 0 && p.k_end == k_tiles && p.item < tg_split_work(units, clusters, p.cluster, k_tiles,
-                                                                                 stream_k).dp_items) {
+            if (p.item < tg_split_work(units, clusters, p.cluster, k_tiles, stream_k).dp_items) {
+              ASSERT_TRUE(p.k_begin == 0 && p.k_end == k_tiles) << "a whole unit's piece is cut";
               ++whole[static_cast<size_t>(p.cluster)];
             }
           }

@@ -54,8 +54,7 @@ PlanRequest parsePlanOptions(const PlanOptions& o, const std::optional<scheduler
   r.problem.n = parseInt(o.n, "--n");
   r.problem.k = parseInt(o.k, "--k");
   r.problem.batch = parseInt(o.batch, "--batch");
-  r.problem.a_dtype = r.problem.b_dtype = forOption("--dtype", [&] { return scheduler::parseDType(o.dtype); });
-  TG_USER_CHECK(r.problem.a_dtype != scheduler::DType::FP32) << "--dtype: A and B must be bf16 or fp16, got fp32";
+  r.problem.a_dtype = r.problem.b_dtype = forOption("--dtype", [&] { return scheduler::parseInputDType(o.dtype); });
   r.problem.out_dtype = forOption("--out-dtype", [&] { return scheduler::parseDType(o.out_dtype); });
   r.problem.layout = forOption("--layout", [&] { return scheduler::parseLayout(o.layout); });
   r.problem.validate();

@@ -24,6 +24,14 @@ DType parseDType(const std::string& text) {
   return parseEnum(text, {DType::BF16, DType::FP16, DType::FP32}, [](DType t) { return toString(t); }, "dtype");
 }
 
+DType parseInputDType(const std::string& text) {
+  for (DType t : {DType::BF16, DType::FP16}) {
+    if (text == toString(t)) return t;
+  }
+  TG_USER_ERROR() << "A and B must be bf16 or fp16 (tensor-core inputs), got '" << text << "'";
+  return DType::BF16;
+}
+
 const char* toString(Major major) { return major == Major::K ? "K" : "MN"; }
 
 const char* toString(Layout layout) {

@@ -10,6 +10,8 @@ enum class DType { BF16, FP16, FP32 };
 int64_t bytes(DType type);
 const char* toString(DType type);
 DType parseDType(const std::string& text);
+// The tensor-core input dtypes only (bf16, fp16): what A and B may be.
+DType parseInputDType(const std::string& text);
 
 // Which dimension of an operand is contiguous in memory: K-major (A row-major M x K, B stored N x K)
 // or MN-major (A column-major, B row-major K x N).

@@ -39,7 +39,7 @@ TEST(BadInput, CliExitsTwoNamingTheArgumentTheValueAndWhatIsAllowed) {
       {{"plan", "--m", "6.5", "--n", "64", "--k", "64"}, {"--m", "'6.5'", "not an integer"}},
       {plan({"--batch", "0"}), {"batch", "0", ">= 1"}},
       // unknown names
-      {plan({"--dtype", "fp8"}), {"--dtype", "'fp8'", "bf16, fp16"}},
+      {plan({"--dtype", "fp8"}), {"--dtype", "'fp8'", "bf16 or fp16"}},
       {plan({"--dtype", "fp32"}), {"--dtype", "fp32", "bf16 or fp16"}},
       {plan({"--out-dtype", "int8"}), {"--out-dtype", "'int8'", "bf16, fp16 or fp32"}},
       {plan({"--layout", "XY"}), {"--layout", "'XY'", "TN, NT, NN or TT"}},

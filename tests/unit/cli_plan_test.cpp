@@ -213,7 +213,7 @@ TEST(CliPlan, BadInputExitsTwoWithAMessage) {
       {{"--cta-tile", "128,128"}, "expected M,N,K"},
       {{"--arch", "sm_70"}, "expected sm_80 or sm_90"},
       {{"--dtype", "fp32"}, "bf16 or fp16"},
-      {{"--dtype", "int4"}, "unknown dtype"},
+      {{"--dtype", "int4"}, "got 'int4'"},
       {{"--layout", "XX"}, "expected TN, NT, NN or TT"},
       {{"--factor", "0"}, "factor"},
       {{"--method", "zigzag"}, "expected none, split-merge or swizzle-merge"},

@@ -36,6 +36,8 @@ TEST(MatmulProblem, ValidatesAndDerivesAlignment) {
   EXPECT_EQ(parseLayout("NN"), Layout::NN);
   EXPECT_THROW(parseLayout("XN"), UserError);
   EXPECT_THROW(parseDType("int8"), UserError);
+  EXPECT_EQ(parseInputDType("fp16"), DType::FP16);
+  EXPECT_THROW(parseInputDType("fp32"), UserError);
   EXPECT_EQ(majorOfA(Layout::TN), Major::K);
   EXPECT_EQ(majorOfB(Layout::TN), Major::K);
   EXPECT_EQ(majorOfA(Layout::NT), Major::MN);

@@ -28,6 +28,39 @@ san memcheck_threads memcheck 'Concurrency.*' 120
 san racecheck_sm80 racecheck 'Variants.EverySm80*' 300 TILEGRID_VARIANT_STRIDE=${RACE_STRIDE:-1}
 san racecheck_sm90 racecheck 'Variants.EverySm90*' 300 TILEGRID_VARIANT_STRIDE=${RACE_STRIDE:-1}
 san synccheck_all synccheck 'Variants.*' 200 TILEGRID_VARIANT_STRIDE=4
+# Full-size kernels through the CLI, launched with no cuBLAS kernel beside them (`--baseline none`,
+# no check): cuBLAS's kernels make racecheck fail with "failed to handle a hardware exception".
+# Stream-K cuts (pieces that hand partial sums over, and slices), whole units over some of the
+# clusters (4096^3), and both families' default tiles. The sm_80 shapes are short in K, as racecheck
+# takes minutes over a 4096^3 mma.sync kernel; they still walk several tiles a CTA, edges and a K tail.
+san_cli() {  # name, tool, timeout
+  local name=$1 tool=$2 limit=$3 rc=0 start=$(date +%s)
+  [[ -n "${CHECKS:-}" && " $CHECKS " != *" $name "* ]] && return
+  : > $w/$name.log
+  while read -r args; do
+    [ -z "$args" ] && continue
+    echo "== $args" >> $w/$name.log
+    # shellcheck disable=SC2086
+    timeout $limit compute-sanitizer --tool $tool --error-exitcode 9 $b/tilegrid run $args --no-check --iters 1 \
+      --baseline none >> $w/$name.log 2>&1 || rc=$?
+  done <<'SHAPES'
+--m 1536 --n 2048 --k 3328 --cta-tile 128,256,64
+--m 1536 --n 2048 --k 3328 --cta-tile 128,256,64 --cluster 1
+--m 1000 --n 3000 --k 4136 --layout NN --cta-tile 128,232,64
+--m 1024 --n 1024 --k 3328 --batch 3 --layout TT --cta-tile 128,256,64
+--m 256 --n 256 --k 65536
+--m 5000 --n 3000 --k 4096
+--m 4000 --n 4000 --k 4000 --layout NT
+--m 4096 --n 4096 --k 4096
+--m 4096 --n 2048 --k 192 --arch sm_80
+--m 4000 --n 2000 --k 200 --arch sm_80 --layout NT
+SHAPES
+  printf "%-28s rc=%-3s %4ss  %s runs, summaries: %s\n" "$name" $rc $(( $(date +%s) - start )) \
+    "$(grep -c '^== ' $w/$name.log)" "$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' $w/$name.log | sort | uniq -c | tr -s ' ' | tr '\n' ';')" \
+    >> $w/summary.txt
+}
+san_cli memcheck_cli memcheck 90
+san_cli racecheck_cli racecheck 90
 # Negative controls: known bugs that must be reported (rc 9 and a non-zero summary).
 san control_memcheck memcheck 'SanitizerControl.DISABLED_WritesOnePastTheEnd' 60 GTEST_ALSO_RUN_DISABLED_TESTS=1
 san control_racecheck racecheck 'SanitizerControl.DISABLED_RacesOnSharedMemory' 60 GTEST_ALSO_RUN_DISABLED_TESTS=1

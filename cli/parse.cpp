@@ -31,13 +31,17 @@ std::vector<int64_t> parseIntList(const std::string& text, const std::string& op
   return values;
 }
 
-void checkFormat(const std::string& format, const std::vector<std::string>& allowed) {
+void checkChoice(const std::string& option, const std::string& value, const std::vector<std::string>& allowed) {
   std::string list;
   for (size_t i = 0; i < allowed.size(); ++i) {
-    if (allowed[i] == format) return;
+    if (allowed[i] == value) return;
     list += (i == 0 ? "" : i + 1 == allowed.size() ? " or " : ", ") + allowed[i];
   }
-  TG_USER_ERROR() << "--format: unknown format '" << format << "': expected " << list;
+  TG_USER_ERROR() << option << ": unknown value '" << value << "': expected " << list;
+}
+
+void checkFormat(const std::string& format, const std::vector<std::string>& allowed) {
+  checkChoice("--format", format, allowed);
 }
 
 }  // namespace tilegrid::cli

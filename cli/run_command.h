@@ -11,6 +11,8 @@ struct RunCommandOptions {
   PlanOptions plan;
   int iters = 30;
   bool check = true;
+  std::string reference = "cublas";  // what the check compares with: cublas | cpu
+  std::string baseline = "cublas";   // what is timed beside ours: cublas | none
   std::string format = "text";
 };
 

@@ -1,7 +1,9 @@
 #include "runtime/matmul_run.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <thread>
 
 #include "ir/error.h"
 #include "runtime/builtin_kernels.h"
@@ -51,21 +53,30 @@ std::vector<float> referenceGemm(const scheduler::MatmulProblem& p, const std::v
   const bool a_k = scheduler::majorOfA(p.layout) == scheduler::Major::K;
   const bool b_k = scheduler::majorOfB(p.layout) == scheduler::Major::K;
   std::vector<float> c(static_cast<size_t>(p.batch * p.m * p.n));
-  for (int64_t batch = 0; batch < p.batch; ++batch) {
+  const auto row = [&](int64_t batch, int64_t m) {
     const float* A = a.data() + batch * p.m * p.k;
     const float* B = b.data() + batch * p.n * p.k;
-    for (int64_t m = 0; m < p.m; ++m) {
-      for (int64_t n = 0; n < p.n; ++n) {
-        double sum = 0;
-        for (int64_t k = 0; k < p.k; ++k) {
-          const double x = A[a_k ? m * p.k + k : k * p.m + m];
-          const double y = B[b_k ? n * p.k + k : k * p.n + n];
-          sum += x * y;
-        }
-        c[static_cast<size_t>((batch * p.m + m) * p.n + n)] = static_cast<float>(sum);
+    for (int64_t n = 0; n < p.n; ++n) {
+      double sum = 0;
+      for (int64_t k = 0; k < p.k; ++k) {
+        const double x = A[a_k ? m * p.k + k : k * p.m + m];
+        const double y = B[b_k ? n * p.k + k : k * p.n + n];
+        sum += x * y;
       }
+      c[static_cast<size_t>((batch * p.m + m) * p.n + n)] = static_cast<float>(sum);
     }
-  }
+  };
+  // Rows of C on every core: each element is summed the same way whichever thread takes it.
+  const int64_t rows = p.batch * p.m;
+  std::atomic<int64_t> next{0};
+  const auto worker = [&] {
+    for (int64_t r; (r = next.fetch_add(1)) < rows;) row(r / p.m, r % p.m);
+  };
+  const int64_t threads = std::min<int64_t>(std::max(1u, std::thread::hardware_concurrency()), rows);
+  std::vector<std::thread> pool;
+  for (int64_t t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool) t.join();
   return c;
 }
 

@@ -85,6 +85,8 @@ TEST(BadInput, CliExitsTwoNamingTheArgumentTheValueAndWhatIsAllowed) {
       {{"emit", "--m", "64", "--n", "64", "--k", "64", "--arch", "sm_90", "--cluster", "8"}, {"1, 2 or 4", "got 8x1"}},
       {{"sweep", "--m", "64", "--n", "64", "--k", "64", "--factors", "0"}, {"--factors", "is 0", ">= 1"}},
       {{"run", "--m", "64", "--n", "64", "--k", "64", "--iters", "-1"}, {"--iters", "-1", "0 to 100000"}},
+      {{"run", "--m", "64", "--n", "64", "--k", "64", "--reference", "gpu"}, {"--reference", "'gpu'", "cublas or cpu"}},
+      {{"run", "--m", "64", "--n", "64", "--k", "64", "--baseline", "torch"}, {"--baseline", "'torch'", "cublas or none"}},
   };
   for (const CliCase& c : cases) {
     const auto r = testing::runCli(c.args);

@@ -5,6 +5,7 @@
 
 #include "ir/error.h"
 #include "runtime/host_dtype.h"
+#include "runtime/matmul_run.h"
 #include "runtime/tensor_map.h"
 
 namespace tilegrid::runtime {
@@ -58,6 +59,38 @@ void expectRejected(const TensorMapSpec& spec, uint64_t base, const std::string&
     ADD_FAILURE() << "accepted; expected: " << needle;
   } catch (const UserError& e) {
     EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+  }
+}
+
+// The fp64 host reference, from logical A[b][m][k] and B[b][k][n] stored in each layout: small integers,
+// so every sum is exact. More rows than cores, so the threads split them.
+TEST(ReferenceGemm, ReadsEveryLayoutAndBatch) {
+  scheduler::MatmulProblem p;
+  p.m = 67, p.n = 5, p.k = 11, p.batch = 2;
+  const auto logical_a = [&](int64_t b, int64_t m, int64_t k) { return static_cast<float>((b * 7 + m * 3 + k) % 9) - 4; };
+  const auto logical_b = [&](int64_t b, int64_t k, int64_t n) { return static_cast<float>((b * 5 + k * 2 + n * 3) % 7) - 3; };
+  for (scheduler::Layout layout : {scheduler::Layout::TN, scheduler::Layout::NT, scheduler::Layout::NN, scheduler::Layout::TT}) {
+    p.layout = layout;
+    const bool a_k = scheduler::majorOfA(layout) == scheduler::Major::K;
+    const bool b_k = scheduler::majorOfB(layout) == scheduler::Major::K;
+    std::vector<float> a(p.batch * p.m * p.k), b(p.batch * p.k * p.n);
+    for (int64_t bt = 0; bt < p.batch; ++bt) {
+      for (int64_t k = 0; k < p.k; ++k) {
+        for (int64_t m = 0; m < p.m; ++m) a[bt * p.m * p.k + (a_k ? m * p.k + k : k * p.m + m)] = logical_a(bt, m, k);
+        for (int64_t n = 0; n < p.n; ++n) b[bt * p.n * p.k + (b_k ? n * p.k + k : k * p.n + n)] = logical_b(bt, k, n);
+      }
+    }
+    const std::vector<float> c = referenceGemm(p, a, b);
+    ASSERT_EQ(c.size(), static_cast<size_t>(p.batch * p.m * p.n));
+    for (int64_t bt = 0; bt < p.batch; ++bt) {
+      for (int64_t m = 0; m < p.m; ++m) {
+        for (int64_t n = 0; n < p.n; ++n) {
+          float want = 0;
+          for (int64_t k = 0; k < p.k; ++k) want += logical_a(bt, m, k) * logical_b(bt, k, n);
+          ASSERT_EQ(c[(bt * p.m + m) * p.n + n], want) << scheduler::toString(layout) << " " << bt << "," << m << "," << n;
+        }
+      }
+    }
   }
 }
 

@@ -81,8 +81,8 @@ int runRunCommand(const RunCommandOptions& options, std::ostream& out) {
   j["ran"] = true;
   if (result.errors) {
     const auto& e = *result.errors;
-    j["check"] = {{"reference", reference_name},  {"max_abs", e.max_abs},     {"max_rel", e.max_rel},
-                  {"norm_rel", e.norm_rel}, {"tolerance", e.tolerance}, {"non_finite", e.non_finite},
+    j["check"] = {{"reference", reference_name}, {"max_abs", e.max_abs},     {"max_rel", e.max_rel},
+                  {"norm_rel", e.norm_rel},       {"tolerance", e.tolerance}, {"non_finite", e.non_finite},
                   {"passed", e.passed}};
   }
   if (result.ours) {

@@ -91,7 +91,7 @@ CLI::App* addBanksCommand(CLI::App& app, BanksOptions& options) {
 }
 
 void runBanksCommand(const BanksOptions& options, std::ostream& out) {
-  checkFormat(options.format, {"text", "json", "svg"});
+  checkChoice("--format", options.format, {"text", "json", "svg"});
   const scheduler::Layout2D layout = scheduler::Layout2D::parse(options.layout);
   const int64_t elem = parseInt(options.elem_bytes, "--elem-bytes");
   const int64_t threads = parseInt(options.threads, "--threads");

@@ -231,7 +231,7 @@ CLI::App* addGridCommand(CLI::App& app, GridOptions& options) {
 }
 
 void runGridCommand(const GridOptions& options, std::ostream& out) {
-  checkFormat(options.format, {"csv", "table", "json", "svg"});
+  checkChoice("--format", options.format, {"csv", "table", "json", "svg"});
   const int64_t wave = parseInt(options.wave, "--wave");
   TG_USER_CHECK(wave >= 1) << "--wave: CTAs per wave must be >= 1, got " << wave;
   const GridListing listing = listGrid(options);

@@ -62,7 +62,7 @@ CLI::App* addCompileCommand(CLI::App& app, CompileCommandOptions& options) {
 }
 
 void runCompileCommand(const CompileCommandOptions& options, std::ostream& out) {
-  checkFormat(options.format, {"text", "json"});
+  checkChoice("--format", options.format, {"text", "json"});
   const Emitted emitted = scheduleAndEmit(options.plan);
   const scheduler::MatmulSchedule& schedule = emitted.schedule;
   const codegen::KernelSource& source = emitted.source;

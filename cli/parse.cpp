@@ -40,8 +40,4 @@ void checkChoice(const std::string& option, const std::string& value, const std:
   TG_USER_ERROR() << option << ": unknown value '" << value << "': expected " << list;
 }
 
-void checkFormat(const std::string& format, const std::vector<std::string>& allowed) {
-  checkChoice("--format", format, allowed);
-}
-
 }  // namespace tilegrid::cli

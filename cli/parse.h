@@ -25,7 +25,5 @@ auto forOption(const std::string& option, Parse&& parse) -> decltype(parse()) {
 
 // Throws UserError unless `value` of `option` is one of `allowed`, listing them.
 void checkChoice(const std::string& option, const std::string& value, const std::vector<std::string>& allowed);
-// checkChoice for --format.
-void checkFormat(const std::string& format, const std::vector<std::string>& allowed);
 
 }  // namespace tilegrid::cli

@@ -209,7 +209,7 @@ CLI::App* addPlanCommand(CLI::App& app, PlanCommandOptions& options) {
 }
 
 void runPlanCommand(const PlanCommandOptions& options, std::ostream& out) {
-  checkFormat(options.format, {"text", "json"});
+  checkChoice("--format", options.format, {"text", "json"});
   const PlanRequest request = parsePlanOptions(options.plan);
   const scheduler::MatmulSchedule s = scheduler::schedule(request.problem, request.device, request.overrides);
   const std::optional<scheduler::OneWaveTile> fit = oneWaveTile(request, s);

@@ -32,7 +32,7 @@ CLI::App* addRunCommand(CLI::App& app, RunCommandOptions& options) {
 }
 
 int runRunCommand(const RunCommandOptions& options, std::ostream& out) {
-  checkFormat(options.format, {"text", "json"});
+  checkChoice("--format", options.format, {"text", "json"});
   checkChoice("--reference", options.reference, {"cublas", "cpu"});
   checkChoice("--baseline", options.baseline, {"cublas", "none"});
   TG_USER_CHECK(options.iters >= 0 && options.iters <= 100000) << "--iters: expected 0 to 100000, got " << options.iters;

@@ -40,4 +40,9 @@ void checkChoice(const std::string& option, const std::string& value, const std:
   TG_USER_ERROR() << option << ": unknown value '" << value << "': expected " << list;
 }
 
+bool parseOnOff(const std::string& option, const std::string& value) {
+  checkChoice(option, value, {"on", "off"});
+  return value == "on";
+}
+
 }  // namespace tilegrid::cli

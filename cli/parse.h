@@ -26,4 +26,7 @@ auto forOption(const std::string& option, Parse&& parse) -> decltype(parse()) {
 // Throws UserError unless `value` of `option` is one of `allowed`, listing them.
 void checkChoice(const std::string& option, const std::string& value, const std::vector<std::string>& allowed);
 
+// An on|off switch: true for on, false for off, else the UserError of checkChoice.
+bool parseOnOff(const std::string& option, const std::string& value);
+
 }  // namespace tilegrid::cli

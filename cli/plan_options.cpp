@@ -41,6 +41,9 @@ void addPlanOptions(CLI::App& cmd, PlanOptions& o) {
                  "16-byte aligned rows made before each launch (timed with it); off reads them in narrower pieces "
                  "(sm_80 only: sm_90's TMA needs the copies). Default: sm_90 on; sm_80 where the copy pays (plan "
                  "says \"padded\")");
+  cmd.add_option("--mma-order", o.mma_order,
+                 "sm_80: the order of a warp's mma.sync in a k16 step: rows (row block by row block) or columns "
+                 "(column by column, down and back up). Default: columns where B is K-major (TN, NN), else rows");
   cmd.add_flag("--tuned,!--no-tuned", o.tuned,
                "Use the grid traversal `tilegrid sweep --apply` stored for this problem (default on)");
   cmd.add_option("--cluster", o.cluster, "sm_90: CTAs per cluster along M, sharing the B tile by TMA multicast (1, 2 or 4). Default: the "
@@ -82,24 +85,12 @@ PlanRequest parsePlanOptions(const PlanOptions& o, const std::optional<scheduler
   }
   if (!o.stages.empty()) r.overrides.stages = parseInt(o.stages, "--stages");
   if (!o.cluster.empty()) r.overrides.cluster_m = parseInt(o.cluster, "--cluster");
-  if (!o.persistent.empty()) {
-    TG_USER_CHECK(o.persistent == "on" || o.persistent == "off")
-        << "--persistent: expected on or off, got '" << o.persistent << "'";
-    r.overrides.persistent = o.persistent == "on";
-  }
-  if (!o.stream_k.empty()) {
-    TG_USER_CHECK(o.stream_k == "on" || o.stream_k == "off")
-        << "--stream-k: expected on or off, got '" << o.stream_k << "'";
-    r.overrides.stream_k = o.stream_k == "on";
-  }
-  if (!o.swap_ab.empty()) {
-    TG_USER_CHECK(o.swap_ab == "on" || o.swap_ab == "off") << "--swap-ab: expected on or off, got '" << o.swap_ab << "'";
-    r.overrides.swap_ab = o.swap_ab == "on";
-  }
-  if (!o.pad_operands.empty()) {
-    TG_USER_CHECK(o.pad_operands == "on" || o.pad_operands == "off")
-        << "--pad-operands: expected on or off, got '" << o.pad_operands << "'";
-    r.overrides.pad = o.pad_operands == "on";
+  if (!o.persistent.empty()) r.overrides.persistent = parseOnOff("--persistent", o.persistent);
+  if (!o.stream_k.empty()) r.overrides.stream_k = parseOnOff("--stream-k", o.stream_k);
+  if (!o.swap_ab.empty()) r.overrides.swap_ab = parseOnOff("--swap-ab", o.swap_ab);
+  if (!o.pad_operands.empty()) r.overrides.pad = parseOnOff("--pad-operands", o.pad_operands);
+  if (!o.mma_order.empty()) {
+    r.overrides.mma_order = forOption("--mma-order", [&] { return scheduler::parseMmaOrder(o.mma_order); });
   }
   if (o.tuned && o.factor.empty() && o.method.empty() && o.group.empty()) {
     if (const auto store = runtime::TuningStore::openDefault()) {

@@ -17,7 +17,8 @@ struct PlanOptions {
   std::string out_dtype = "bf16";
   std::string layout = "TN";
   std::string arch;  // empty: the device's arch, or sm_90 without a device
-  std::string factor, method, group, cta_tile, warp_tile, stages, cluster, persistent, stream_k, swap_ab, pad_operands;
+  std::string factor, method, group, cta_tile, warp_tile, stages, cluster, persistent, stream_k, swap_ab, pad_operands,
+      mma_order;
   // Use the traversal `tilegrid sweep --apply` stored for this problem, unless one is given.
   bool tuned = true;
 };

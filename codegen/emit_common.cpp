@@ -161,6 +161,7 @@ std::string kernelName(const scheduler::MatmulSchedule& s) {
   if (s.params.arch == scheduler::Arch::Sm90 && s.params.warp_tile.m != 64) name += fmt::format("_wg{}", s.params.warp_tile.m);
   if (s.params.stream_k) name += "_sk";
   if (s.params.swap_ab) name += "_swapab";
+  if (s.params.mma_order == scheduler::MmaOrder::Columns) name += "_mmacols";
   return name;
 }
 

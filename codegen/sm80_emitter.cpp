@@ -413,6 +413,7 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
                      {"LDMATRIX_A", frag_a.load},
                      {"LDMATRIX_B", frag_b.load},
                      {"IS_BF16", prob.a_dtype == DType::BF16 ? "true" : "false"},
+                     {"MMA_BY_COLUMNS", p.mma_order == scheduler::MmaOrder::Columns ? "true" : "false"},
                      {"EPILOGUE", epilogueCode(s)}});
   source.cuda = fillTemplate(kernelTemplate("sm80_gemm"), values);
   source.launch.grid = {static_cast<uint32_t>(s.ctas()), 1, 1};

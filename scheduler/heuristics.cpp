@@ -571,6 +571,15 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
     }
   }
 
+  // sm_80: column by column where B is K-major. H100, 4096^3, same-process A/B, TFLOP/s rows /
+  // columns: TN 482.1-487.1 / 494.0-495.6 (three rounds), NT 477.5-481.6 / 470.2-474.7; with the L2
+  // prefetch hint in both (two rounds), NN 480.5-481.9 / 484.2-485.3, TT 478.3-482.0 / 478.3 (a
+  // third round, 461.9, ran while cuBLAS also fell by 40%). B's fragments come by non-transposing
+  // ldmatrix where the order pays; why ptxas then interleaves the ldmatrix better is not understood.
+  // Measured only where ptxas compiles the sm_80 family for sm_90: an Ampere device keeps rows.
+  const bool columns_measured = device.cc_major >= 9 && majorOfB(problem.layout) == Major::K;
+  p.mma_order = overrides.mma_order.value_or(p.arch == Arch::Sm80 && columns_measured ? MmaOrder::Columns : MmaOrder::Rows);
+
   const TrafficEstimate best =
       chooseGridTraversal(problem, p.cta_tile.m, p.cta_tile.n, waveCtas(p, problem, device), device.l2_bytes);
   p.grid = GridTraversal{GridMethod::SwizzleMerge, {best.factor}, best.group};

@@ -5,12 +5,19 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "ir/enum_names.h"
 #include "ir/error.h"
 #include "scheduler/operand_padding.h"
 
 namespace tilegrid::scheduler {
 
 std::string TileShape::toString() const { return fmt::format("{}x{}x{}", m, n, k); }
+
+const char* toString(MmaOrder order) { return order == MmaOrder::Rows ? "rows" : "columns"; }
+
+MmaOrder parseMmaOrder(const std::string& text) {
+  return parseEnum(text, {MmaOrder::Rows, MmaOrder::Columns}, [](MmaOrder o) { return toString(o); }, "mma order");
+}
 
 int64_t MatmulParams::mathGroups() const {
   if (warp_tile.m <= 0 || warp_tile.n <= 0) return 0;
@@ -136,6 +143,8 @@ void validateTiles(const MatmulParams& p) {
         << split.consumer - p.sm90RegisterMargin() << " for accumulators) and one instruction " << split.compiled
         << " (at most " << split.compiled - kSm90InstructionMargin << "): use a narrower cta_tile n, fewer rows, or 128-row warpgroup tiles (fewer consumers)";
     TG_USER_CHECK(p.stage_epilogue) << "sm_90 kernels always stage the epilogue: stage_epilogue must be true";
+    TG_USER_CHECK(p.mma_order == MmaOrder::Rows)
+        << "mma_order " << toString(p.mma_order) << " orders sm_80's mma.sync; sm_90 kernels take rows";
     // A width that does not divide n ends on a slab overlapping the one before, which must start on an
     // 8-column block of the accumulators.
     const int64_t e = p.epilogue_tile.n;
@@ -230,6 +239,7 @@ std::string MatmulParams::toString() const {
   text += fmt::format(" grid {}{} cluster {}x{} split_k {}", grid.toString(), persistent ? (stream_k ? " persistent stream-k" : " persistent") : "",
                       cluster.m, cluster.n, split_k);
   if (swap_ab) text += " swap_ab (computes C^T = B^T A^T)";
+  if (mma_order != MmaOrder::Rows) text += fmt::format(" mma {}", scheduler::toString(mma_order));
   return text;
 }
 
@@ -277,6 +287,7 @@ void to_json(nlohmann::json& j, const MatmulParams& p) {
                      {"epilogue_tile", tileJson(p.epilogue_tile)},
                      {"smem_epilogue", atomJson(p.smem_epilogue)},
                      {"stage_epilogue", p.stage_epilogue},
+                     {"mma_order", toString(p.mma_order)},
                      {"grid",
                       {{"method", toString(p.grid.method)},
                        {"factors", p.grid.factors},
@@ -309,6 +320,8 @@ void from_json(const nlohmann::json& j, MatmulParams& p) {
     p.epilogue_tile = tileFrom(j.at("epilogue_tile"), "epilogue_tile");
     p.smem_epilogue = atomFrom(j.at("smem_epilogue"), "smem_epilogue");
     p.stage_epilogue = j.at("stage_epilogue").get<bool>();
+    // Optional: params written before the order was a choice read as rows, the order they compiled to.
+    p.mma_order = parseMmaOrder(j.value("mma_order", std::string("rows")));
     const auto& g = j.at("grid");
     p.grid.method = parseGridMethod(g.at("method").get<std::string>());
     p.grid.factors = g.at("factors").get<std::vector<int64_t>>();

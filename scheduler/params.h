@@ -34,6 +34,16 @@ struct RegisterSplit {
   int64_t producer = 0, consumer = 0, compiled = 0;
 };
 
+// sm_80: the order of a warp's mma.sync over its 16x8 blocks within a k16 step. Rows: row block
+// by row block, each across all its column blocks. Columns: column block by column block, down the
+// row blocks on even columns and back up on odd ones. Same math and fragments; only the instruction
+// stream differs, and with it how ptxas interleaves the next step's ldmatrix (the measured effect
+// depends on B's layout: heuristics.cpp).
+enum class MmaOrder { Rows, Columns };
+const char* toString(MmaOrder order);
+// Throws UserError unless `text` is rows or columns.
+MmaOrder parseMmaOrder(const std::string& text);
+
 struct MatmulParams {
   Arch arch = Arch::Sm90;
   TileShape cta_tile;
@@ -56,6 +66,8 @@ struct MatmulParams {
   // sm_80: stage the epilogue where the problem allows it (stagedEpilogue); off, the accumulators go
   // straight to C, which frees the slabs' shared memory for another stage. sm_90 always stages.
   bool stage_epilogue = true;
+  // sm_80 only; sm_90 kernels take Rows (wgmma has no such order).
+  MmaOrder mma_order = MmaOrder::Rows;
   GridTraversal grid;
   bool persistent = false;
   // Persistent sm_90 kernels: the work units left over after the last whole wave (plus one wave when

@@ -113,11 +113,23 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const t
       b[2 * nj + 1][1] = r[3];
     }
   };
+  // The schedule's mma order: row block by row block, or column by column, down and back up.
+  constexpr bool MMA_BY_COLUMNS = @MMA_BY_COLUMNS@;
   auto multiply = [&](const tg_u32 (&a)[MI][4], const tg_u32 (&b)[NI][2]) {
+    if constexpr (MMA_BY_COLUMNS) {
 #pragma unroll
-    for (int mi = 0; mi < MI; ++mi)
+      for (int ni = 0; ni < NI; ++ni)
 #pragma unroll
-      for (int ni = 0; ni < NI; ++ni) tg_mma_m16n8k16<@IS_BF16@>(acc[mi][ni], a[mi], b[ni][0], b[ni][1]);
+        for (int i = 0; i < MI; ++i) {
+          const int mi = ni % 2 == 0 ? i : MI - 1 - i;
+          tg_mma_m16n8k16<@IS_BF16@>(acc[mi][ni], a[mi], b[ni][0], b[ni][1]);
+        }
+    } else {
+#pragma unroll
+      for (int mi = 0; mi < MI; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < NI; ++ni) tg_mma_m16n8k16<@IS_BF16@>(acc[mi][ni], a[mi], b[ni][0], b[ni][1]);
+    }
   };
 
   // The copies run STAGES - 1 K tiles ahead of the math, across tile boundaries: a load cursor

@@ -82,6 +82,9 @@ std::vector<GemmCase> compileCases(scheduler::Arch arch, const std::vector<TileC
             } else {
               // Unset, the misaligned shapes here are too small for the copy to pay.
               if (tile.padded) c.overrides.pad = true;
+              // Both mma orders meet every layout, dtype pair and tile, whatever the device's default.
+              c.overrides.mma_order = g.method == GridMethod::SplitMerge ? scheduler::MmaOrder::Rows
+                                                                          : scheduler::MmaOrder::Columns;
             }
             cases.push_back(c);
           }

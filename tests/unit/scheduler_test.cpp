@@ -253,6 +253,38 @@ TEST(Schedule, Sm80StagesTheEpilogueUnlessItCostsAStage) {
   EXPECT_THROW(p.validate(problem(4096, 4096, 4096), h100), UserError);
 }
 
+// The sm_80 mma order goes column by column only where it was measured to pay: B K-major, compiled
+// for an sm_90 device. It round-trips through JSON (older params read as rows), names the kernel,
+// and sm_90 kernels refuse it.
+TEST(Schedule, Sm80MmaOrderFollowsBsLayoutOnHopper) {
+  const DeviceSpec h100 = DeviceSpec::preset("sm_90");
+  const DeviceSpec a100 = DeviceSpec::preset("sm_80");
+  const ScheduleOverrides sm80{.arch = Arch::Sm80};
+  for (Layout layout : {Layout::TN, Layout::NT, Layout::NN, Layout::TT}) {
+    const MatmulProblem prob = problem(4096, 4096, 4096, layout);
+    const MmaOrder expected = majorOfB(layout) == Major::K ? MmaOrder::Columns : MmaOrder::Rows;
+    EXPECT_EQ(chooseParams(prob, h100, sm80).mma_order, expected) << toString(layout);
+    EXPECT_EQ(chooseParams(prob, a100).mma_order, MmaOrder::Rows) << toString(layout);
+    EXPECT_EQ(chooseParams(prob, h100).mma_order, MmaOrder::Rows) << toString(layout);
+    ScheduleOverrides forced = sm80;
+    forced.mma_order = expected == MmaOrder::Rows ? MmaOrder::Columns : MmaOrder::Rows;
+    EXPECT_EQ(chooseParams(prob, h100, forced).mma_order, forced.mma_order) << toString(layout);
+  }
+  const MatmulProblem prob = problem(4096, 4096, 4096);
+  const MatmulParams columns = chooseParams(prob, h100, sm80);
+  const nlohmann::json j = columns;
+  EXPECT_EQ(j.at("mma_order"), "columns");
+  EXPECT_EQ(j.get<MatmulParams>(), columns);
+  EXPECT_NE(columns.toString().find("mma columns"), std::string::npos) << columns.toString();
+  nlohmann::json old = j;
+  old.erase("mma_order");
+  EXPECT_EQ(old.get<MatmulParams>().mma_order, MmaOrder::Rows);
+  old["mma_order"] = "diagonal";
+  EXPECT_THROW(old.get<MatmulParams>(), UserError);
+  EXPECT_THROW(parseMmaOrder("Rows"), UserError);
+  EXPECT_THROW(chooseParams(prob, h100, {.mma_order = MmaOrder::Columns}), UserError);
+}
+
 TEST(Schedule, Sm80TilesShrinkUntilHalfTheSmsGetACta) {
   // H100 preset (132 SMs). The figures that chose the rule are in heuristics.cpp.
   const DeviceSpec h100 = DeviceSpec::preset("sm_90");

@@ -1,12 +1,12 @@
 #pragma once
-// The starting heuristics for tiles, stages and grid traversal, per arch. All tunable choices live
-// here so that GPU tuning (issues #5-#7) changes one file.
+// The starting heuristics for tiles, stages and grid traversal, per arch. The tunable choices live
+// here and, for sm_90's tile shapes, in sm90_tile_ranking.h.
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "scheduler/params.h"
-#include "scheduler/wave_model.h"
+#include "scheduler/sm90_tile_ranking.h"
 
 namespace tilegrid::scheduler {
 
@@ -35,43 +35,6 @@ struct ScheduleOverrides {
   // sm_80: the order of a warp's mma.sync (MatmulParams::mma_order); by B's layout when unset.
   std::optional<MmaOrder> mma_order = std::nullopt;
 };
-
-// sm_90, persistent: a tile shape the heuristic ranks, with its speed on full waves relative to
-// the first, its fit to the problem, whether it may be chosen (false where an operand tile would get
-// narrower than 128-byte swizzle atoms) and whether it was.
-struct RankedTile {
-  TileShape cta;
-  int64_t cluster_m = 1;
-  int64_t consumer_rows = 64;  // rows a consumer warpgroup takes: 64, or 128 in two wgmma blocks
-  double speed = 1;
-  WaveFit fit;
-  std::string not_eligible;  // why the heuristic may not pick it; empty when it may
-  bool chosen = false;
-  bool eligible() const { return not_eligible.empty(); }
-  double score() const { return speed * fit.score(); }
-};
-
-// The ranking, in order; empty where the heuristic does not rank (problems under a wave of the first
-// shape that no one-wave shape fills, small M or N, rows not 16-byte aligned). Each shape says why
-// the heuristic may not pick it.
-// `swapped`: `problem` is a swapOperands one, whose C the kernel stores transposed.
-std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k,
-                                      bool swapped = false);
-
-// The ranking's choice, if it ranks.
-std::optional<RankedTile> chosenSm90Tile(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k,
-                                         bool swapped = false);
-
-// sm_90, persistent: the ranking's choice for the problem (computing C) and for swapOperands(problem)
-// (computing C^T), and whether the second scores kMargin times the first (false where either has
-// no ranking).
-struct OrientationRanking {
-  static constexpr double kMargin = 1.01;
-  std::optional<RankedTile> straight, swapped;
-  bool narrow_n = false;  // N of 64 or less under a larger M: swapped whatever the ranking says
-  bool swap = false;
-};
-OrientationRanking rankOrientations(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k);
 
 // Concurrently resident CTAs the grid model plans a wave for.
 int64_t waveCtas(const MatmulParams& params, const MatmulProblem& problem, const DeviceSpec& device);

@@ -43,7 +43,8 @@ void addPlanOptions(CLI::App& cmd, PlanOptions& o) {
                  "says \"padded\")");
   cmd.add_option("--mma-order", o.mma_order,
                  "sm_80: the order of a warp's mma.sync in a k16 step: rows (row block by row block) or columns "
-                 "(column by column, down and back up). Default: columns where B is K-major (TN, NN), else rows");
+                 "(column by column, down and back up). Default: columns where B is K-major (TN, NN) on an sm_90 "
+                 "device, else rows");
   cmd.add_flag("--tuned,!--no-tuned", o.tuned,
                "Use the grid traversal `tilegrid sweep --apply` stored for this problem (default on)");
   cmd.add_option("--cluster", o.cluster, "sm_90: CTAs per cluster along M, sharing the B tile by TMA multicast (1, 2 or 4). Default: the "

@@ -1,5 +1,6 @@
 #include "cli/parse.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include "ir/error.h"
@@ -17,17 +18,38 @@ int64_t parseInt(const std::string& text, const std::string& option) {
   return value;
 }
 
-std::vector<int64_t> parseIntList(const std::string& text, const std::string& option) {
+namespace {
+
+// Integers separated by `sep`, no empty entries; `expected` says what was wanted when one is empty.
+std::vector<int64_t> splitInts(const std::string& text, const std::string& option, char sep, const std::string& expected) {
   std::vector<int64_t> values;
   size_t start = 0;
   while (true) {
-    const size_t comma = text.find(',', start);
-    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    TG_USER_CHECK(!item.empty()) << option << ": '" << text << "' has an empty entry; expected integers separated by commas";
+    const size_t at = text.find(sep, start);
+    const std::string item = text.substr(start, at == std::string::npos ? std::string::npos : at - start);
+    TG_USER_CHECK(!item.empty()) << option << ": '" << text << "' has an empty entry; expected " << expected;
     values.push_back(parseInt(item, option));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
+    if (at == std::string::npos) break;
+    start = at + 1;
   }
+  return values;
+}
+
+}  // namespace
+
+std::vector<int64_t> parseIntList(const std::string& text, const std::string& option) {
+  return splitInts(text, option, ',', "integers separated by commas");
+}
+
+std::vector<int64_t> parseShape(const std::string& text, const std::string& option, const std::string& dims) {
+  std::string crossed = dims;
+  std::replace(crossed.begin(), crossed.end(), ',', 'x');
+  const std::string expected = dims + " or " + crossed;
+  // Tiles print as 128x256x64 (plan, kernel names), so that form is accepted as well as commas.
+  const char sep = text.find(',') == std::string::npos && text.find('x') != std::string::npos ? 'x' : ',';
+  const std::vector<int64_t> values = splitInts(text, option, sep, expected);
+  TG_USER_CHECK(values.size() == static_cast<size_t>(std::count(dims.begin(), dims.end(), ',')) + 1)
+      << option << ": expected " << expected << ", got '" << text << "'";
   return values;
 }
 

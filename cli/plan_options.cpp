@@ -23,7 +23,7 @@ void addPlanOptions(CLI::App& cmd, PlanOptions& o) {
   cmd.add_option("--factor", o.factor, "Grid swizzle factor or list (default: the L2 model's choice)");
   cmd.add_option("--method", o.method, "Grid traversal: none | split-merge | swizzle-merge");
   cmd.add_option("--group", o.group, "Grouped grid dimension: m | n");
-  cmd.add_option("--cta-tile", o.cta_tile, "CTA tile M,N,K");
+  cmd.add_option("--cta-tile", o.cta_tile, "CTA tile M,N,K (or MxNxK, as plan prints it)");
   cmd.add_option("--warp-tile", o.warp_tile, "Warp tile M,N (sm_80) or consumer warpgroup tile (sm_90)");
   cmd.add_option("--stages", o.stages, "Pipeline stages");
   cmd.add_option("--persistent", o.persistent,
@@ -75,13 +75,11 @@ PlanRequest parsePlanOptions(const PlanOptions& o, const std::optional<scheduler
   if (!o.method.empty()) r.overrides.method = forOption("--method", [&] { return scheduler::parseGridMethod(o.method); });
   if (!o.group.empty()) r.overrides.group = forOption("--group", [&] { return scheduler::parseGridGroup(o.group); });
   if (!o.cta_tile.empty()) {
-    const auto t = parseIntList(o.cta_tile, "--cta-tile");
-    TG_USER_CHECK(t.size() == 3) << "--cta-tile: expected M,N,K, got '" << o.cta_tile << "'";
+    const auto t = parseShape(o.cta_tile, "--cta-tile", "M,N,K");
     r.overrides.cta_tile = scheduler::TileShape{t[0], t[1], t[2]};
   }
   if (!o.warp_tile.empty()) {
-    const auto t = parseIntList(o.warp_tile, "--warp-tile");
-    TG_USER_CHECK(t.size() == 2) << "--warp-tile: expected M,N, got '" << o.warp_tile << "'";
+    const auto t = parseShape(o.warp_tile, "--warp-tile", "M,N");
     r.overrides.warp_tile = scheduler::TileShape{t[0], t[1], 0};
   }
   if (!o.stages.empty()) r.overrides.stages = parseInt(o.stages, "--stages");

@@ -72,6 +72,10 @@ TEST(BadInput, CliExitsTwoNamingTheArgumentTheValueAndWhatIsAllowed) {
       {{"banks", "--layout", "(32,64):(64,1)", "--swizzle", "3,4,x"}, {"--swizzle", "'x'", "not an integer"}},
       {plan({"--cta-tile", "128,128"}), {"--cta-tile", "'128,128'", "M,N,K"}},
       {plan({"--cta-tile", "128,x,32"}), {"--cta-tile", "'x'", "not an integer"}},
+      {plan({"--cta-tile", "128x128"}), {"--cta-tile", "'128x128'", "M,N,K or MxNxK"}},
+      {plan({"--cta-tile", "128xx64"}), {"--cta-tile", "'128xx64'", "empty entry", "M,N,K or MxNxK"}},
+      {plan({"--cta-tile", "128x256,64"}), {"--cta-tile", "'128x256'", "not an integer"}},
+      {plan({"--warp-tile", "64x64x16"}), {"--warp-tile", "'64x64x16'", "M,N or MxN"}},
       {plan({"--warp-tile", "7,7"}), {"warp_tile 7x7", "divide cta_tile"}},
       // tiles that do not fit shared memory or break instruction shapes
       {plan({"--cta-tile", "128,256,512"}), {"cta_tile 128x256x512", "bytes of shared memory", "allows"}},

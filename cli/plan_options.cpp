@@ -24,7 +24,7 @@ void addPlanOptions(CLI::App& cmd, PlanOptions& o) {
   cmd.add_option("--method", o.method, "Grid traversal: none | split-merge | swizzle-merge");
   cmd.add_option("--group", o.group, "Grouped grid dimension: m | n");
   cmd.add_option("--cta-tile", o.cta_tile, "CTA tile M,N,K (or MxNxK, as plan prints it)");
-  cmd.add_option("--warp-tile", o.warp_tile, "Warp tile M,N (sm_80) or consumer warpgroup tile (sm_90)");
+  cmd.add_option("--warp-tile", o.warp_tile, "Warp tile M,N or MxN (sm_80) or consumer warpgroup tile (sm_90)");
   cmd.add_option("--stages", o.stages, "Pipeline stages");
   cmd.add_option("--persistent", o.persistent,
                  "on (default): as many CTAs as fit on the SMs at once, each walking tiles; off: one CTA per tile");

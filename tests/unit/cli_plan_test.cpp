@@ -205,6 +205,21 @@ TEST(CliPlan, OverridesApplyAndTextShowsTheIR) {
   EXPECT_NE(r.out.find("Split(tile_n1{32}, factor=4, inner)"), std::string::npos) << r.out;
 }
 
+// Tiles print as MxNxK (plan, kernel names); pasted back into the options they plan the same.
+TEST(CliPlan, TileOptionsTakeTheFormPlanPrints) {
+  const std::vector<std::string> p{"plan", "--m", "4096", "--n", "4096", "--k", "4096", "--arch", "sm_80"};
+  auto plan = [&](const std::string& cta, const std::string& warp) {
+    std::vector<std::string> args = p;
+    args.insert(args.end(), {"--cta-tile", cta, "--warp-tile", warp});
+    return runCli(args);
+  };
+  const Result commas = plan("128,128,32", "64,32"), crossed = plan("128x128x32", "64x32");
+  ASSERT_EQ(commas.status, 0) << commas.err;
+  ASSERT_EQ(crossed.status, 0) << crossed.err;
+  EXPECT_NE(crossed.out.find("cta 128x128x32 warp 64x32"), std::string::npos) << crossed.out;
+  EXPECT_EQ(crossed.out, commas.out);
+}
+
 TEST(CliPlan, BadInputExitsTwoWithAMessage) {
   const std::vector<std::string> base{"plan", "--m", "64", "--n", "64", "--k", "64"};
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {

@@ -3,8 +3,8 @@
 // here, in particular its best mma.sync kernel (names without gmma/wgmma/nvjet), which is the fair
 // roof for our sm_80 family on a Hopper card.
 //
-// For each algo id, tile, stage count and CTA swizzle that cublasLtMatmulAlgoCheck accepts: the
-// kernel names (from a stream capture of one call: its graph's kernel nodes) and the median of 15
+// For each of the heuristic's candidates (up to 64), and each algo id, tile, stage count and CTA
+// swizzle that cublasLtMatmulAlgoCheck accepts: the kernel names (from a stream capture of one call: its graph's kernel nodes) and the median of 15
 // event-timed runs, each after an L2 flush, in one process with cuBLAS's heuristic default.
 //
 // Build: nvcc -O3 -arch=sm_90 -o cublaslt_algos cublaslt_algos.cu -lcublasLt -lcuda
@@ -178,14 +178,29 @@ int main(int argc, char** argv) {
   std::printf("algo,tile,stages,swizzle,waves,ms,tflops,kernels\n");
   std::printf("default,,,,%.2f,%.5f,%.1f,%s\n", best.wavesCount, default_ms, tflops(default_ms), default_name.c_str());
 
-  int ids[512], id_count = 0;
-  CHECK_LT(cublasLtMatmulAlgoGetIds(p.lt, CUBLAS_COMPUTE_32F, CUDA_R_32F, CUDA_R_16BF, CUDA_R_16BF, CUDA_R_16BF,
-                                    CUDA_R_16BF, 512, ids, &id_count));
+  // Every candidate the heuristic offers (the Hopper kernels are reachable only this way).
+  std::vector<cublasLtMatmulHeuristicResult_t> offered(64);
+  int offered_count = 0;
+  CHECK_LT(cublasLtMatmulAlgoGetHeuristic(p.lt, p.op, p.a, p.b, p.c, p.c, pref, int(offered.size()), offered.data(),
+                                          &offered_count));
   struct Row {
     double tflops;
     std::string line, names;
   };
   std::vector<Row> rows;
+  for (int i = 0; i < offered_count; ++i) {
+    const std::string names = kernel_names(p, &offered[i].algo);
+    const double ms = median_ms(p, &offered[i].algo, reps);
+    if (ms <= 0) continue;
+    char line[256];
+    std::snprintf(line, sizeof(line), "heuristic %d,,,,%.2f,%.5f,%.1f,", i, offered[i].wavesCount, ms, tflops(ms));
+    rows.push_back({tflops(ms), std::string(line) + names, names});
+    std::printf("%s\n", rows.back().line.c_str());
+  }
+
+  int ids[512], id_count = 0;
+  CHECK_LT(cublasLtMatmulAlgoGetIds(p.lt, CUBLAS_COMPUTE_32F, CUDA_R_32F, CUDA_R_16BF, CUDA_R_16BF, CUDA_R_16BF,
+                                    CUDA_R_16BF, 512, ids, &id_count));
   int checked = 0;
   for (int i = 0; i < id_count; ++i) {
     cublasLtMatmulAlgo_t algo;
@@ -231,8 +246,8 @@ int main(int argc, char** argv) {
     return s.find("gmma") != std::string::npos || s.find("nvjet") != std::string::npos ||
            s.find("wgmma") != std::string::npos;
   };
-  std::fprintf(stderr, "%ld x %ld x %ld bf16 TN: %d configurations checked, %zu ran\n", m, n, k, checked,
-               rows.size());
+  std::fprintf(stderr, "%ld x %ld x %ld bf16 TN: %d heuristic candidates, %d configurations checked, %zu ran\n", m,
+               n, k, offered_count, checked, rows.size());
   std::fprintf(stderr, "default          %7.1f TFLOP/s  %s\n", tflops(default_ms), default_name.c_str());
   int shown_w = 0, shown_s = 0;
   for (const Row& r : rows) {

@@ -94,9 +94,13 @@ int64_t inStepPieceKTiles(const MatmulProblem& problem, const WaveFit& fit, int6
 //   768x768x8192 315 vs 300, 128x4096x4096 166 vs 152. Not from K = 16384 on, where 128x128 pairs
 //   cut in two amortize their partial sums over long K: 1024x1024x16384 493 vs 448, 512x1024x16384
 //   362 vs 338 (K = 8192: 1024x1024 412 vs 464, 768x768 300 vs 315).
-// - 64x128 tiles run alone where they fill 90% of the SMs over at most 8 tile columns and A's and
+// - 64x128 tiles run alone where they fill 80% of the SMs over at most 8 tile columns and A's and
 //   B's rows start on 32-byte sectors: 1024^3 230 vs 189 in pairs, 1000x1000x1024 219 vs 177,
-//   1024x1024x4096 NT 454 vs 357, 2048x512x4096 416 vs 340, 4096x256x4096 346 vs 288. Off sectors a
+//   1024x1024x4096 NT 454 vs 357, 2048x512x4096 416 vs 340, 4096x256x4096 346 vs 288; at 82-85%,
+//   1750x500x4096 336-342 vs 288-291, 1750x500x8192 392 vs 349-351, 1750x500x1024 166-167 vs 148,
+//   1100x768x4096 364-368 vs 292-293 (at 79%, 1664x512x4096, 294 vs 289; at 73%, 1500x500x4096
+//   235-236 vs 243-244, 768x1024x4096 264 vs 282-284; over 11 columns, 640x1344x4096 247-249 vs
+//   306-312; 1750x500x4096 NT, A's rows off sectors, 122 vs 142). Off sectors a
 //   pair's multicast B saves more: 1000^3 159 vs 150 alone, 1000x1000x3000 256 vs 205, 1000x1000x2000
 //   NT (A's rows 2000 bytes) 217 vs 178, 2000x500x3000 240 vs 195. In pairs over more columns
 //   (512x2048x4096: 360 vs 320 alone) or fewer tiles (768x1024x4096, 96 tiles: 290 vs 268).
@@ -125,7 +129,7 @@ void chooseSmallTileSm90(const MatmulProblem& problem, const DeviceSpec& device,
   const auto waves = [&](const TileShape& t, int64_t cluster_m) { return fit(t, cluster_m).waves; };
   const bool on_sectors = rowsOnSectors(problem);
   const auto narrow_alone = [&] {
-    return waves(narrow, 1) >= 0.9 && waves(narrow, 1) <= 1 && ceilDiv(problem.n, narrow.n) <= 8 && on_sectors;
+    return waves(narrow, 1) >= 0.8 && waves(narrow, 1) <= 1 && ceilDiv(problem.n, narrow.n) <= 8 && on_sectors;
   };
   const auto square_fits = [&] {
     return waves(square, 1) <= 1.1 && ceilDiv(problem.m, square.m) >= 8 &&

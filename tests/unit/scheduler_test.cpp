@@ -400,10 +400,13 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
                           // Less than a wave, or rows not 16-byte aligned: the model is not
                           // calibrated there. Under half a wave of 128x256 pairs, 128x128 (512x4096x4096:
                           // 503 vs 396 TFLOP/s); under half a wave of those, 64x128 pairs (1000^3: 163
-                          // vs 119, 128x4096x4096 166 vs 152), alone where they fill 90% of the SMs
+                          // vs 119, 128x4096x4096 166 vs 152), alone where they fill 80% of the SMs
                           // over at most 8 tile columns with rows on 32-byte sectors (1024x1024x4096
-                          // 445 vs 330, 1000x1000x1024 219 vs 177 in pairs; 1000^3, rows of 2000
-                          // bytes: pairs, 159 vs 150; 512x2048x4096, 16 columns: pairs, 360 vs 320).
+                          // 445 vs 330, 1000x1000x1024 219 vs 177 in pairs; 85%: 1750x500x4096 336-342
+                          // vs 288-291, 1792x512x4096 NN 389-391 vs 335-337; 73%: 1500x500x4096 pairs,
+                          // 243-244 vs 235-236; 1000^3, rows of 2000 bytes: pairs, 159 vs 150;
+                          // 512x2048x4096, 16 columns: pairs, 360 vs 320; 640x1344x4096, 11 columns:
+                          // pairs, 306-312 vs 247-249).
                           Expect{512, 4096, 4096, Layout::TN, TileShape{128, 128, 64}, 2},
                           Expect{1000, 1000, 1000, Layout::TN, TileShape{64, 128, 64}, 2},
                           Expect{1000, 1000, 1024, Layout::TN, TileShape{64, 128, 64}, 1},
@@ -411,6 +414,10 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
                           Expect{1024, 1024, 4096, Layout::TN, TileShape{64, 128, 64}, 1},
                           Expect{512, 2048, 4096, Layout::TN, TileShape{64, 128, 64}, 2},
                           Expect{768, 1024, 4096, Layout::TN, TileShape{64, 128, 64}, 2},
+                          Expect{1750, 500, 4096, Layout::TN, TileShape{64, 128, 64}, 1},
+                          Expect{1792, 512, 4096, Layout::NN, TileShape{64, 128, 64}, 1},
+                          Expect{1500, 500, 4096, Layout::TN, TileShape{64, 128, 64}, 2},
+                          Expect{640, 1344, 4096, Layout::TN, TileShape{64, 128, 64}, 2},
                           Expect{128, 4096, 4096, Layout::TN, TileShape{64, 128, 64}, 2},
                           // K from 16384: 128x128 pairs (1024x1024x16384: 559 vs 457 for 64x128).
                           Expect{1024, 1024, 16384, Layout::TN, TileShape{128, 128, 64}, 2},

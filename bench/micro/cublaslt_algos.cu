@@ -20,21 +20,21 @@
 #include <string>
 #include <vector>
 
-#define CHECK_CUDA(x)                                                                          \
-  do {                                                                                         \
-    cudaError_t e_ = (x);                                                                      \
-    if (e_ != cudaSuccess) {                                                                   \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                            \
-    }                                                                                          \
+// Stops the program with the call, where it was and what it returned when `ok` is false.
+void require(bool ok, const char* call, const char* file, int line, const char* what) {
+  if (ok) return;
+  std::fprintf(stderr, "%s:%d %s: %s\n", file, line, call, what);
+  std::exit(1);
+}
+#define CHECK_CUDA(x)                                                                      \
+  do {                                                                                     \
+    const cudaError_t e_ = (x);                                                            \
+    require(e_ == cudaSuccess, #x, __FILE__, __LINE__, cudaGetErrorString(e_));            \
   } while (0)
-#define CHECK_LT(x)                                                                  \
-  do {                                                                               \
-    cublasStatus_t s_ = (x);                                                         \
-    if (s_ != CUBLAS_STATUS_SUCCESS) {                                               \
-      std::fprintf(stderr, "%s:%d %s: status %d\n", __FILE__, __LINE__, #x, int(s_)); \
-      std::exit(1);                                                                  \
-    }                                                                                \
+#define CHECK_LT(x)                                                                        \
+  do {                                                                                     \
+    const cublasStatus_t s_ = (x);                                                         \
+    require(s_ == CUBLAS_STATUS_SUCCESS, #x, __FILE__, __LINE__, cublasLtGetStatusString(s_)); \
   } while (0)
 
 __global__ void fill_random(__nv_bfloat16* p, size_t n, unsigned seed) {

@@ -27,9 +27,11 @@ if 'ours' not in j:
     print('$1x$2x$3 $4 not run:', j.get('reason'), '[$opts]'); sys.exit()
 p = j['params']
 tile = re.search(r'cta (\d+x\d+)', p).group(1) + ' c' + re.search(r'cluster (\d+)x', p).group(1)
+g = re.search(r'grid (\S+) factors=(\S+) group=(\S)', p)
+tile += ' ' + (g.group(1).replace('swizzle-merge', 'sm') + g.group(2) + g.group(3) if g else re.search(r'grid (\S+)', p).group(1))
 c = j.get('check') or {}
 ok = 'unchecked' if 'passed' not in c else 'PASS' if c['passed'] else 'FAIL'
-print('%-16s %s %7.1f %7.1f %.3f %s %-12s [%s]' % ('$1x$2x$3', '$4', j['ours']['tflops'], j['cublas']['tflops'], j['ratio'], ok, tile, '$opts'))"
+print('%-16s %s %7.1f %7.1f %.3f %s %-18s [%s]' % ('$1x$2x$3', '$4', j['ours']['tflops'], j['cublas']['tflops'], j['ratio'], ok, tile, '$opts'))"
     done
   done
 done

@@ -45,7 +45,6 @@ struct Prepared {
   std::shared_ptr<const CompiledKernel> compiled;
   std::unique_ptr<LoadedKernel> kernel;
   std::unique_ptr<MatmulLaunch> launch;
-  std::vector<float> ms;
 };
 
 }  // namespace
@@ -117,7 +116,7 @@ SweepReport sweepGrid(const SweepRequest& request, const SweepOptions& options) 
   for (const GridTraversal& t : candidates) {
     scheduler::MatmulSchedule s = scheduler::schedule(request.problem, request.device, withTraversal(request.base, t));
     codegen::KernelSource source = codegen::emit(s);
-    prepared.push_back(Prepared{std::move(s), std::move(source), nullptr, nullptr, nullptr, {}});
+    prepared.push_back(Prepared{std::move(s), std::move(source), nullptr, nullptr, nullptr});
   }
   report.arch = prepared.front().schedule.params.arch;
   // A device runs its own target (sm_80-family code compiles for sm_90a on a Hopper).
@@ -159,17 +158,14 @@ SweepReport sweepGrid(const SweepRequest& request, const SweepOptions& options) 
 
   L2Flusher flusher(request.device.l2_bytes);
   const auto run_cublas = [&] { cublas.run(problem, buffers.a.ptr(), buffers.b.ptr(), buffers.c.ptr(), stream.get()); };
-  std::vector<float> cublas_ms;
-  timeEachLaunch(run_cublas, options.warmup, 0, flusher, stream.get());
-  for (Prepared& p : prepared) timeEachLaunch([&] { (*p.launch)(stream.get()); }, options.warmup, 0, flusher, stream.get());
-  for (int round = 0; round < options.iterations; ++round) {
-    cublas_ms.push_back(timeEachLaunch(run_cublas, 0, 1, flusher, stream.get()).front());
-    for (Prepared& p : prepared) p.ms.push_back(timeEachLaunch([&] { (*p.launch)(stream.get()); }, 0, 1, flusher, stream.get()).front());
-    if (options.progress) options.progress(static_cast<size_t>(round) + 1, static_cast<size_t>(options.iterations), "timing");
-  }
+  std::vector<std::function<void()>> launches = {run_cublas};
+  for (Prepared& p : prepared) launches.emplace_back([&p, &stream] { (*p.launch)(stream.get()); });
+  std::vector<std::vector<float>> ms = timeInTurns(launches, options.warmup, options.iterations, flusher, stream.get(), [&](int turn) {
+    if (options.progress) options.progress(static_cast<size_t>(turn) + 1, static_cast<size_t>(options.iterations), "timing");
+  });
   const double flops = problem.flops();
-  report.cublas = summarizeTimes(std::move(cublas_ms), flops);
-  for (size_t i = 0; i < prepared.size(); ++i) report.entries[i].timing = summarizeTimes(std::move(prepared[i].ms), flops);
+  report.cublas = summarizeTimes(std::move(ms[0]), flops);
+  for (size_t i = 0; i < prepared.size(); ++i) report.entries[i].timing = summarizeTimes(std::move(ms[i + 1]), flops);
   std::stable_sort(report.entries.begin(), report.entries.end(), [](const SweepEntry& a, const SweepEntry& b) {
     return a.timing->median_ms < b.timing->median_ms;
   });

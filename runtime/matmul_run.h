@@ -47,6 +47,15 @@ std::vector<float> timeEachLaunch(const std::function<void()>& launch, int warmu
 TimingStats timeLaunches(const std::function<void()>& launch, int warmup, int iterations, double flops,
                          L2Flusher& flusher, CUstream stream);
 
+// `warmup` untimed runs of each launch, then `iterations` turns. In a turn every launch runs once, each
+// timed with events after an L2 flush, and each turn starts one launch further on than the one before:
+// no launch always runs first, or always right after the same other one, so the card's warming and
+// power limiting in a long run fall on all of them alike. Returns each launch's milliseconds, in
+// `launches` order. `after_turn(t)` is called after turn t (0-based), when given.
+std::vector<std::vector<float>> timeInTurns(const std::vector<std::function<void()>>& launches, int warmup,
+                                            int iterations, L2Flusher& flusher, CUstream stream,
+                                            const std::function<void(int)>& after_turn = {});
+
 enum class Reference { Cublas, CpuFp64 };
 
 struct RunResult {

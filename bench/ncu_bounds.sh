@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # What bounds a kernel: Nsight Compute (clock control off, one launch after two warm-up launches) of
 # tilegrid's kernel and cuBLAS's for each case, with the clock, the tensor pipe, the shared-memory
-# banks (reads and writes, which count wgmma operand reads and TMA writes too), the LSU's shared-memory
-# wavefronts (ldmatrix, cp.async, ld/st.shared), L2 and DRAM traffic. The tensor pipe's share is of the
-# SMs' active cycles; the others are of elapsed cycles.
+# banks (reads and writes, which count wgmma operand reads and TMA and cp.async writes too), the LSU's
+# shared-memory wavefronts (ldmatrix and ld/st.shared; cp.async fills do not show there), L2 and DRAM
+# traffic. The tensor pipe's share is of the SMs' active cycles; the others are of elapsed cycles.
 # Usage: CASES="label|run options;..." bench/ncu_bounds.sh <tilegrid binary> <out dir>
 #   e.g. CASES="4000^3 TN|--m 4000 --n 4000 --k 4000 --arch sm_90" bench/ncu_bounds.sh build/tilegrid out
 # A case whose label ends in '*' profiles only tilegrid's kernel.

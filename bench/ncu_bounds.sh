@@ -64,8 +64,8 @@ for line in open(sys.argv[1]):
     cells = []
     for name, _, s in cols:
         try:
-            cells.append('%9.3f' % (float(vals[head.index(name)].replace(',', '')) * s) if name.endswith('per_second')
-                         else '%9.1f' % (float(vals[head.index(name)].replace(',', '')) * s))
+            v = float(vals[head.index(name)].replace(',', '')) * s
+            cells.append(('%9.3f' if name.endswith('per_second') else '%9.1f') % v)
         except ValueError:
             cells.append('%9s' % '-')
     print('%-28s %-9s' % (label, who.rstrip('_')) + ''.join(cells))

@@ -87,6 +87,15 @@ size_t elements(const scheduler::MatmulProblem& p, char which) {
   return static_cast<size_t>(n * p.batch);
 }
 
+// One timed run: flush the L2, then time `launch` alone with events.
+float timeOnce(const std::function<void()>& launch, EventTimer& timer, L2Flusher& flusher, CUstream stream) {
+  flusher.flush(stream);
+  timer.start(stream);
+  launch();
+  timer.stop(stream);
+  return timer.elapsedMs();
+}
+
 }  // namespace
 
 TimingStats summarizeTimes(std::vector<float> ms, double flops) {
@@ -105,13 +114,7 @@ std::vector<float> timeEachLaunch(const std::function<void()>& launch, int warmu
   for (int i = 0; i < warmup; ++i) launch();
   EventTimer timer;
   std::vector<float> ms;
-  for (int i = 0; i < iterations; ++i) {
-    flusher.flush(stream);
-    timer.start(stream);
-    launch();
-    timer.stop(stream);
-    ms.push_back(timer.elapsedMs());
-  }
+  for (int i = 0; i < iterations; ++i) ms.push_back(timeOnce(launch, timer, flusher, stream));
   return ms;
 }
 
@@ -124,12 +127,14 @@ std::vector<std::vector<float>> timeInTurns(const std::vector<std::function<void
                                             int iterations, L2Flusher& flusher, CUstream stream,
                                             const std::function<void(int)>& after_turn) {
   const size_t n = launches.size();
+  for (const auto& launch : launches)
+    for (int i = 0; i < warmup; ++i) launch();
+  EventTimer timer;
   std::vector<std::vector<float>> ms(n);
-  for (const auto& launch : launches) timeEachLaunch(launch, warmup, 0, flusher, stream);
   for (int turn = 0; turn < iterations; ++turn) {
     for (size_t j = 0; j < n; ++j) {
       const size_t which = (static_cast<size_t>(turn) + j) % n;
-      ms[which].push_back(timeEachLaunch(launches[which], 0, 1, flusher, stream).front());
+      ms[which].push_back(timeOnce(launches[which], timer, flusher, stream));
     }
     if (after_turn) after_turn(turn);
   }

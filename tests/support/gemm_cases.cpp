@@ -1,5 +1,9 @@
 #include "support/gemm_cases.h"
 
+#include <algorithm>
+#include <cmath>
+#include <random>
+
 #include <fmt/format.h>
 
 namespace tilegrid::testing {
@@ -299,6 +303,35 @@ std::vector<GemmCase> sm90StreamKCases() {
     c.overrides.cta_tile = r.cta_tile;
     c.overrides.stream_k = true;
     c.overrides.swap_ab = r.swap_ab;
+    cases.push_back(c);
+  }
+  return cases;
+}
+
+std::vector<GemmCase> randomDefaultCases(scheduler::Arch arch, int count, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const auto below = [&](uint64_t n) { return static_cast<int64_t>(rng() % n); };
+  const auto chance = [&](int percent) { return below(100) < percent; };
+  const auto extent = [&](int64_t most) {
+    int64_t e;
+    if (chance(16)) {
+      e = 1 + below(63);
+    } else {  // log-uniform over [64, most]
+      const double u = static_cast<double>(rng() >> 11) * 0x1.0p-53;
+      e = static_cast<int64_t>(std::exp(std::log(64.0) + u * (std::log(static_cast<double>(most)) - std::log(64.0))));
+    }
+    return chance(50) ? std::max<int64_t>(8, e / 8 * 8) : e;
+  };
+  const Layout layouts[] = {Layout::TN, Layout::NT, Layout::NN, Layout::TT};
+  std::vector<GemmCase> cases;
+  for (int i = 0; i < count; ++i) {
+    const int64_t m = extent(6144), n = extent(6144), k = extent(4096);
+    const int64_t batch = chance(15) && m * n * k <= (int64_t{1} << 32) ? 2 + below(2) : 1;
+    const Layout layout = layouts[below(4)];
+    const DType in = chance(50) ? DType::BF16 : DType::FP16;
+    const DType out = chance(25) ? DType::FP32 : in;
+    GemmCase c{makeProblem(m, n, k, layout, in, out, batch), {}};
+    c.overrides.arch = arch;
     cases.push_back(c);
   }
   return cases;

@@ -1,5 +1,6 @@
 #pragma once
 // GEMM configurations shared by the nvrtc (compile every variant) and gpu (run them) suites.
+#include <cstdint>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -41,5 +42,15 @@ std::vector<GemmCase> sm90CublasCases();
 // Problems whose last wave stream-K cuts two and three ways on an H100: K tails, misaligned C (direct
 // stores), padded operands, batches, fp32 out, clusters of 1, 2 and 4. Checked against cuBLAS.
 std::vector<GemmCase> sm90StreamKCases();
+
+// `count` problems drawn from `seed`, each left to the default schedule of the arch family, so that
+// the heuristics meet sizes no list above names: M and N up to 6144, K up to 4096 (a sixth of the
+// extents under 64, half of all a multiple of 8), any layout, bf16 or fp16 in, the same or fp32
+// out, now and then a batch of 2 or 3. Built on mt19937_64's output alone, so a seed names the same
+// problems with any standard library. Checked against cuBLAS, which takes these dtype pairs.
+std::vector<GemmCase> randomDefaultCases(scheduler::Arch arch, int count, uint64_t seed);
+// What the gpu suite runs and the nvrtc suite compiles unless told otherwise.
+constexpr int kRandomCases = 32;
+constexpr uint64_t randomSeed(scheduler::Arch arch) { return arch == scheduler::Arch::Sm80 ? 80 : 90; }
 
 }  // namespace tilegrid::testing

@@ -5,55 +5,31 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 
-#include "codegen/emit.h"
-#include "runtime/kernel_cache.h"
-#include "runtime/matmul_run.h"
-#include "support/gemm_cases.h"
-#include "support/gpu_device.h"
+#include "support/gpu_gemm_check.h"
 
 namespace tilegrid::testing {
 namespace {
 
 uint64_t envOr(const char* name, uint64_t fallback) {
   const char* value = std::getenv(name);
-  return value ? std::strtoull(value, nullptr, 10) : fallback;
+  if (!value) return fallback;
+  char* end = nullptr;
+  const uint64_t parsed = std::strtoull(value, &end, 10);
+  if (*value < '0' || *value > '9' || *end != '\0') {
+    throw std::invalid_argument(std::string(name) + ": expected a whole number, got '" + value + "'");
+  }
+  return parsed;
 }
 
 void checkRandomProblems(scheduler::Arch arch) {
-  scheduler::DeviceSpec device;
-  if (auto why = findDevice(device)) GTEST_SKIP() << *why;
-  if (arch == scheduler::Arch::Sm90 && device.arch() != scheduler::Arch::Sm90) {
-    GTEST_SKIP() << "sm_90a kernels need an sm_90 device; this one is " << device.toString();
-  }
   const uint64_t seed = envOr("TILEGRID_RANDOM_SEED", randomSeed(arch));
-  const int count = static_cast<int>(envOr("TILEGRID_RANDOM_CASES", kRandomCases));
-  struct Drawn {
-    GemmCase gemm;
-    scheduler::MatmulSchedule schedule;
-    codegen::KernelSource source;
-  };
-  std::vector<Drawn> drawn;
-  for (const GemmCase& c : randomDefaultCases(arch, count, seed)) {
-    auto schedule = scheduler::schedule(c.problem, device, c.overrides);
-    auto source = codegen::emit(schedule);
-    drawn.push_back({c, std::move(schedule), std::move(source)});
-  }
-  std::vector<const codegen::KernelSource*> sources;
-  for (const Drawn& d : drawn) sources.push_back(&d.source);
-  runtime::KernelCache::global().getAll(sources, device.arch());  // in parallel, before the runs
-  runtime::RunOptions options;
-  options.iterations = 0;
-  options.reference = runtime::Reference::Cublas;
-  for (const Drawn& d : drawn) {
-    const runtime::RunResult result = runtime::runMatmul(d.schedule, d.source, options);
-    ASSERT_TRUE(result.errors.has_value());
-    const runtime::ErrorStats& e = *result.errors;
-    EXPECT_TRUE(e.passed) << "seed " << seed << ", " << d.gemm.label() << " (" << d.schedule.params.toString()
-                          << "): norm rel " << e.norm_rel << ", max rel " << e.max_rel << ", non-finite "
-                          << e.non_finite << " (tolerance " << e.tolerance << ")";
-  }
+  const uint64_t count = envOr("TILEGRID_RANDOM_CASES", kRandomCases);
+  if (count < 1 || count > 100000) throw std::invalid_argument("TILEGRID_RANDOM_CASES: expected 1 to 100000");
+  expectAllCorrect(randomDefaultCases(arch, static_cast<int>(count), seed), runtime::Reference::Cublas,
+                   "seed " + std::to_string(seed) + ": ");
 }
 
 TEST(RandomProblems, Sm80DefaultSchedulesMatchCublas) { checkRandomProblems(scheduler::Arch::Sm80); }

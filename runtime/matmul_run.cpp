@@ -87,15 +87,6 @@ size_t elements(const scheduler::MatmulProblem& p, char which) {
   return static_cast<size_t>(n * p.batch);
 }
 
-// One timed run: flush the L2, then time `launch` alone with events.
-float timeOnce(const std::function<void()>& launch, EventTimer& timer, L2Flusher& flusher, CUstream stream) {
-  flusher.flush(stream);
-  timer.start(stream);
-  launch();
-  timer.stop(stream);
-  return timer.elapsedMs();
-}
-
 }  // namespace
 
 TimingStats summarizeTimes(std::vector<float> ms, double flops) {
@@ -109,20 +100,6 @@ TimingStats summarizeTimes(std::vector<float> ms, double flops) {
   return t;
 }
 
-std::vector<float> timeEachLaunch(const std::function<void()>& launch, int warmup, int iterations, L2Flusher& flusher,
-                                  CUstream stream) {
-  for (int i = 0; i < warmup; ++i) launch();
-  EventTimer timer;
-  std::vector<float> ms;
-  for (int i = 0; i < iterations; ++i) ms.push_back(timeOnce(launch, timer, flusher, stream));
-  return ms;
-}
-
-TimingStats timeLaunches(const std::function<void()>& launch, int warmup, int iterations, double flops,
-                         L2Flusher& flusher, CUstream stream) {
-  return summarizeTimes(timeEachLaunch(launch, warmup, iterations, flusher, stream), flops);
-}
-
 std::vector<std::vector<float>> timeInTurns(const std::vector<std::function<void()>>& launches, int warmup,
                                             int iterations, L2Flusher& flusher, CUstream stream,
                                             const std::function<void(int)>& after_turn) {
@@ -134,7 +111,11 @@ std::vector<std::vector<float>> timeInTurns(const std::vector<std::function<void
   for (int turn = 0; turn < iterations; ++turn) {
     for (size_t j = 0; j < n; ++j) {
       const size_t which = (static_cast<size_t>(turn) + j) % n;
-      ms[which].push_back(timeOnce(launches[which], timer, flusher, stream));
+      flusher.flush(stream);
+      timer.start(stream);
+      launches[which]();
+      timer.stop(stream);
+      ms[which].push_back(timer.elapsedMs());
     }
     if (after_turn) after_turn(turn);
   }

@@ -40,18 +40,12 @@ struct TimingStats {
 // Medians over `ms`; `flops` per run gives the rate.
 TimingStats summarizeTimes(std::vector<float> ms, double flops);
 
-// `warmup` untimed runs, then `iterations` runs each timed with events on `stream` after an L2 flush:
-// the milliseconds of each, or their summary.
-std::vector<float> timeEachLaunch(const std::function<void()>& launch, int warmup, int iterations, L2Flusher& flusher,
-                                  CUstream stream);
-TimingStats timeLaunches(const std::function<void()>& launch, int warmup, int iterations, double flops,
-                         L2Flusher& flusher, CUstream stream);
-
-// `warmup` untimed runs of each launch, then `iterations` turns. In a turn every launch runs once, each
-// timed with events after an L2 flush, and each turn starts one launch further on than the one before:
-// no launch always runs first, or always right after the same other one, so the card's warming and
-// power limiting in a long run fall on all of them alike. Returns each launch's milliseconds, in
-// `launches` order. `after_turn(t)` is called after turn t (0-based), when given.
+// `warmup` untimed runs of each launch, then `iterations` turns. In a turn every launch runs once,
+// each timed with events after an L2 flush, and each turn starts one launch further on than the one
+// before: no launch always runs first, or always right after the same other one, so the card's
+// warming and power limiting in a long run fall on all of them alike. Returns each launch's
+// milliseconds, in `launches` order (with one launch: `iterations` timed runs of it). `after_turn(t)`
+// is called after turn t (0-based), when given.
 std::vector<std::vector<float>> timeInTurns(const std::vector<std::function<void()>>& launches, int warmup,
                                             int iterations, L2Flusher& flusher, CUstream stream,
                                             const std::function<void(int)>& after_turn = {});

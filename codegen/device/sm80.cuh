@@ -7,17 +7,21 @@
 // read (H100, 4096^3, same-process A/B, TFLOP/s: TN 482.1-487.1 without the hint, 486.7-488.1 with it;
 // NT 477.5-481.6 / 480.3-483.1; 4000^3 TN 428.6-428.7 / 430.8-434.1).
 template <int Bytes>
-__device__ __forceinline__ void tg_cp_async(void* smem_dst, const void* gmem_src, int src_bytes) {
+__device__ __forceinline__ void tg_cp_async(tg_u32 smem_dst, const void* gmem_src, int src_bytes) {
   static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "cp.async copies 4, 8 or 16 bytes");
   if constexpr (Bytes == 16) {
-    asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16, %2;" ::"r"(tg_smem_addr(smem_dst)), "l"(gmem_src),
-                 "r"(src_bytes)
+    asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16, %2;" ::"r"(smem_dst), "l"(gmem_src), "r"(src_bytes)
                  : "memory");
   } else {
-    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;" ::"r"(tg_smem_addr(smem_dst)), "l"(gmem_src),
-                 "n"(Bytes), "r"(src_bytes)
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;" ::"r"(smem_dst), "l"(gmem_src), "n"(Bytes),
+                 "r"(src_bytes)
                  : "memory");
   }
+}
+
+template <int Bytes>
+__device__ __forceinline__ void tg_cp_async(void* smem_dst, const void* gmem_src, int src_bytes) {
+  tg_cp_async<Bytes>(tg_smem_addr(smem_dst), gmem_src, src_bytes);
 }
 
 __device__ __forceinline__ void tg_cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
@@ -27,17 +31,25 @@ __device__ __forceinline__ void tg_cp_async_wait() {
   asm volatile("cp.async.wait_group %0;" ::"n"(Pending) : "memory");
 }
 
-// Four 8x8 b16 matrices; lane l gives the row address of matrix l / 8.
-__device__ __forceinline__ void tg_ldmatrix_x4(tg_u32 (&r)[4], const void* row) {
+// Four 8x8 b16 matrices; lane l gives the shared-space address of a row of matrix l / 8. The main
+// loop passes 32-bit shared addresses, so that a stage and a fragment are plain adds to a register
+// (a generic pointer costs a conversion and a shift per K tile).
+__device__ __forceinline__ void tg_ldmatrix_x4(tg_u32 (&r)[4], tg_u32 row) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
                : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-               : "r"(tg_smem_addr(row)));
+               : "r"(row));
 }
 
-__device__ __forceinline__ void tg_ldmatrix_x4_trans(tg_u32 (&r)[4], const void* row) {
+__device__ __forceinline__ void tg_ldmatrix_x4_trans(tg_u32 (&r)[4], tg_u32 row) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
                : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-               : "r"(tg_smem_addr(row)));
+               : "r"(row));
+}
+
+__device__ __forceinline__ void tg_ldmatrix_x4(tg_u32 (&r)[4], const void* row) { tg_ldmatrix_x4(r, tg_smem_addr(row)); }
+
+__device__ __forceinline__ void tg_ldmatrix_x4_trans(tg_u32 (&r)[4], const void* row) {
+  tg_ldmatrix_x4_trans(r, tg_smem_addr(row));
 }
 
 // D += A (16x16, row) * B (16x8, col), fp32 accumulators; Bf16 picks bf16 or fp16 inputs.

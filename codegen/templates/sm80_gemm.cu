@@ -33,6 +33,7 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const t
   // Bank behaviour of the swizzle assumes 128-byte aligned tiles; dynamic smem promises 16 bytes.
   tg_in_t* smem_a = reinterpret_cast<tg_in_t*>(tg_smem_raw + ((128 - (tg_smem_addr(tg_smem_raw) & 127)) & 127));
   tg_in_t* smem_b = smem_a + STAGES * BM * BK;
+  const tg_u32 smem_a_addr = tg_smem_addr(smem_a), smem_b_addr = tg_smem_addr(smem_b);
 
   // A CTA walks units blockIdx.x, + gridDim.x, ...: one unit when the grid covers them all, several
   // when the grid is persistent. Units past the grid (split-merge's overhang) are skipped.
@@ -135,7 +136,9 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const t
   // The copies run STAGES - 1 K tiles ahead of the math, across tile boundaries: a load cursor
   // walks the same units as the math, so a persistent CTA fetches the next tile's first K tiles
   // during the last ones of the current tile instead of in a burst after its epilogue.
-  int load_unit = unit, load_kt = 0, load_iter = 0;
+  // Unsigned counts: `% STAGES` of a signed one costs sign fix-ups in every K tile.
+  int load_unit = unit, load_kt = 0;
+  unsigned load_iter = 0;
   auto load_next = [&] {
     if (load_unit < ALL_UNITS) {
       if (!EDGES || (load_inside && (K % BK == 0 || load_kt + 1 < K_TILES)))
@@ -161,7 +164,7 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const t
   bind_loads(unit);
 #pragma unroll
   for (int s = 0; s < STAGES - 1; ++s) load_next();
-  int iter = 0;  // K tiles this CTA has multiplied, over all its units: picks the stage
+  unsigned iter = 0;  // K tiles this CTA has multiplied, over all its units: picks the stage
 #pragma unroll 1
   while (true) {
     int m0, n0, batch;

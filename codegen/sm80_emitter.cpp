@@ -152,12 +152,10 @@ CopyCode copyLoop(char operand, Major major, int64_t iterations, int64_t vec, co
     if (whole_pieces) {
       setup += fmt::format("\n  const tg_u32 copy_{0}_dst_addr = tg_smem_addr(smem_{0} + copy_{0}_dst);", operand);
     }
-    const std::string dst =
-        whole_pieces
-            ? fmt::format("const tg_u32 dst = copy_{0}_dst_addr + (stage * {1} + it * {2}) * sizeof(tg_in_t);",
-                          operand, is_a ? "A_STAGE_ELEMS" : "B_STAGE_ELEMS", plan.d_dst)
-            : fmt::format("tg_in_t* dst = smem_{0} + stage * {1} + copy_{0}_dst + it * {2};", operand,
-                          is_a ? "A_STAGE_ELEMS" : "B_STAGE_ELEMS", plan.d_dst);
+    const std::string dst = fmt::format(
+        fmt::runtime(whole_pieces ? "const tg_u32 dst = copy_{0}_dst_addr + (stage * {1} + it * {2}) * sizeof(tg_in_t);"
+                                  : "tg_in_t* dst = smem_{0} + stage * {1} + copy_{0}_dst + it * {2};"),
+        operand, is_a ? "A_STAGE_ELEMS" : "B_STAGE_ELEMS", plan.d_dst);
     std::string src_code = src;
     std::string bind;
     if (plan.gmem_affine) {
@@ -223,22 +221,22 @@ struct FragmentAddressing {
   int64_t stage_size = 0;
   int64_t fragment_step = 0;        // Linear: offset between fragments 16 rows apart
   std::vector<int64_t> step_delta;  // Xor / Add: one per k16 step
-  std::vector<int64_t> linear_xor;  // Linear, when it holds: step kk is step 0 XOR linear_xor[kk]
+  int64_t xor_step = 0;             // Linear: step kk is step 0 XOR kk * xor_step (0: it is not)
+  int64_t k_steps = 0;              // k16 steps in a K tile
 };
 
-// The XOR deltas d_kk with at(x, y + 16 kk) == at(x, y) ^ d_kk for every element, or none.
-std::vector<int64_t> stepXorDeltas(const SmemOffsets& at, int64_t bk) {
-  std::vector<int64_t> deltas;
-  for (int64_t kk = 0; kk < bk; kk += 16) {
-    const int64_t d = at(0, kk, 0) ^ at(0, 0, 0);
+// The step s with at(x, y + 16 kk) == at(x, y) ^ (kk * s) for every element and k16 step, or 0.
+int64_t stepXor(const SmemOffsets& at, int64_t bk) {
+  if (bk < 32) return 0;
+  const int64_t step = at(0, 16, 0) ^ at(0, 0, 0);
+  for (int64_t kk = 0; kk * 16 < bk; ++kk) {
     for (int64_t x = 0; x < at.rows(); ++x) {
       for (int64_t y = 0; y < 16; ++y) {
-        if (at(x, y + kk, 0) != (at(x, y, 0) ^ d)) return {};
+        if (at(x, y + 16 * kk, 0) != (at(x, y, 0) ^ (kk * step))) return 0;
       }
     }
-    deltas.push_back(d);
   }
-  return deltas;
+  return step;
 }
 
 FragmentAddressing deriveFragmentAddressing(const ir::TensorDomain& tile, int64_t bk) {
@@ -262,7 +260,8 @@ FragmentAddressing deriveFragmentAddressing(const ir::TensorDomain& tile, int64_
     if (holds) {
       out.mode = FragmentMode::Linear;
       out.fragment_step = step;
-      out.linear_xor = stepXorDeltas(at, bk);
+      out.xor_step = stepXor(at, bk);
+      out.k_steps = bk / 16;
       return out;
     }
   }
@@ -307,7 +306,6 @@ FragmentCode fragmentCode(char operand, const FragmentAddressing& addr, const st
   const std::string frag = operand == 'a' ? "mi" : "nj";
   const std::string count = operand == 'a' ? "MI" : "NI / 2";
   const std::string coords = operand == 'a' ? "m, k" : "n, k";
-  const std::string stage = fmt::format("smem_{} + stage * {}_STAGE", operand, X);
   switch (addr.mode) {
     case FragmentMode::Linear: {
       // Shared-space byte addresses: a stage and a fragment are adds of constants to the k16 step's
@@ -318,21 +316,15 @@ FragmentCode fragmentCode(char operand, const FragmentAddressing& addr, const st
       const std::string consts = fmt::format(
           "constexpr tg_u32 {0}_STAGE_BYTES = {1} * sizeof(tg_in_t), {0}_FRAGMENT_BYTES = {2} * sizeof(tg_in_t);\n  ",
           X, addr.stage_size, addr.fragment_step);
-      // Step kk is step 0 XOR kk * xor_step, so the delta is a constant of the unrolled step. (Read
-      // from a constexpr array instead, NVVM turned the XOR into adds and ptxas took 3 more registers.)
-      const int64_t xor_step = addr.linear_xor.size() > 1 ? addr.linear_xor[1] : 0;
-      bool by_xor = xor_step > 0;
-      for (size_t kk = 0; kk < addr.linear_xor.size() && by_xor; ++kk) {
-        by_xor = addr.linear_xor[kk] == static_cast<int64_t>(kk) * xor_step &&
-                 addr.linear_xor[kk] * elem_bytes < 128;
-      }
-      if (by_xor) {
+      // The XOR delta kk * xor_step is a constant of the unrolled step. (Read from a constexpr array
+      // instead, NVVM turned the XOR into adds and ptxas took 3 more registers.)
+      if (addr.xor_step > 0 && (addr.k_steps - 1) * addr.xor_step * elem_bytes < 128) {
         return {consts + fmt::format("tg_u32 {0}_row;\n"
                                      "  {{\n    constexpr int kk = 0;\n    {1}\n"
                                      "    {0}_row = smem_{0}_addr + tg_smem_{0}({2}, 0) * sizeof(tg_in_t);\n  }}",
                                      operand, lane0, coords),
                 fmt::format("{}({}, ({}_row ^ kk / 16 * {}) + stage * {}_STAGE_BYTES + {} * {}_FRAGMENT_BYTES);", load,
-                            dest, operand, xor_step * elem_bytes, X, frag, X)};
+                            dest, operand, addr.xor_step * elem_bytes, X, frag, X)};
       }
       return {consts + fmt::format("tg_u32 {0}_row[BK / 16];\n"
                                    "#pragma unroll\n"
@@ -364,7 +356,8 @@ FragmentCode fragmentCode(char operand, const FragmentAddressing& addr, const st
                           "  for (int {5} = 0; {5} < {4}; ++{5}) {{\n    {6}\n    {3}_base[{5}] = tg_smem_{3}({7}, 0);\n  }}",
                           X, addr.stage_size, joinInts(addr.step_delta), operand, count, frag,
                           fmt::format(fmt::runtime(lane), fmt::arg("f", frag), fmt::arg("kk", "0")), coords),
-              fmt::format("{}({}, {} + ({}_base[{}] ^ {}_STEP[kk / 16]));", load, dest, stage, operand, frag, X)};
+              fmt::format("{0}({1}, smem_{2} + stage * {3}_STAGE + ({2}_base[{4}] ^ {3}_STEP[kk / 16]));", load, dest,
+                          operand, X, frag)};
     case FragmentMode::Full: break;
   }
   return {"", fmt::format(fmt::runtime(lane), fmt::arg("f", frag), fmt::arg("kk", "kk")) + "\n        " + load + "(" +

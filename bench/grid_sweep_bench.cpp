@@ -105,7 +105,7 @@ void sweepBenchmark(benchmark::State& state, const Candidate* c) {
   const sc::MatmulProblem& problem = c->schedule.problem;
   ShapeBuffers& s = current(problem);
   const rt::LoadedKernel kernel(*c->compiled);
-  rt::MatmulLaunch launch(kernel, c->source, *s.buffers);
+  rt::MatmulLaunch launch(kernel, c->source, c->schedule, *s.buffers);
   if (const char* check = std::getenv("TILEGRID_BENCH_CHECK"); check != nullptr && std::string(check) == "1") {
     const auto errors =
         rt::checkLaunch(launch, *s.buffers, rt::cublasReference(*s.buffers, s.stream->get()), s.stream->get());

@@ -8,6 +8,7 @@
 #include "cli/banks_command.h"
 #include "cli/grid_command.h"
 #include "cli/kernel_commands.h"
+#include "cli/kernels_command.h"
 #include "cli/plan_command.h"
 #include "cli/run_command.h"
 #include "cli/sweep_command.h"
@@ -63,6 +64,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   command<BanksOptions>(app, addBanksCommand, runBanksCommand, out, status);
   command<EmitOptions>(app, addEmitCommand, runEmitCommand, out, status);
   command<CompileCommandOptions>(app, addCompileCommand, runCompileCommand, out, status);
+  command<KernelsOptions>(app, addKernelsCommand, runKernelsCommand, out, status);
   command<RunCommandOptions>(app, addRunCommand, runRunCommand, out, status);
   command<SweepCommandOptions>(app, addSweepCommand, runSweepCommand, out, status);
 

@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "cli/parse.h"
+#include "codegen/emit_common.h"
 #include "codegen/work_split.h"
 #include "ir/error.h"
 #include "scheduler/one_wave_tile.h"
@@ -163,7 +164,10 @@ nlohmann::json scheduleJson(const scheduler::MatmulSchedule& s) {
                   {"dtype", scheduler::toString(p.a_dtype)},
                   {"out_dtype", scheduler::toString(p.out_dtype)},
                   {"layout", scheduler::toString(p.layout)},
-                  {"align", {p.align_a, p.align_b, p.align_c}}};
+                  {"align", {p.align_a, p.align_b, p.align_c}},
+                  {"ld", {p.leadingDimA(), p.leadingDimB(), p.leadingDimC()}},
+                  {"batch_stride", {p.batchStrideA(), p.batchStrideB(), p.batchStrideC()}}};
+  j["kernel"] = {{"name", codegen::kernelName(s)}, {"shape_at_launch", s.params.shapeAtLaunch()}};
   j["device"] = {{"name", s.device.name},
                  {"arch", scheduler::toString(s.device.arch())},
                  {"sm_count", s.device.sm_count},
@@ -225,6 +229,10 @@ void runPlanCommand(const PlanCommandOptions& options, std::ostream& out) {
   } else {
     out << s.toString() << (fit ? oneWaveText(fit, s) : orientationText(request, s) + rankingText(ranked))
         << splitText(s);
+    out << "kernel: " << codegen::kernelName(s)
+        << (s.params.shapeAtLaunch() ? " (reads M, N, K, batch, leading dimensions and strides at launch: one "
+                                       "compiled kernel for every problem of this configuration)\n"
+                                     : " (problem sizes compiled in)\n");
     if (request.tuned) out << tunedNote(request) << "\n";
   }
 }

@@ -14,7 +14,18 @@ void addPlanOptions(CLI::App& cmd, PlanOptions& o) {
   cmd.add_option("--k", o.k, "Reduction extent")->required();
   cmd.add_option("--batch", o.batch, "Batch count")->capture_default_str();
   cmd.add_option("--dtype", o.dtype, "A and B dtype: bf16 | fp16")->capture_default_str();
-  cmd.add_option("--out-dtype", o.out_dtype, "C dtype: bf16 | fp16 | fp32")->capture_default_str();
+  cmd.add_option("--out-dtype", o.out_dtype, "C dtype: bf16 | fp16 | fp32 (default: --dtype)");
+  cmd.add_option("--lda", o.lda, "Elements between stored rows of A (0: packed, its contiguous extent)")
+      ->capture_default_str();
+  cmd.add_option("--ldb", o.ldb, "Elements between stored rows of B (0: packed)")->capture_default_str();
+  cmd.add_option("--ldc", o.ldc, "Elements between rows of C (0: packed, N)")->capture_default_str();
+  cmd.add_option("--stride-a", o.stride_a, "Elements between batch entries of A (0: packed)")->capture_default_str();
+  cmd.add_option("--stride-b", o.stride_b, "Elements between batch entries of B (0: packed)")->capture_default_str();
+  cmd.add_option("--stride-c", o.stride_c, "Elements between batch entries of C (0: packed)")->capture_default_str();
+  cmd.add_flag("--specialize-shape", o.specialize_shape,
+               "Compile M, N, K, batch, leading dimensions and strides into the kernel (sm_90; sm_80 kernels always "
+               "do). By default sm_90 kernels read them at launch, so one compiled kernel serves every problem of its "
+               "configuration");
   cmd.add_option("--layout", o.layout, "TN | NT | NN | TT (A then B; T = K-major A, N = K-major B)")
       ->capture_default_str();
   cmd.add_option("--arch", o.arch,
@@ -59,7 +70,14 @@ PlanRequest parsePlanOptions(const PlanOptions& o, const std::optional<scheduler
   r.problem.k = parseInt(o.k, "--k");
   r.problem.batch = parseInt(o.batch, "--batch");
   r.problem.a_dtype = r.problem.b_dtype = forOption("--dtype", [&] { return scheduler::parseInputDType(o.dtype); });
-  r.problem.out_dtype = forOption("--out-dtype", [&] { return scheduler::parseDType(o.out_dtype); });
+  r.problem.out_dtype = o.out_dtype.empty() ? r.problem.a_dtype
+                                            : forOption("--out-dtype", [&] { return scheduler::parseDType(o.out_dtype); });
+  r.problem.lda = parseInt(o.lda, "--lda");
+  r.problem.ldb = parseInt(o.ldb, "--ldb");
+  r.problem.ldc = parseInt(o.ldc, "--ldc");
+  r.problem.stride_a = parseInt(o.stride_a, "--stride-a");
+  r.problem.stride_b = parseInt(o.stride_b, "--stride-b");
+  r.problem.stride_c = parseInt(o.stride_c, "--stride-c");
   r.problem.layout = forOption("--layout", [&] { return scheduler::parseLayout(o.layout); });
   r.problem.validate();
   if (device) {
@@ -87,6 +105,7 @@ PlanRequest parsePlanOptions(const PlanOptions& o, const std::optional<scheduler
   if (!o.persistent.empty()) r.overrides.persistent = parseOnOff("--persistent", o.persistent);
   if (!o.stream_k.empty()) r.overrides.stream_k = parseOnOff("--stream-k", o.stream_k);
   if (!o.swap_ab.empty()) r.overrides.swap_ab = parseOnOff("--swap-ab", o.swap_ab);
+  if (o.specialize_shape) r.overrides.specialize_shape = true;
   if (!o.pad_operands.empty()) r.overrides.pad = parseOnOff("--pad-operands", o.pad_operands);
   if (!o.mma_order.empty()) {
     r.overrides.mma_order = forOption("--mma-order", [&] { return scheduler::parseMmaOrder(o.mma_order); });

@@ -13,14 +13,17 @@ namespace tilegrid::cli {
 
 struct PlanOptions {
   std::string m, n, k, batch = "1";
+  // Leading dimensions and batch strides in elements; 0 is packed.
+  std::string lda = "0", ldb = "0", ldc = "0", stride_a = "0", stride_b = "0", stride_c = "0";
   std::string dtype = "bf16";
-  std::string out_dtype = "bf16";
+  std::string out_dtype;  // empty: the input dtype
   std::string layout = "TN";
   std::string arch;  // empty: the device's arch, or sm_90 without a device
   std::string factor, method, group, cta_tile, warp_tile, stages, cluster, persistent, stream_k, swap_ab, pad_operands,
       mma_order;
   // Use the traversal `tilegrid sweep --apply` stored for this problem, unless one is given.
   bool tuned = true;
+  bool specialize_shape = false;
 };
 
 void addPlanOptions(CLI::App& cmd, PlanOptions& options);

@@ -3,6 +3,7 @@
 // from Vals the Indexer produced; nothing index-related is written by hand.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,12 +33,20 @@ struct IndexFunctionParam {
 struct IndexFunctionResult {
   std::string name;
   ir::Val value;
+  // The type the kernel declares the result as, where its callers fix it (tile coordinates are int,
+  // a bound the schedule guarantees); the value is computed as wide as it needs and converted.
+  // Empty: the type its range needs.
+  std::string type = {};
 };
 
 // A __device__ function computing `results` from `params`: one result is returned, several are
-// written through references. `comment` says what it indexes.
+// written through references. `comment` says what it indexes. With `shape` set, the function takes
+// the launch's problem parameters first (`const tg_problem& p`), and each problem parameter (a Val
+// of VarKind::Param) is read from it (`p.m`), ranging over [1, shape[name]]; the types are chosen
+// for those ranges. Without it, the results must not depend on problem parameters.
 std::string emitIndexFunction(const std::string& name, const std::string& comment,
                               const std::vector<IndexFunctionParam>& params,
-                              const std::vector<IndexFunctionResult>& results);
+                              const std::vector<IndexFunctionResult>& results,
+                              const std::optional<VarRanges>& shape = std::nullopt);
 
 }  // namespace tilegrid::codegen

@@ -90,32 +90,22 @@ std::optional<std::pair<int64_t, int64_t>> affineSteps(const ir::TensorDomain& g
   return std::pair{sx, sy};
 }
 
-int64_t batchStride(const ir::TensorDomain& gmem) {
-  int64_t size = 1;
-  for (const ir::IterDomainId id : gmem.allocation()) {
-    const auto extent = gmem.iterDomain(id).extent.constValue();
-    TG_INTERNAL_CHECK(extent.has_value()) << gmem.name() << ": global matrices have constant extents";
-    size *= *extent;
-  }
-  return size;
-}
-
 std::optional<PaddedCopy> paddedCopy(const scheduler::MatmulSchedule& s, char operand) {
   TG_INTERNAL_CHECK(operand == 'a' || operand == 'b') << "operand '" << operand << "': only A and B are padded";
-  const bool a = operand == 'a';
-  if (!(a ? s.params.pad_a : s.params.pad_b)) return std::nullopt;
+  const scheduler::OperandLayout o = s.operandLayout(operand);
+  if (!o.padded) return std::nullopt;
   const scheduler::MatmulProblem problem = s.kernelProblem();
-  const scheduler::Major major = a ? scheduler::majorOfA(problem.layout) : scheduler::majorOfB(problem.layout);
-  const int64_t esize = scheduler::bytes(a ? problem.a_dtype : problem.b_dtype);
-  const int64_t mn = a ? problem.m : problem.n;
-  const int64_t inner = major == scheduler::Major::K ? problem.k : mn;
-  const int64_t outer = major == scheduler::Major::K ? mn : problem.k;
-  const int64_t pitch = batchStride(a ? s.gmem_a : s.gmem_b) / outer;
-  const int64_t ld = a ? problem.leadingDimA() : problem.leadingDimB();
-  TG_INTERNAL_CHECK(pitch * esize % 16 == 0 && pitch >= inner)
-      << "padded " << (a ? "A" : "B") << ": rows of " << pitch << " elements are not 16-byte aligned";
-  return PaddedCopy{static_cast<uint64_t>(outer * problem.batch), static_cast<uint64_t>(inner * esize),
-                    static_cast<uint64_t>(ld * esize), static_cast<uint64_t>(pitch * esize)};
+  const auto esize = static_cast<uint64_t>(scheduler::bytes(operand == 'a' ? problem.a_dtype : problem.b_dtype));
+  TG_INTERNAL_CHECK(o.ld * static_cast<int64_t>(esize) % 16 == 0 && o.ld >= o.contiguous)
+      << "padded " << operand << ": rows of " << o.ld << " elements are not 16-byte aligned";
+  PaddedCopy copy;
+  copy.rows = static_cast<uint64_t>(o.rows * problem.batch);
+  copy.row_bytes = static_cast<uint64_t>(o.contiguous) * esize;
+  copy.src_pitch = static_cast<uint64_t>(o.user_ld) * esize;
+  copy.dst_pitch = static_cast<uint64_t>(o.ld) * esize;
+  copy.rows_per_batch = static_cast<uint64_t>(o.rows);
+  copy.src_batch_pitch = static_cast<uint64_t>(o.user_batch_stride) * esize;
+  return copy;
 }
 
 std::string pairStore(scheduler::DType out, const std::string& address, const std::string& v0,
@@ -134,26 +124,35 @@ std::string pairStore(scheduler::DType out, const std::string& address, const st
 
 std::string storeCode(scheduler::DType out, bool pairs, const std::string& c) {
   const std::string scalar = fmt::format(
-      "if (n < N) {0}[tg_gmem_c(m, n)] = tg_convert(v0);\n"
-      "        if (n + 1 < N) {0}[tg_gmem_c(m, n + 1)] = tg_convert(v1);",
+      "if (n < N) {0}[tg_gmem_c(prob, m, n)] = tg_convert(v0);\n"
+      "        if (n + 1 < N) {0}[tg_gmem_c(prob, m, n + 1)] = tg_convert(v1);",
       c);
   if (!pairs) return scalar;
   // Pairs need n even and N even (align_c >= 2) so the two elements are one aligned store.
-  return "if (n + 1 < N) {\n          " + pairStore(out, c + " + tg_gmem_c(m, n)", "v0", "v1") +
+  return "if (n + 1 < N) {\n          " + pairStore(out, c + " + tg_gmem_c(prob, m, n)", "v0", "v1") +
          "\n        } else {\n          " + scalar + "\n        }";
 }
 
 std::string kernelName(const scheduler::MatmulSchedule& s) {
+  // The kernel's configuration, never its problem size unless the size is compiled in.
   const auto& p = s.problem;
   const auto& t = s.params.cta_tile;
   std::string types = scheduler::toString(p.a_dtype);
   if (p.out_dtype != p.a_dtype) types += std::string("to") + scheduler::toString(p.out_dtype);
   std::string layout = scheduler::toString(p.layout);
   for (char& c : layout) c = static_cast<char>(std::tolower(c));
-  std::string name = fmt::format("tilegrid_{}_{}_{}_{}x{}x{}_s{}_{}_{}x{}x{}",
-                                 s.params.arch == scheduler::Arch::Sm80 ? "sm80" : "sm90", types, layout, t.m, t.n, t.k,
-                                 s.params.stages, gridTag(s.params.grid), p.m, p.n, p.k);
-  if (p.batch != 1) name += fmt::format("_b{}", p.batch);
+  std::string name = fmt::format("tilegrid_{}_{}_{}_{}x{}x{}_s{}_{}", s.params.arch == scheduler::Arch::Sm80 ? "sm80" : "sm90",
+                                 types, layout, t.m, t.n, t.k, s.params.stages, gridTag(s.params.grid));
+  if (s.params.shapeAtLaunch()) {
+    if (p.batch != 1) name += "_batched";
+    if (!tmaStoresC(s)) name += "_directc";
+    if (s.params.wide_tile_grid) name += "_widegrid";
+  } else {
+    name += fmt::format("_{}x{}x{}", p.m, p.n, p.k);
+    if (p.batch != 1) name += fmt::format("_b{}", p.batch);
+    if (!p.packed()) name += fmt::format("_ld{}.{}.{}", p.leadingDimA(), p.leadingDimB(), p.leadingDimC());
+    if (!p.packed() && p.batch != 1) name += fmt::format("_bs{}.{}.{}", p.batchStrideA(), p.batchStrideB(), p.batchStrideC());
+  }
   if (s.params.cluster.m * s.params.cluster.n > 1) name += fmt::format("_c{}x{}", s.params.cluster.m, s.params.cluster.n);
   if (s.params.vec_a != 8 || s.params.vec_b != 8) name += fmt::format("_v{}{}", s.params.vec_a, s.params.vec_b);
   if (s.params.pad_a || s.params.pad_b) name += std::string("_pad") + (s.params.pad_a ? "a" : "") + (s.params.pad_b ? "b" : "");
@@ -165,6 +164,22 @@ std::string kernelName(const scheduler::MatmulSchedule& s) {
   return name;
 }
 
+bool tmaStoresC(const scheduler::MatmulSchedule& s) {
+  // TMA stores need C's rows and batch entries 16-byte aligned: the alignment C promises.
+  const scheduler::MatmulProblem& p = s.problem;
+  return p.align_c * scheduler::bytes(p.out_dtype) % 16 == 0;
+}
+
+namespace {
+
+// Every GEMM kernel takes a tg_problem argument.
+std::vector<std::string> withProblem(std::vector<std::string> helpers) {
+  helpers.insert(helpers.begin(), "problem");
+  return helpers;
+}
+
+}  // namespace
+
 std::map<std::string, std::string> commonTemplateValues(const scheduler::MatmulSchedule& s,
                                                         const std::vector<std::string>& helpers) {
   const scheduler::MatmulProblem prob = s.kernelProblem();  // computing C^T, the problem turned around
@@ -173,18 +188,28 @@ std::map<std::string, std::string> commonTemplateValues(const scheduler::MatmulS
   const char* convert = prob.out_dtype == scheduler::DType::BF16   ? "__float2bfloat16_rn(v)"
                         : prob.out_dtype == scheduler::DType::FP16 ? "__float2half_rn(v)"
                                                                    : "v";
-  return {{"HEADER", name + ": " + prob.toString() + "; " + p.toString()},
+  // A kernel that reads its shape at launch takes every size from its tg_problem argument `prob`.
+  const bool at_launch = p.shapeAtLaunch();
+  const auto size = [&](const char* field, int64_t value) {
+    return at_launch ? std::string("prob.") + field : std::to_string(value);
+  };
+  return {{"HEADER", name + ": " + (at_launch ? std::string("any problem of its configuration") : prob.toString()) +
+                         "; " + p.toString()},
           {"KERNEL_NAME", name},
           {"IN_TYPE", cudaType(prob.a_dtype)},
           {"OUT_TYPE", cudaType(prob.out_dtype)},
           {"CONVERT", convert},
-          {"HELPERS", deviceHelperSource(helpers)},
+          {"HELPERS", deviceHelperSource(withProblem(helpers))},
           {"INDEX_FUNCTIONS", emitMatmulIndexFunctions(s)},
           {"THREADS", std::to_string(p.threadsPerCta())},
-          {"M", std::to_string(prob.m)},
-          {"N", std::to_string(prob.n)},
-          {"K", std::to_string(prob.k)},
-          {"BATCH", std::to_string(prob.batch)},
+          {"M", size("M", prob.m)},
+          {"N", size("N", prob.n)},
+          {"K", size("K", prob.k)},
+          {"BATCH", size("batch", prob.batch)},
+          {"BATCH_STRIDE_C", size("batch_stride_c", s.operandLayout('c').batch_stride)},
+          {"K_TILES", size("k_tiles", scheduler::ceilDiv(prob.k, p.cta_tile.k))},
+          {"K_TAIL_STEPS", size("k_tail_steps", prob.k % p.cta_tile.k == 0 ? 0 : scheduler::ceilDiv(prob.k % p.cta_tile.k, 16))},
+          {"UNITS", size("units", s.workUnits() / prob.batch)},
           {"BM", std::to_string(p.cta_tile.m)},
           {"BN", std::to_string(p.cta_tile.n)},
           {"BK", std::to_string(p.cta_tile.k)},

@@ -18,10 +18,14 @@ namespace tilegrid::codegen {
 // The CUDA type of a dtype: __nv_bfloat16, __half or float.
 const char* cudaType(scheduler::DType t);
 
-// e.g. tilegrid_sm80_bf16_tn_128x128x64_s4_smerge8m_4096x4096x4096
+// The kernel's configuration as a name, e.g. tilegrid_sm90_bf16_tn_128x256x64_s4_smerge8m_c2x1, with
+// the problem's sizes only where they are compiled in (tilegrid_sm80_..._4096x4096x4096).
 std::string kernelName(const scheduler::MatmulSchedule& schedule);
 
-// The values every GEMM kernel template takes (types, sizes, tile, stages, the Indexer's index
+// Whether the sm_90 epilogue stores C by TMA: C promises 16-byte aligned rows and batch entries.
+bool tmaStoresC(const scheduler::MatmulSchedule& schedule);
+
+// The values every GEMM kernel template takes (types, sizes: constants or fields of `prob`, tile, stages, the Indexer's index
 // functions, the device helpers named), keyed by placeholder; each emitter adds its own.
 std::map<std::string, std::string> commonTemplateValues(const scheduler::MatmulSchedule& s,
                                                         const std::vector<std::string>& helpers);
@@ -43,9 +47,6 @@ class SmemOffsets {
 
 // Steps (s_mn, s_k) when tg_gmem_x(mn, k) == mn * s_mn + k * s_k on the Indexer's expression.
 std::optional<std::pair<int64_t, int64_t>> affineSteps(const ir::TensorDomain& gmem);
-
-// Elements from one batch entry of a global matrix to the next: its allocation domain's size.
-int64_t batchStride(const ir::TensorDomain& gmem);
 
 // The copy the runtime makes before every launch of a schedule that pads operand 'a' or 'b' of its
 // kernel problem: the operand's rows at its leading dimension, into rows of gmem's padded pitch.

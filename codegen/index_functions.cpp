@@ -1,5 +1,7 @@
 #include "codegen/index_functions.h"
 
+#include <algorithm>
+
 #include "codegen/cuda_printer.h"
 #include "ir/error.h"
 #include "ir/indexer.h"
@@ -9,16 +11,19 @@ namespace {
 
 using ir::Val;
 
-int64_t extentOf(const ir::TensorDomain& d, ir::IterDomainId id) {
-  const auto e = d.iterDomain(id).extent.constValue();
-  TG_INTERNAL_CHECK(e.has_value()) << "kernel domains have constant extents; " << d.name() << " does not";
+// The largest value of a domain's extent: the constant, or the limit a shape parameter has.
+int64_t extentOf(const ir::TensorDomain& d, ir::IterDomainId id, const VarRanges& shape = {}) {
+  const ir::Val& extent = d.iterDomain(id).extent;
+  const auto e = ir::maxValue(extent, shape);
+  TG_INTERNAL_CHECK(e.has_value()) << d.name() << "'s extent " << extent.toString() << " has no bound";
   return *e;
 }
 
 // Parameters named after the logical axes, each ranging over its extent.
-std::vector<IndexFunctionParam> logicalParams(const ir::TensorDomain& d, const std::vector<std::string>& names) {
+std::vector<IndexFunctionParam> logicalParams(const ir::TensorDomain& d, const std::vector<std::string>& names,
+                                              const VarRanges& shape) {
   std::vector<IndexFunctionParam> params;
-  for (size_t i = 0; i < names.size(); ++i) params.push_back({names[i], extentOf(d, d.logical()[i]) - 1});
+  for (size_t i = 0; i < names.size(); ++i) params.push_back({names[i], extentOf(d, d.logical()[i], shape) - 1});
   return params;
 }
 
@@ -28,34 +33,44 @@ std::vector<Val> vars(const std::vector<std::string>& names) {
   return v;
 }
 
-// Element offset of a logical coordinate in `d`'s allocation, linearised row-major.
+// Element offset of a logical coordinate in `d`'s allocation (with its strides, if any). With
+// `shape`, the function takes the problem parameters.
 std::string offsetFunction(const std::string& name, const std::string& comment, const ir::TensorDomain& d,
-                           const std::vector<std::string>& axis_names) {
+                           const std::vector<std::string>& axis_names,
+                           const std::optional<VarRanges>& shape = std::nullopt) {
   TG_INTERNAL_CHECK(d.loop() == d.logical()) << d.name() << " must be indexed from its logical domain";
   ir::Indexer indexer(d);
   const ir::IndexResult alloc = indexer.allocationIndex(vars(axis_names));
   TG_INTERNAL_CHECK(alloc.predicates.empty()) << d.name() << "'s allocation is not exact";
   const Val offset = indexer.linearize(d.allocation(), alloc.indices);
-  return emitIndexFunction(name, comment, logicalParams(d, axis_names), {{"offset", offset}});
+  return emitIndexFunction(name, comment, logicalParams(d, axis_names, shape.value_or(VarRanges{})),
+                           {{"offset", offset}}, shape);
 }
 
 }  // namespace
 
 std::string emitMatmulIndexFunctions(const scheduler::MatmulSchedule& s) {
+  // Functions of the problem's shape take the launch's problem parameters, in both modes, so that
+  // kernels call them alike; with the shape compiled in they read none.
+  const VarRanges limits = s.shapeLimits();
   std::string out;
   {
     const scheduler::TileGridIndex grid =
         scheduler::indexTileGrid(s.tile_grid, Val::loopIndex("cta"), Val::loopIndex("rank"));
-    std::vector<IndexFunctionParam> params = {{"cta", *grid.ctas.constValue() - 1}};
+    // The schedule refuses problems of more work units than kernels count in 32 bits
+    // (scheduler::kMaxExtent), whatever bound the tile counts' product has.
+    const int64_t units = std::min(extentOf(s.tile_grid, s.tile_grid.loop()[0], limits), scheduler::kMaxExtent);
+    std::vector<IndexFunctionParam> params = {{"cta", units - 1}};
     std::string what = "CTA -> output tile: ";
     if (s.tile_grid.nDims() == 2) {
       params.push_back({"rank", extentOf(s.tile_grid, s.tile_grid.loop()[1]) - 1});
       what = "cluster work unit and CTA rank -> output tile: ";
     }
-    out += "// Work units the traversal launches per batch entry (tile_grid)\nconstexpr int TG_TILE_UNITS = " +
-           grid.ctas.toString() + ";\n";
+    // Kernels count work units and tiles in int: the schedule refuses problems past that. The number
+    // of work units (the grid's extent) reaches the kernel in its tg_problem argument.
     out += emitIndexFunction("tg_tile_of", what + s.params.grid.toString() + " (tile_grid)", params,
-                             {{"tile_m", grid.tile_m}, {"tile_n", grid.tile_n}, {"valid", grid.valid}});
+                             {{"tile_m", grid.tile_m, "int"}, {"tile_n", grid.tile_n, "int"}, {"valid", grid.valid}},
+                             limits);
   }
   out += offsetFunction("tg_smem_a", "A tile in shared memory: " + s.params.smem_a.toString() + " (smem_a)", s.smem_a,
                         {"m", "k", "stage"});
@@ -64,9 +79,9 @@ std::string emitMatmulIndexFunctions(const scheduler::MatmulSchedule& s) {
   out += offsetFunction("tg_smem_epilogue",
                         "output slab in shared memory: " + s.params.smem_epilogue.toString() + " (smem_epilogue)",
                         s.smem_epilogue, {"m", "n", "buffer"});
-  out += offsetFunction("tg_gmem_a", "A in global memory (gmem_a)", s.gmem_a, {"m", "k"});
-  out += offsetFunction("tg_gmem_b", "B in global memory (gmem_b)", s.gmem_b, {"n", "k"});
-  out += offsetFunction("tg_gmem_c", "C in global memory (gmem_c)", s.gmem_c, {"m", "n"});
+  out += offsetFunction("tg_gmem_a", "A in global memory (gmem_a)", s.gmem_a, {"m", "k"}, limits);
+  out += offsetFunction("tg_gmem_b", "B in global memory (gmem_b)", s.gmem_b, {"n", "k"}, limits);
+  out += offsetFunction("tg_gmem_c", "C in global memory (gmem_c)", s.gmem_c, {"m", "n"}, limits);
   for (const ir::TensorDomain* copy : {&s.copy_a, &s.copy_b}) {
     ir::Indexer indexer(*copy);
     const ir::IndexResult index = indexer.logicalIndex({Val::loopIndex("it"), Val::loopIndex("tid"), Val(0)});

@@ -8,10 +8,12 @@
 
 namespace tilegrid::codegen {
 
-// tg_tile_of(cta, tile_m, tile_n, valid); tg_smem_a(m, k, stage) and tg_smem_b(n, k, stage)
-// (element offsets in a stage ring); tg_gmem_a(m, k), tg_gmem_b(n, k), tg_gmem_c(m, n) (element
-// offsets in global memory); tg_copy_a/b(iteration, thread, row, col, valid) (which piece of a
-// tile a thread copies); tg_warp_of(warp, warp_m, warp_n).
+// tg_tile_of(p, cta, tile_m, tile_n, valid);
+// tg_smem_a(m, k, stage) and tg_smem_b(n, k, stage) (element offsets in a stage ring);
+// tg_gmem_a(p, m, k), tg_gmem_b(p, n, k), tg_gmem_c(p, m, n) (element offsets in global memory);
+// tg_copy_a/b(iteration, thread, row, col, valid) (which piece of a tile a thread copies);
+// tg_warp_of(warp, warp_m, warp_n). `p` is the launch's tg_problem: functions of the problem's
+// shape read it where the kernel reads its shape at launch.
 std::string emitMatmulIndexFunctions(const scheduler::MatmulSchedule& schedule);
 
 }  // namespace tilegrid::codegen

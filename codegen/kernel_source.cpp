@@ -17,6 +17,7 @@ const char* toString(ArgKind kind) {
     case ArgKind::Int32: return "int32";
     case ArgKind::Int64: return "int64";
     case ArgKind::TensorMap: return "tensor map";
+    case ArgKind::Problem: return "problem";
   }
   return "?";
 }

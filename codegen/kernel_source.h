@@ -23,17 +23,20 @@ struct LaunchConfig {
 };
 
 // What each kernel parameter is, in order, so the launcher can check what it is given.
-enum class ArgKind { Pointer, Int32, Int64, TensorMap };
+enum class ArgKind { Pointer, Int32, Int64, TensorMap, Problem };
 
 // A copy the runtime makes before every launch: `rows` rows of `row_bytes` from the argument's
-// buffer (rows `src_pitch` bytes apart) into scratch memory (rows `dst_pitch` bytes apart), which the
-// argument then addresses (runtime/builtin_kernels.h: padRows). It lets TMA read operands whose rows
-// are not 16-byte aligned; its time is part of every launch, timings included.
+// buffer (rows `src_pitch` bytes apart, in batch entries of `rows_per_batch` rows `src_batch_pitch`
+// bytes apart) into scratch memory (rows `dst_pitch` bytes apart, batch entries back to back), which
+// the argument then addresses (runtime/builtin_kernels.h: padRows). It lets TMA read operands whose
+// rows are not 16-byte aligned; its time is part of every launch, timings included.
 struct PaddedCopy {
   uint64_t rows = 0, row_bytes = 0, src_pitch = 0, dst_pitch = 0;
+  uint64_t rows_per_batch = 0, src_batch_pitch = 0;
   bool operator==(const PaddedCopy&) const = default;
 };
 
+// Problem: the launch's tg_problem (codegen/problem_args.h), filled from the problem it runs.
 struct KernelArg {
   std::string name;
   ArgKind kind = ArgKind::Pointer;

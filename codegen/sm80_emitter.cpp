@@ -131,7 +131,7 @@ CopyCode copyLoop(char operand, Major major, int64_t iterations, int64_t vec, co
                         origin, mn, MN, tile_mn)
           : fmt::format("const int avail = !checked ? 8 : (K % BK == 0 || k0 + k < K) ? ({2} % {3} == 0 ? 8 : min(max({2} - ({0} + {1}), 0), 8)) : 0;",
                         origin, mn, MN, tile_mn);
-  const std::string src = fmt::format("const tg_in_t* src = {0} + (avail > 0 ? tg_gmem_{1}({2} + {3}, k0 + k) : 0);",
+  const std::string src = fmt::format("const tg_in_t* src = {0} + (avail > 0 ? tg_gmem_{1}(prob, {2} + {3}, k0 + k) : 0);",
                                       base, operand, origin, mn);
   if (plan.derived) {
     std::string setup = fmt::format(
@@ -415,7 +415,7 @@ std::string epilogueCode(const scheduler::MatmulSchedule& s) {
          "          const uint4 v = *reinterpret_cast<const uint4*>(smem_c + tg_smem_epilogue(slab + r, c, 0));\n"
          "          const int m = m0 + wm0 + mi * 16 + r, n = n0 + wn0 + c;\n"
          "          // N is a multiple of VEC here: a chunk lies wholly inside C or wholly outside.\n"
-         "          if (m < M && n < N) *reinterpret_cast<uint4*>(C + tg_gmem_c(m, n)) = v;\n"
+         "          if (m < M && n < N) *reinterpret_cast<uint4*>(C + tg_gmem_c(prob, m, n)) = v;\n"
          "        }\n"
          "        __syncwarp();  // the next slab overwrites what other lanes just read\n"
          "      }\n"
@@ -470,8 +470,8 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
                      {"COPY_BIND", copy_a.bind + (copy_a.bind.empty() ? "" : "\n    ") + copy_b.bind},
                      {"COPY_A", copy_a.loop},
                      {"COPY_B", copy_b.loop},
-                     {"A_BATCH_STRIDE", std::to_string(batchStride(s.gmem_a))},
-                     {"B_BATCH_STRIDE", std::to_string(batchStride(s.gmem_b))},
+                     {"A_BATCH_STRIDE", std::to_string(s.operandLayout('a').batch_stride)},
+                     {"B_BATCH_STRIDE", std::to_string(s.operandLayout('b').batch_stride)},
                      {"PERSISTENT", p.persistent ? "true" : "false"},
                      {"A_STAGE_ELEMS", std::to_string(p.cta_tile.m * p.cta_tile.k)},
                      {"B_STAGE_ELEMS", std::to_string(p.cta_tile.n * p.cta_tile.k)},
@@ -487,7 +487,8 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
   source.launch.block = {static_cast<uint32_t>(p.threadsPerCta()), 1, 1};
   source.launch.dynamic_smem_bytes = static_cast<uint32_t>(p.smemBytes(prob));
   // A padded operand is read from the copy the runtime makes before the launch.
-  source.args = {{"A", ArgKind::Pointer, "A", {}, paddedCopy(s, 'a')},
+  source.args = {{"prob", ArgKind::Problem, "", {}, {}},
+                 {"A", ArgKind::Pointer, "A", {}, paddedCopy(s, 'a')},
                  {"B", ArgKind::Pointer, "B", {}, paddedCopy(s, 'b')},
                  {"C", ArgKind::Pointer, "C", {}, {}}};
   return source;

@@ -159,46 +159,34 @@ std::optional<DescriptorSteps> descriptorSteps(const ir::TensorDomain& smem, DTy
 }
 
 // The tensor map over one operand in global memory: contiguous dimension first, then the other,
-// then the batch. Strides come from the gmem domain's Indexer expression, which describes the padded
-// copy the runtime makes of an operand whose rows are not 16-byte aligned (TMA's rule).
+// then the batch. Extents and strides are the problem's, as the kernel reads the operand: from the
+// caller's buffer, or from the padded copy the runtime makes of an operand whose rows are not
+// 16-byte aligned (TMA's rule). They are encoded on the host for each launch; the kernel's source
+// does not depend on them.
 struct OperandMap {
   TensorMapSpec spec;
   std::optional<PaddedCopy> padded;
 };
 
 OperandMap operandMap(const scheduler::MatmulSchedule& s, char operand, const OperandPlan& plan) {
-  const bool is_a = operand == 'a';
-  const char* name = is_a ? "A" : "B";
+  const char* name = operand == 'a' ? "A" : "B";
   const scheduler::MatmulProblem problem = s.kernelProblem();
-  const ir::TensorDomain& gmem = is_a ? s.gmem_a : s.gmem_b;
-  const scheduler::SmemAtom& atom = is_a ? s.params.smem_a : s.params.smem_b;
-  const int64_t mn_extent = is_a ? problem.m : problem.n;
-  const DType dtype = atom.dtype;
-  const auto steps = affineSteps(gmem);
-  TG_INTERNAL_CHECK(steps.has_value()) << name << ": the global layout is not affine";
-  const auto [s_mn, s_k] = *steps;
-  const int64_t esize = scheduler::bytes(dtype);
-  const bool k_major = atom.major == Major::K;
-  const int64_t inner = k_major ? problem.k : mn_extent, outer = k_major ? mn_extent : problem.k;
-  // A step is 0 along an extent of 1 (nothing to step over); a single row has any stride.
-  TG_INTERNAL_CHECK(inner == 1 || (k_major ? s_k : s_mn) == 1) << name << ": the major mode is not contiguous";
-  const int64_t granule = 16 / esize;
-  const int64_t pitch = outer > 1 ? (k_major ? s_mn : s_k) : (inner + granule - 1) / granule * granule;
-  TG_INTERNAL_CHECK(pitch >= inner && pitch % granule == 0)
-      << name << ": rows of " << pitch << " elements are not 16-byte aligned; the schedule must pad them";
+  const scheduler::SmemAtom& atom = operand == 'a' ? s.params.smem_a : s.params.smem_b;
+  const scheduler::OperandLayout o = s.operandLayout(operand);
+  const int64_t esize = scheduler::bytes(atom.dtype);
+  TG_INTERNAL_CHECK(o.ld * esize % 16 == 0 && (problem.batch == 1 || o.batch_stride * esize % 16 == 0))
+      << name << ": rows " << o.ld << " and batch entries " << o.batch_stride
+      << " elements apart are not 16-byte aligned; the schedule must pad them";
   OperandMap out;
   out.padded = paddedCopy(s, operand);
   TensorMapSpec& spec = out.spec;
-  spec.dtype = dtype;
-  spec.dims = {static_cast<uint64_t>(inner), static_cast<uint64_t>(outer)};
-  spec.strides_bytes = {static_cast<uint64_t>(pitch * esize)};
+  spec.dtype = atom.dtype;
+  spec.dims = {static_cast<uint64_t>(o.contiguous), static_cast<uint64_t>(o.rows)};
+  spec.strides_bytes = {static_cast<uint64_t>(o.ld * esize)};
   spec.box = plan.box;
   if (problem.batch > 1) {
-    // Batches follow one another: padded rows keep them a whole number of rows apart.
-    const int64_t batch_stride = outer * pitch * esize;
-    TG_INTERNAL_CHECK(batch_stride % 16 == 0) << name << ": batches " << batch_stride << " bytes apart";
     spec.dims.push_back(static_cast<uint64_t>(problem.batch));
-    spec.strides_bytes.push_back(static_cast<uint64_t>(batch_stride));
+    spec.strides_bytes.push_back(static_cast<uint64_t>(o.batch_stride * esize));
     spec.box.push_back(1);
   }
   spec.swizzle = static_cast<TmaSwizzle>(atom.tmaSwizzle());
@@ -282,12 +270,12 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   const OperandPlan plan_b = planOperand("B", s.smem_b, p.smem_b, p.cta_tile.n, p.cta_tile.k, p.cta_tile.n, 1, cm);
   const OperandMap map_a = operandMap(s, 'a', plan_a);
   const OperandMap map_b = operandMap(s, 'b', plan_b);
+  // Batched kernels address their operands in 3-D tensor maps.
   const bool batched = prob.batch > 1;
   // TMA stores need C's rows (and batches) 16-byte aligned; otherwise the epilogue stores directly.
-  // C's rows run along the kernel's n, or along its m when it computes C^T.
+  const bool tma_store = tmaStoresC(s);
   const int64_t out_bytes = scheduler::bytes(prob.out_dtype);
-  const int64_t c_row = p.swap_ab ? prob.m : prob.n, c_rows = p.swap_ab ? prob.n : prob.m;
-  const bool tma_store = c_row * out_bytes % 16 == 0 && (!batched || prob.m * prob.n * out_bytes % 16 == 0);
+  const scheduler::OperandLayout layout_c = s.operandLayout('c');
   const int64_t slab_n = p.epilogue_tile.n;
   TG_INTERNAL_CHECK(slab_n <= p.cta_tile.n && (p.cta_tile.n - slab_n) % 8 == 0 && p.epilogue_tile.m == p.cta_tile.m)
       << "epilogue tile " << p.epilogue_tile.toString() << " does not tile the cta tile " << p.cta_tile.toString();
@@ -297,12 +285,12 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
       planOperand("C", s.smem_epilogue, p.smem_epilogue, p.cta_tile.m, slab_n, 0, 0, p.swap_ab ? 1 : consumers);
   TensorMapSpec map_c;
   map_c.dtype = prob.out_dtype;
-  map_c.dims = {static_cast<uint64_t>(c_row), static_cast<uint64_t>(c_rows)};
-  map_c.strides_bytes = {static_cast<uint64_t>(c_row * out_bytes)};
+  map_c.dims = {static_cast<uint64_t>(layout_c.contiguous), static_cast<uint64_t>(layout_c.rows)};
+  map_c.strides_bytes = {static_cast<uint64_t>(layout_c.ld * out_bytes)};
   map_c.box = plan_c.box;
   if (batched) {
     map_c.dims.push_back(static_cast<uint64_t>(prob.batch));
-    map_c.strides_bytes.push_back(static_cast<uint64_t>(prob.m * prob.n * out_bytes));
+    map_c.strides_bytes.push_back(static_cast<uint64_t>(layout_c.batch_stride * out_bytes));
     map_c.box.push_back(1);
   }
   map_c.swizzle = static_cast<TmaSwizzle>(p.smem_epilogue.tmaSwizzle());
@@ -342,10 +330,10 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   const char* tile_of =
       cm > 1 ? "// The cluster's first tile decides whether the unit exists, for every rank alike; a rank's own\n"
                "        // tile may lie past M (computed on zero-filled loads, never stored).\n"
-               "        tg_tile_of(unit % UNITS, 0, tile_m, tile_n, tile_valid);\n"
+               "        tg_tile_of(prob, unit % UNITS, 0, tile_m, tile_n, tile_valid);\n"
                "        if (!tile_valid) continue;\n"
-               "        tg_tile_of(unit % UNITS, cta_rank, tile_m, tile_n, tile_valid);"
-             : "tg_tile_of(unit % UNITS, tile_m, tile_n, tile_valid);\n        if (!tile_valid) continue;";
+               "        tg_tile_of(prob, unit % UNITS, cta_rank, tile_m, tile_n, tile_valid);"
+             : "tg_tile_of(prob, unit % UNITS, tile_m, tile_n, tile_valid);\n        if (!tile_valid) continue;";
   const char* release_previous =
       cm > 1 ? "for (int r = 0; r < CM; ++r) tg_mbarrier_arrive_cluster(&empty[(iter - 1) % STAGES], r);"
              : "tg_mbarrier_arrive(&empty[(iter - 1) % STAGES]);";
@@ -359,7 +347,7 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   source.kernel_name = values.at("KERNEL_NAME");
   addTemplateValues(values,
                     {{"STREAM_K", p.stream_k ? "true" : "false"},
-                     {"MAX_CTAS", std::to_string(s.ctas())},
+                     {"MAX_CTAS", std::to_string(p.stream_k ? s.ctas() : 0)},
                      {"WORKSPACE_PARAM", p.stream_k ? ",\n    float* __restrict__ workspace" : ""},
                      {"WORKSPACE_DECL", p.stream_k ? "" : "float* const workspace = nullptr;  // no stream-K: no partial sums"},
                      {"CLUSTER_M", std::to_string(cm)},
@@ -394,7 +382,8 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   source.launch.persistent = p.persistent;
   source.launch.dynamic_smem_bytes = static_cast<uint32_t>(p.smemBytes(prob));
   // Computing C^T, the kernel's A is the caller's B and its B the caller's A.
-  source.args = {{"tmap_a", ArgKind::TensorMap, p.swap_ab ? "B" : "A", map_a.spec, map_a.padded},
+  source.args = {{"prob", ArgKind::Problem, "", {}, {}},
+                 {"tmap_a", ArgKind::TensorMap, p.swap_ab ? "B" : "A", map_a.spec, map_a.padded},
                  {"tmap_b", ArgKind::TensorMap, p.swap_ab ? "A" : "B", map_b.spec, map_b.padded},
                  tma_store ? KernelArg{"tmap_c", ArgKind::TensorMap, "C", map_c, {}} : KernelArg{"C", ArgKind::Pointer, "C", {}, {}}};
   if (p.stream_k) source.args.push_back(streamKWorkspace(s.ctas() * consumers, p.warp_tile.m * p.warp_tile.n));

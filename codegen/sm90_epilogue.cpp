@@ -161,7 +161,7 @@ std::string directStores(const scheduler::MatmulSchedule& s, int64_t slab_n) {
         "#pragma unroll\n"
         "          for (int e = lane; e < {0}; e += 32) {{\n"
         "            const int n = tile_n * BN + col0 + e;\n"
-        "            if (n < N) c_batch[tg_gmem_c(m, n)] = smem_c[tg_smem_epilogue(consumer * WM + r, e, buffer)];\n"
+        "            if (n < N) c_batch[tg_gmem_c(prob, m, n)] = smem_c[tg_smem_epilogue(consumer * WM + r, e, buffer)];\n"
         "          }}\n"
         "        }}\n",
         slab_n);
@@ -174,7 +174,7 @@ std::string directStores(const scheduler::MatmulSchedule& s, int64_t slab_n) {
       "#pragma unroll\n"
       "          for (int e = lane; e < WM; e += 32) {{\n"
       "            const int m = tile_m * BM + consumer * WM + e;\n"
-      "            if (m < M) c_batch[tg_gmem_c(m, n)] = smem_c[tg_smem_epilogue(consumer * WM + e, r, buffer)];\n"
+      "            if (m < M) c_batch[tg_gmem_c(prob, m, n)] = smem_c[tg_smem_epilogue(consumer * WM + e, r, buffer)];\n"
       "          }}\n"
       "        }}\n",
       slab_n);
@@ -216,7 +216,7 @@ std::string sm90EpilogueCode(const scheduler::MatmulSchedule& s, bool tma_store,
   return fmt::format(
       "// Epilogue: {0}-column slabs through shared memory, stored back a C row per warp (C's rows are\n"
       "      // not 16-byte aligned for TMA).{1}\n"
-      "      tg_out_t* c_batch = C + static_cast<long long>(batch) * M * N;\n"
+      "      tg_out_t* c_batch = C + static_cast<long long>(batch) * BATCH_STRIDE_C;\n"
       "#pragma unroll\n"
       "      for (int slab = 0; slab < {2}; ++slab, ++epilogue_slabs) {{\n"
       "        const int col0 = {3};\n"

@@ -82,6 +82,10 @@ Val Indexer::linearize(const std::vector<IterDomainId>& domain, const std::vecto
   TG_USER_CHECK(domain.size() == indices.size())
       << "linearize: " << domain.size() << " axes but " << indices.size() << " indices";
   Val offset(0);
+  if (domain == domain_.allocation() && !domain_.allocationStrides().empty()) {
+    for (size_t i = 0; i < domain.size(); ++i) offset = offset + indices[i] * domain_.allocationStrides()[i];
+    return offset;
+  }
   Val stride(1);
   for (size_t i = domain.size(); i-- > 0;) {
     offset = indices[i] * stride + offset;

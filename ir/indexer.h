@@ -35,7 +35,8 @@ class Indexer {
   IndexResult index(const std::vector<IterDomainId>& from, const std::vector<Val>& from_indices,
                     const std::vector<IterDomainId>& to) const;
 
-  // The row-major linear offset of `indices` over `domain` (last axis contiguous).
+  // The row-major linear offset of `indices` over `domain` (last axis contiguous), or over the
+  // allocation domain with its strides where the TensorDomain sets them.
   Val linearize(const std::vector<IterDomainId>& domain, const std::vector<Val>& indices) const;
 
  private:

@@ -8,10 +8,12 @@ namespace tilegrid::ir {
 namespace {
 
 // Height of megarow `megarow` when an extent R is cut into megarows of f: f, except the last
-// megarow of a non-divisible R, which has R % f rows.
+// megarow of a non-divisible R, which has R % f rows. That megarow exists only where R % f > 0; the
+// max says so to range analysis (a symbolic R's height is then a divisor of at least 1), and folds
+// away for a constant R.
 Val megarowHeight(const Val& R, int64_t f, const Val& megarow) {
   if (auto r = R.constValue(); r && *r % f == 0) return Val(f);
-  return select(eq(megarow, R / f), R - (R / f) * f, Val(f));
+  return select(eq(megarow, R / f), max(R - (R / f) * f, Val(1)), Val(f));
 }
 
 }  // namespace

@@ -149,6 +149,14 @@ TensorDomain& TensorDomain::setLoopDomain(const std::vector<IterDomainId>& domai
 TensorDomain& TensorDomain::setAllocationDomain(const std::vector<IterDomainId>& domain) {
   checkDerivedDomain(domain, "setAllocationDomain");
   allocation_ = domain;
+  allocation_strides_.clear();
+  return *this;
+}
+
+TensorDomain& TensorDomain::setAllocationStrides(const std::vector<Val>& strides) {
+  TG_USER_CHECK(strides.size() == allocation_.size())
+      << name_ << ": " << strides.size() << " allocation strides for " << allocation_.size() << " allocation axes";
+  allocation_strides_ = strides;
   return *this;
 }
 
@@ -173,6 +181,11 @@ std::string TensorDomain::toString() const {
   os << "  loop:       " << ir::toString(*this, loop_) << "\n";
   os << "  allocation: " << (allocation_ == logical_ ? std::string("logical") : ir::toString(*this, allocation_))
      << "\n";
+  if (!allocation_strides_.empty()) {
+    os << "  strides:    [";
+    for (size_t i = 0; i < allocation_strides_.size(); ++i) os << (i ? ", " : "") << allocation_strides_[i].toString();
+    os << "]\n";
+  }
   os << "  transforms:";
   if (graph_.numTransforms() == 0) os << " none";
   os << "\n";

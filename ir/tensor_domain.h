@@ -54,6 +54,13 @@ class TensorDomain {
   // Both must be derived from, and together cover, the logical domain exactly once.
   TensorDomain& setLoopDomain(const std::vector<IterDomainId>& domain);
   TensorDomain& setAllocationDomain(const std::vector<IterDomainId>& domain);
+  // The distance in elements between neighbours along each allocation axis, as nvFuser's allocation
+  // domain carries them for a tensor with padded rows: a global matrix's rows lie a leading
+  // dimension apart, which may exceed the contiguous extent. Without strides the allocation is
+  // dense (row-major over its extents).
+  TensorDomain& setAllocationStrides(const std::vector<Val>& strides);
+  // Empty unless set.
+  const std::vector<Val>& allocationStrides() const { return allocation_strides_; }
 
   // Domains, then the transform history in the order it applies.
   std::string toString() const;
@@ -69,6 +76,7 @@ class TensorDomain {
   std::vector<IterDomainId> logical_;
   std::vector<IterDomainId> loop_;
   std::vector<IterDomainId> allocation_;
+  std::vector<Val> allocation_strides_;
 };
 
 std::string toString(const TensorDomain& domain, const std::vector<IterDomainId>& ids);

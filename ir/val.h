@@ -46,7 +46,7 @@ enum class Op {
 // What a variable stands for. Only the printing of declarations differs; evaluation binds by name.
 enum class VarKind {
   Builtin,  // a CUDA built-in such as blockIdx.x
-  Param,    // a problem parameter such as M, known at launch
+  Param,    // a problem parameter such as M, known at launch: a size, at least 1
   Loop,     // a loop index introduced by codegen or by a test
 };
 
@@ -165,11 +165,14 @@ const char* opName(Op op);
 
 namespace tilegrid::ir {
 
+// The operation `op` on `args` (two, three for Select), built as the operators above build it.
+Val rebuildOp(Op op, const std::vector<Val>& args);
+
 // `v` with every variable named in `replacements` replaced by its Val (rebuilt, so it simplifies).
 Val substitute(const Val& v, const std::map<std::string, Val>& replacements);
 
-// The largest value `v` can take when each variable ranges over [0, max_of[name]] (conservative
-// interval arithmetic). Nothing if a variable has no range or a bound overflows int64.
+// The largest value `v` can take when each variable ranges over [0, max_of[name]], a problem
+// parameter (a size) over [1, max_of[name]] (conservative interval arithmetic). Nothing if a variable has no range or a bound overflows int64.
 std::optional<int64_t> maxValue(const Val& v, const std::map<std::string, int64_t>& max_of);
 
 }  // namespace tilegrid::ir

@@ -9,16 +9,12 @@
 
 namespace tilegrid::ir {
 
-Val substitute(const Val& v, const std::map<std::string, Val>& replacements) {
-  const ValNode& node = *v.node();
-  if (node.op == Op::Var) {
-    auto it = replacements.find(node.name);
-    return it == replacements.end() ? v : it->second;
-  }
-  if (node.args.empty()) return v;
-  std::vector<Val> args;
-  for (const Val& a : node.args) args.push_back(substitute(a, replacements));
-  switch (node.op) {
+Val rebuildOp(Op op, const std::vector<Val>& args) {
+  const auto arity = [&](size_t n) {
+    TG_INTERNAL_CHECK(args.size() == n) << opName(op) << " takes " << n << " operands, got " << args.size();
+  };
+  arity(op == Op::Select ? 3 : 2);
+  switch (op) {
     case Op::Add: return args[0] + args[1];
     case Op::Sub: return args[0] - args[1];
     case Op::Mul: return args[0] * args[1];
@@ -41,8 +37,20 @@ Val substitute(const Val& v, const std::map<std::string, Val>& replacements) {
     case Op::Select: return select(args[0], args[1], args[2]);
     default: break;
   }
-  TG_INTERNAL_ERROR() << "substitute: unhandled op " << opName(node.op);
-  return v;
+  TG_INTERNAL_ERROR() << "rebuildOp: " << opName(op) << " is not an operation on operands";
+  return Val();
+}
+
+Val substitute(const Val& v, const std::map<std::string, Val>& replacements) {
+  const ValNode& node = *v.node();
+  if (node.op == Op::Var) {
+    auto it = replacements.find(node.name);
+    return it == replacements.end() ? v : it->second;
+  }
+  if (node.args.empty()) return v;
+  std::vector<Val> args;
+  for (const Val& a : node.args) args.push_back(substitute(a, replacements));
+  return rebuildOp(node.op, args);
 }
 
 namespace {
@@ -62,7 +70,9 @@ std::optional<Range> rangeOf(const Val& v, const std::map<std::string, int64_t>&
   if (node.op == Op::Var) {
     auto it = max_of.find(node.name);
     if (it == max_of.end()) return std::nullopt;
-    return Range{0, it->second};
+    // A problem parameter is a size (an extent, a leading dimension, a tile count): at least 1.
+    const Wide lo = node.var_kind == VarKind::Param ? std::min<Wide>(1, it->second) : 0;
+    return Range{lo, it->second};
   }
   std::vector<Range> r;
   for (const Val& a : node.args) {
@@ -86,10 +96,20 @@ std::optional<Range> rangeOf(const Val& v, const std::map<std::string, int64_t>&
       out = corners(r[0].lo * r[1].lo, r[0].lo * r[1].hi, r[0].hi * r[1].lo, r[0].hi * r[1].hi);
       break;
     case Op::Div:
-    case Op::CeilDiv:
       if (r[1].lo <= 0) return std::nullopt;
       out = corners(r[0].lo / r[1].lo, r[0].lo / r[1].hi, r[0].hi / r[1].lo, r[0].hi / r[1].hi);
-      if (node.op == Op::CeilDiv) out.hi += 1;
+      break;
+    case Op::CeilDiv:
+      if (r[1].lo <= 0) return std::nullopt;
+      if (r[0].lo >= 0) {
+        // Exact for non-negative operands: ceilDiv grows with a and shrinks with b. A size of at
+        // least 1 over a divisor keeps a lower bound of 1.
+        const auto up = [](Wide a, Wide b) { return (a + b - 1) / b; };
+        out = {up(r[0].lo, r[1].hi), up(r[0].hi, r[1].lo)};
+      } else {
+        out = corners(r[0].lo / r[1].lo, r[0].lo / r[1].hi, r[0].hi / r[1].lo, r[0].hi / r[1].hi);
+        out.hi += 1;
+      }
       break;
     case Op::Mod:
       if (r[1].lo <= 0 || r[0].lo < 0) return std::nullopt;

@@ -14,7 +14,8 @@
 namespace tilegrid::runtime {
 namespace {
 
-// Each thread writes one aligned 16-byte chunk of a padded row. Its source may start on any byte
+// Each thread writes one aligned 16-byte chunk of a padded row; the destination's batch entries
+// follow one another, the source's lie src_batch_pitch apart. Its source may start on any byte
 // (the row pitch and the buffer's own address), so the thread reads the two aligned 16-byte words
 // around it and funnel-shifts the chunk out (the overlapping reads hit L1), instead of eight 2-byte
 // loads. Where either word would reach outside the buffer, at its ends, it reads bytes one at a time.
@@ -22,12 +23,13 @@ constexpr const char* kPadSource = R"(
 extern "C" __global__ void tilegrid_pad_rows(const unsigned char* __restrict__ src, unsigned char* __restrict__ dst,
                                              unsigned long long rows, unsigned long long row_bytes,
                                              unsigned long long src_pitch, unsigned long long dst_pitch,
-                                             unsigned long long src_bytes) {
+                                             unsigned long long src_bytes, unsigned long long rows_per_batch,
+                                             unsigned long long src_batch_pitch) {
   const unsigned long long chunks = (row_bytes + 15) / 16;
   for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < rows * chunks;
        i += (unsigned long long)gridDim.x * blockDim.x) {
     const unsigned long long row = i / chunks, c = i % chunks;
-    const unsigned long long s = row * src_pitch + c * 16;
+    const unsigned long long s = row / rows_per_batch * src_batch_pitch + row % rows_per_batch * src_pitch + c * 16;
     const unsigned long long at = (unsigned long long)src + s, begin = (unsigned long long)src;
     const unsigned long long base = at & ~15ull;
     unsigned int r[4];
@@ -73,7 +75,11 @@ const LoadedKernel& builtinKernel(const codegen::KernelSource& source) {
 void padRows(CUdeviceptr src, uint64_t src_bytes, CUdeviceptr dst, const codegen::PaddedCopy& pad, CUstream stream) {
   TG_INTERNAL_CHECK(pad.dst_pitch % 16 == 0 && pad.dst_pitch >= (pad.row_bytes + 15) / 16 * 16 && pad.rows >= 1)
       << "padded copy: destination pitch " << pad.dst_pitch << " cannot hold rows of " << pad.row_bytes << " bytes";
-  TG_INTERNAL_CHECK((pad.rows - 1) * pad.src_pitch + pad.row_bytes <= src_bytes)
+  TG_INTERNAL_CHECK(pad.rows_per_batch >= 1 && pad.rows % pad.rows_per_batch == 0)
+      << "padded copy: " << pad.rows << " rows are not whole batch entries of " << pad.rows_per_batch;
+  const uint64_t batches = pad.rows / pad.rows_per_batch;
+  TG_INTERNAL_CHECK((batches - 1) * pad.src_batch_pitch + (pad.rows_per_batch - 1) * pad.src_pitch + pad.row_bytes <=
+                    src_bytes)
       << "padded copy reads past its " << src_bytes << "-byte source";
   static const codegen::KernelSource source{"tilegrid_pad_rows", kPadSource, {}, {}};
   const LoadedKernel& kernel = builtinKernel(source);
@@ -81,6 +87,7 @@ void padRows(CUdeviceptr src, uint64_t src_bytes, CUdeviceptr dst, const codegen
   args.add(src).add(dst).add(static_cast<unsigned long long>(pad.rows));
   args.add(static_cast<unsigned long long>(pad.row_bytes)).add(static_cast<unsigned long long>(pad.src_pitch));
   args.add(static_cast<unsigned long long>(pad.dst_pitch)).add(static_cast<unsigned long long>(src_bytes));
+  args.add(static_cast<unsigned long long>(pad.rows_per_batch)).add(static_cast<unsigned long long>(pad.src_batch_pitch));
   const uint64_t chunks = pad.rows * ((pad.row_bytes + 15) / 16);
   codegen::LaunchConfig config;
   config.grid = {static_cast<uint32_t>(std::min<uint64_t>((chunks + 255) / 256, 132 * 32)), 1, 1};

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "ir/error.h"
 #include "runtime/compiler.h"
 #include "runtime/cuda_toolkit.h"
 #include "runtime/driver.h"
@@ -17,6 +18,14 @@ int attribute(CUdevice device, CUdevice_attribute which) {
 }
 
 }  // namespace
+
+void checkFitsInDeviceMemory(uint64_t bytes, const std::string& what) {
+  currentDevice();
+  size_t free_bytes = 0, total_bytes = 0;
+  TG_CU(cuMemGetInfo, &free_bytes, &total_bytes);
+  TG_USER_CHECK(bytes <= free_bytes) << what << " needs " << bytes / (1 << 20) << " MiB of device memory; the device has "
+                                     << free_bytes / (1 << 20) << " MiB free of " << total_bytes / (1 << 20);
+}
 
 scheduler::DeviceSpec currentDeviceSpec() {
   const CUdevice device = currentDevice();

@@ -51,6 +51,7 @@ class NoDeviceError : public std::runtime_error {
   X(cuOccupancyMaxActiveClusters)       \
   X(cuMemAlloc)                         \
   X(cuMemFree)                          \
+  X(cuMemGetInfo)                       \
   X(cuMemcpyHtoD)                       \
   X(cuMemcpyDtoH)                       \
   X(cuMemsetD8Async)                    \

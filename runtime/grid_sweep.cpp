@@ -152,7 +152,7 @@ SweepReport sweepGrid(const SweepRequest& request, const SweepOptions& options) 
   for (size_t i = 0; i < prepared.size(); ++i) {
     Prepared& p = prepared[i];
     p.kernel = std::make_unique<LoadedKernel>(*p.compiled);
-    p.launch = std::make_unique<MatmulLaunch>(*p.kernel, p.source, buffers);
+    p.launch = std::make_unique<MatmulLaunch>(*p.kernel, p.source, p.schedule, buffers);
     if (options.check) report.entries[i].errors = checkLaunch(*p.launch, buffers, reference, stream.get());
   }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <thread>
 
+#include "codegen/problem_args.h"
 #include "ir/error.h"
 #include "runtime/builtin_kernels.h"
 #include "runtime/cublas_baseline.h"
@@ -50,17 +51,21 @@ ErrorStats compareOutputs(const std::vector<float>& ours, const std::vector<floa
 
 std::vector<float> referenceGemm(const scheduler::MatmulProblem& p, const std::vector<float>& a,
                                  const std::vector<float>& b) {
+  TG_USER_CHECK(static_cast<int64_t>(a.size()) >= p.spanA() && static_cast<int64_t>(b.size()) >= p.spanB())
+      << "the reference GEMM of " << p.toString() << " needs " << p.spanA() << " elements of A and " << p.spanB()
+      << " of B, got " << a.size() << " and " << b.size();
   const bool a_k = scheduler::majorOfA(p.layout) == scheduler::Major::K;
   const bool b_k = scheduler::majorOfB(p.layout) == scheduler::Major::K;
+  const int64_t lda = p.leadingDimA(), ldb = p.leadingDimB();
   std::vector<float> c(static_cast<size_t>(p.batch * p.m * p.n));
   const auto row = [&](int64_t batch, int64_t m) {
-    const float* A = a.data() + batch * p.m * p.k;
-    const float* B = b.data() + batch * p.n * p.k;
+    const float* A = a.data() + batch * p.batchStrideA();
+    const float* B = b.data() + batch * p.batchStrideB();
     for (int64_t n = 0; n < p.n; ++n) {
       double sum = 0;
       for (int64_t k = 0; k < p.k; ++k) {
-        const double x = A[a_k ? m * p.k + k : k * p.m + m];
-        const double y = B[b_k ? n * p.k + k : k * p.n + n];
+        const double x = A[a_k ? m * lda + k : k * lda + m];
+        const double y = B[b_k ? n * ldb + k : k * ldb + n];
         sum += x * y;
       }
       c[static_cast<size_t>((batch * p.m + m) * p.n + n)] = static_cast<float>(sum);
@@ -80,11 +85,44 @@ std::vector<float> referenceGemm(const scheduler::MatmulProblem& p, const std::v
   return c;
 }
 
+std::vector<float> denseC(const scheduler::MatmulProblem& p, const std::vector<float>& span) {
+  TG_INTERNAL_CHECK(static_cast<int64_t>(span.size()) >= p.spanC()) << "C holds " << span.size() << " elements, not "
+                                                                     << p.spanC();
+  std::vector<float> c(static_cast<size_t>(p.batch * p.m * p.n));
+  for (int64_t batch = 0; batch < p.batch; ++batch)
+    for (int64_t m = 0; m < p.m; ++m)
+      for (int64_t n = 0; n < p.n; ++n)
+        c[static_cast<size_t>((batch * p.m + m) * p.n + n)] =
+            span[static_cast<size_t>(batch * p.batchStrideC() + m * p.leadingDimC() + n)];
+  return c;
+}
+
 namespace {
 
+// Elements of C's span outside the matrix (the gaps between rows and batch entries) whose bytes are
+// not all `poison`: writes that went where they must not.
+int64_t gapWrites(const scheduler::MatmulProblem& p, const std::vector<uint8_t>& bytes, uint8_t poison) {
+  const int64_t esize = scheduler::bytes(p.out_dtype);
+  std::vector<bool> inside(static_cast<size_t>(p.spanC()), false);
+  for (int64_t batch = 0; batch < p.batch; ++batch)
+    for (int64_t m = 0; m < p.m; ++m)
+      for (int64_t n = 0; n < p.n; ++n) inside[static_cast<size_t>(batch * p.batchStrideC() + m * p.leadingDimC() + n)] = true;
+  int64_t writes = 0;
+  for (int64_t e = 0; e < p.spanC(); ++e) {
+    if (inside[static_cast<size_t>(e)]) continue;
+    for (int64_t byte = 0; byte < esize; ++byte) {
+      if (bytes[static_cast<size_t>(e * esize + byte)] != poison) {
+        ++writes;
+        break;
+      }
+    }
+  }
+  return writes;
+}
+
+// Elements from the first of an operand to one past its last, gaps included.
 size_t elements(const scheduler::MatmulProblem& p, char which) {
-  const int64_t n = which == 'a' ? p.m * p.k : which == 'b' ? p.n * p.k : p.m * p.n;
-  return static_cast<size_t>(n * p.batch);
+  return static_cast<size_t>(which == 'a' ? p.spanA() : which == 'b' ? p.spanB() : p.spanC());
 }
 
 }  // namespace
@@ -157,14 +195,23 @@ void checkOperands(const scheduler::MatmulProblem& p, const MatmulOperands& oper
   }
 }
 
-MatmulLaunch::MatmulLaunch(const LoadedKernel& kernel, const codegen::KernelSource& source, MatmulBuffers& buffers)
-    : MatmulLaunch(kernel, source, buffers.problem, {buffers.a.ptr(), buffers.b.ptr(), buffers.c.ptr()}) {}
+MatmulLaunch::MatmulLaunch(const LoadedKernel& kernel, const codegen::KernelSource& source,
+                           const scheduler::MatmulSchedule& schedule, MatmulBuffers& buffers)
+    : MatmulLaunch(kernel, source, schedule, {buffers.a.ptr(), buffers.b.ptr(), buffers.c.ptr()}) {
+  TG_USER_CHECK(buffers.problem == schedule.problem) << "buffers for " << buffers.problem.toString()
+                                                     << " cannot run the schedule for " << schedule.problem.toString();
+}
 
 MatmulLaunch::MatmulLaunch(const LoadedKernel& kernel, const codegen::KernelSource& source,
-                           const scheduler::MatmulProblem& problem, const MatmulOperands& operands)
+                           const scheduler::MatmulSchedule& schedule, const MatmulOperands& operands)
     : kernel_(kernel), source_(source) {
+  const scheduler::MatmulProblem& problem = schedule.problem;
   checkOperands(problem, operands);
   for (const codegen::KernelArg& arg : source.args) {
+    if (arg.kind == codegen::ArgKind::Problem) {
+      args_.add(codegen::problemArgs(schedule));
+      continue;
+    }
     if (arg.buffer == "workspace") {
       TG_INTERNAL_CHECK(arg.kind == codegen::ArgKind::Pointer && arg.workspace_bytes > 0)
           << "kernel " << source.kernel_name << " argument " << arg.name << ": a workspace is a pointer to some bytes";
@@ -207,16 +254,21 @@ std::vector<float> cublasReference(const MatmulBuffers& buffers, CUstream stream
   DeviceBuffer c_ref(buffers.c.bytes());
   CublasGemm().run(buffers.problem, buffers.a.ptr(), buffers.b.ptr(), c_ref.ptr(), stream);
   synchronizeDevice();
-  return decode(c_ref.toHost<uint8_t>(), buffers.problem.out_dtype);
+  return denseC(buffers.problem, decode(c_ref.toHost<uint8_t>(), buffers.problem.out_dtype));
 }
 
 ErrorStats checkLaunch(MatmulLaunch& launch, MatmulBuffers& buffers, const std::vector<float>& reference,
                        CUstream stream) {
-  buffers.c.fill(0xff, stream);
+  constexpr uint8_t kPoison = 0xff;  // NaN in every output dtype
+  buffers.c.fill(kPoison, stream);
   launch(stream);
   synchronizeDevice();
-  return compareOutputs(decode(buffers.c.toHost<uint8_t>(), buffers.problem.out_dtype), reference,
-                        buffers.problem.out_dtype);
+  const std::vector<uint8_t> bytes = buffers.c.toHost<uint8_t>();
+  const scheduler::MatmulProblem& p = buffers.problem;
+  ErrorStats e = compareOutputs(denseC(p, decode(bytes, p.out_dtype)), reference, p.out_dtype);
+  e.gap_writes = gapWrites(p, bytes, kPoison);
+  e.passed = e.passed && e.gap_writes == 0;
+  return e;
 }
 
 RunResult runMatmul(const scheduler::MatmulSchedule& schedule, const codegen::KernelSource& source,
@@ -226,9 +278,19 @@ RunResult runMatmul(const scheduler::MatmulSchedule& schedule, const codegen::Ke
   result.kernel_name = source.kernel_name;
   // SASS does not run across major architectures: an sm_80-family kernel is compiled for the
   // device's own target (sm_90a on Hopper), which runs its mma.sync/ldmatrix/cp.async code.
+  // A, B and C, a reference C, and the padded copies and workspace the kernel asks for.
+  uint64_t bytes = 0;
+  for (const char which : {'a', 'b', 'c', 'c'}) {
+    bytes += elements(p, which) * static_cast<uint64_t>(scheduler::bytes(which == 'c' ? p.out_dtype : p.a_dtype));
+  }
+  for (const codegen::KernelArg& arg : source.args) {
+    if (arg.padded) bytes += arg.padded->rows * arg.padded->dst_pitch;
+    bytes += arg.workspace_bytes;
+  }
+  checkFitsInDeviceMemory(bytes, "running " + p.toString());
   const LoadedKernel kernel(*KernelCache::global().get(source, currentDeviceSpec().arch()));
   MatmulBuffers buffers(p, options.seed);
-  MatmulLaunch launch(kernel, source, buffers);
+  MatmulLaunch launch(kernel, source, schedule, buffers);
   Stream stream;
   std::unique_ptr<CublasGemm> cublas;
   if (options.check) {

@@ -19,6 +19,7 @@ struct ErrorStats {
   double max_rel = 0;      // max |ours - ref| / max |ref|
   double norm_rel = 0;     // ||ours - ref|| / ||ref||
   int64_t non_finite = 0;  // NaN or Inf in our output (poisoned elements never written, too)
+  int64_t gap_writes = 0;  // elements between C's rows or batch entries that were written
   bool passed = false;
   double tolerance = 0;    // the bound on norm_rel for this output dtype
 };
@@ -27,8 +28,9 @@ struct ErrorStats {
 double tolerance(scheduler::DType out);
 // Compares two host buffers of `out` elements.
 ErrorStats compareOutputs(const std::vector<float>& ours, const std::vector<float>& reference, scheduler::DType out);
-// C = A * B in fp64 on the host from the decoded inputs, as floats, on every core (still slow for
-// large problems: 4096^3 takes minutes).
+// C = A * B in fp64 on the host from the decoded inputs (their whole spans, with the problem's
+// leading dimensions and batch strides), as dense floats (batch x M x N), on every core (still slow
+// for large problems: 4096^3 takes minutes).
 std::vector<float> referenceGemm(const scheduler::MatmulProblem& problem, const std::vector<float>& a,
                                  const std::vector<float>& b);
 
@@ -50,6 +52,9 @@ std::vector<std::vector<float>> timeInTurns(const std::vector<std::function<void
                                             int iterations, L2Flusher& flusher, CUstream stream,
                                             const std::function<void(int)>& after_turn = {});
 
+// C's elements, dense (batch x M x N), out of its span (`problem`'s leading dimension and stride).
+std::vector<float> denseC(const scheduler::MatmulProblem& problem, const std::vector<float>& span);
+
 enum class Reference { Cublas, CpuFp64 };
 
 struct RunResult {
@@ -70,9 +75,10 @@ struct RunOptions {
 
 class MatmulLaunch;
 struct MatmulBuffers;
-// C = A * B computed by cuBLAS from `buffers`' inputs, decoded to floats.
+// C = A * B computed by cuBLAS from `buffers`' inputs, decoded to dense floats.
 std::vector<float> cublasReference(const MatmulBuffers& buffers, CUstream stream);
-// Poisons C (every element must be written), launches once and compares C with `reference`.
+// Poisons C's span (every element must be written, no gap between its rows or batch entries), launches
+// once and compares C with the dense `reference`.
 ErrorStats checkLaunch(MatmulLaunch& launch, MatmulBuffers& buffers, const std::vector<float>& reference,
                        CUstream stream);
 
@@ -80,7 +86,8 @@ ErrorStats checkLaunch(MatmulLaunch& launch, MatmulBuffers& buffers, const std::
 RunResult runMatmul(const scheduler::MatmulSchedule& schedule, const codegen::KernelSource& source,
                     const RunOptions& options);
 
-// The inputs and output of one problem on the device, A and B filled with random values.
+// The inputs and output of one problem on the device, A and B filled with random values (every
+// element of their spans, the gaps between rows and batch entries included).
 struct MatmulBuffers {
   scheduler::MatmulProblem problem;
   DeviceBuffer a, b, c;
@@ -102,10 +109,13 @@ void checkOperands(const scheduler::MatmulProblem& problem, const MatmulOperands
 // before every launch. Build once, launch many times.
 class MatmulLaunch {
  public:
-  MatmulLaunch(const LoadedKernel& kernel, const codegen::KernelSource& source, MatmulBuffers& buffers);
-  // The caller's memory, checked by checkOperands against the problem `source` was emitted for.
+  // `schedule`'s problem over `buffers` (which must hold that problem).
   MatmulLaunch(const LoadedKernel& kernel, const codegen::KernelSource& source,
-               const scheduler::MatmulProblem& problem, const MatmulOperands& operands);
+               const scheduler::MatmulSchedule& schedule, MatmulBuffers& buffers);
+  // The caller's memory, checked by checkOperands against `schedule`'s problem, which `source` was
+  // emitted for.
+  MatmulLaunch(const LoadedKernel& kernel, const codegen::KernelSource& source,
+               const scheduler::MatmulSchedule& schedule, const MatmulOperands& operands);
   void operator()(CUstream stream = nullptr);
   // The scratch memory the kernel asked for (stream-K's flags and partial sums), or null.
   const DeviceBuffer* workspace() const { return workspace_ ? &scratch_[*workspace_] : nullptr; }

@@ -420,6 +420,9 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
   } else if (p.grid.method == GridMethod::None) {
     p.grid.factors = {1};
   }
+  p.specialize_shape = overrides.specialize_shape.value_or(false);
+  const MatmulProblem kernel = p.kernelProblem(user_problem);
+  p.wide_tile_grid = std::max(ceilDiv(kernel.m, p.cta_tile.m), ceilDiv(kernel.n, p.cta_tile.n)) > kNarrowTilesPerDim;
   p.validate(user_problem, device);
   return p;
 }

@@ -34,6 +34,8 @@ struct ScheduleOverrides {
   std::optional<bool> pad = std::nullopt;
   // sm_80: the order of a warp's mma.sync (MatmulParams::mma_order); by B's layout when unset.
   std::optional<MmaOrder> mma_order = std::nullopt;
+  // Compile the problem's sizes into the kernel (MatmulParams::specialize_shape); off by default.
+  std::optional<bool> specialize_shape = std::nullopt;
 };
 
 // Concurrently resident CTAs the grid model plans a wave for.

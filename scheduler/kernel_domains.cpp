@@ -5,14 +5,19 @@
 namespace tilegrid::scheduler {
 
 ir::TensorDomain buildGlobalMatrix(const std::string& name, const ir::AxisSpec& outer, const ir::AxisSpec& inner,
-                                   Major major, int64_t pad_to) {
-  TG_USER_CHECK(pad_to >= 1) << name << ": rows pad to a multiple of " << pad_to << " elements; it must be >= 1";
+                                   Major major, const ir::Val& ld) {
+  const ir::Val& contiguous = major == Major::K ? inner.extent : outer.extent;
+  const auto ld_value = ld.constValue(), contiguous_value = contiguous.constValue();
+  TG_USER_CHECK(!ld_value || !contiguous_value || *ld_value >= *contiguous_value)
+      << name << ": rows " << ld.toString() << " elements apart overlap their " << contiguous.toString()
+      << " contiguous elements";
   ir::TensorDomain matrix(name, {outer, inner});
-  if (major == Major::K && pad_to == 1) return matrix;
-  if (major == Major::MN) matrix.reorder({{0, 1}});
-  if (pad_to > 1) matrix.split(1, ir::Val(pad_to));
-  matrix.setAllocationDomain(matrix.loop());
-  matrix.setLoopDomain(matrix.logical());
+  if (major == Major::MN) {
+    matrix.reorder({{0, 1}});
+    matrix.setAllocationDomain(matrix.loop());
+    matrix.setLoopDomain(matrix.logical());
+  }
+  matrix.setAllocationStrides({ld, ir::Val(1)});
   return matrix;
 }
 

@@ -11,12 +11,12 @@
 namespace tilegrid::scheduler {
 
 // A global matrix with logical domain [outer, inner] (e.g. [m, k]) stored with `major` contiguous:
-// K-major stores [outer, inner] row-major, MN-major stores [inner, outer]. Its allocation domain
-// linearised is the element offset from the matrix base. `pad_to` > 1 describes a copy whose rows
-// are padded to a multiple of that many elements: the allocation splits the contiguous axis by it,
-// and the split's overhang is the padding.
+// K-major stores [outer, inner] by rows, MN-major stores [inner, outer]. Its stored rows lie `ld`
+// elements apart (the leading dimension, at least the contiguous extent: larger for a sub-matrix
+// or a copy with padded rows), given to the allocation domain as strides [ld, 1]. Its allocation
+// domain linearised is the element offset from the matrix base.
 ir::TensorDomain buildGlobalMatrix(const std::string& name, const ir::AxisSpec& outer, const ir::AxisSpec& inner,
-                                   Major major, int64_t pad_to = 1);
+                                   Major major, const ir::Val& ld);
 
 // A rows x cols tile copied by `threads` threads in pieces of `vec` contiguous elements along cols:
 // [rows, cols] -> merge -> split by vec -> split by threads = loop [iteration, thread, vec], with

@@ -240,6 +240,8 @@ std::string MatmulParams::toString() const {
                       cluster.m, cluster.n, split_k);
   if (swap_ab) text += " swap_ab (computes C^T = B^T A^T)";
   if (mma_order != MmaOrder::Rows) text += fmt::format(" mma {}", scheduler::toString(mma_order));
+  if (!shapeAtLaunch()) text += " shape compiled in";
+  if (shapeAtLaunch() && wide_tile_grid) text += " wide tile grid";
   return text;
 }
 
@@ -296,7 +298,9 @@ void to_json(nlohmann::json& j, const MatmulParams& p) {
                      {"stream_k", p.stream_k},
                      {"cluster", {p.cluster.m, p.cluster.n}},
                      {"split_k", p.split_k},
-                     {"swap_ab", p.swap_ab}};
+                     {"swap_ab", p.swap_ab},
+                     {"specialize_shape", p.specialize_shape},
+                     {"wide_tile_grid", p.wide_tile_grid}};
 }
 
 void from_json(const nlohmann::json& j, MatmulParams& p) {
@@ -334,6 +338,8 @@ void from_json(const nlohmann::json& j, MatmulParams& p) {
     p.cluster = ClusterShape{c[0].get<int64_t>(), c[1].get<int64_t>()};
     p.split_k = j.at("split_k").get<int64_t>();
     p.swap_ab = j.value("swap_ab", false);
+    p.specialize_shape = j.value("specialize_shape", false);
+    p.wide_tile_grid = j.value("wide_tile_grid", false);
   } catch (const nlohmann::json::exception& e) {
     TG_USER_ERROR() << "malformed MatmulParams JSON: " << e.what();
   }

@@ -22,6 +22,11 @@ struct ClusterShape {
   bool operator==(const ClusterShape&) const = default;
 };
 
+// The most tiles along M or N a kernel that reads its shape at launch indexes in 32-bit tile-grid
+// arithmetic: the range analysis then bounds a work unit's index by 2^30 and every intermediate of
+// its tile's coordinates below 2^31 (MatmulParams::wide_tile_grid covers larger grids).
+inline constexpr int64_t kNarrowTilesPerDim = int64_t{1} << 15;
+
 // sm_90 kernels have one producer warpgroup and up to this many consumer warpgroups.
 inline constexpr int64_t kMaxConsumersSm90 = 4;
 
@@ -81,11 +86,22 @@ struct MatmulParams {
   // problem's N, and the epilogue stores each tile transposed into the row-major C. Tiles, atoms,
   // copy widths and the grid traversal all describe that kernel problem.
   bool swap_ab = false;
+  // Compile the problem's sizes (M, N, K, batch, leading dimensions, batch strides) into the kernel
+  // instead of reading them at launch. sm_90 kernels read them at launch unless this is set, so one
+  // compiled kernel serves every problem of its configuration; sm_80 kernels always compile them in.
+  bool specialize_shape = false;
+  // A kernel that reads its shape at launch prints its tile-grid arithmetic in 32 bits for grids of
+  // up to kNarrowTilesPerDim tiles a side (schedule.h), and in 64 bits where needed for larger ones
+  // (set here). The scheduler sets it from the problem's tile counts.
+  bool wide_tile_grid = false;
 
   // The problem the kernel computes: `problem`, or its swapOperands with swap_ab.
   MatmulProblem kernelProblem(const MatmulProblem& problem) const {
     return swap_ab ? swapOperands(problem) : problem;
   }
+
+  // Whether the kernel reads the problem's sizes at launch (else they are compiled in).
+  bool shapeAtLaunch() const { return arch == Arch::Sm90 && !specialize_shape; }
 
   // Warps (sm_80) or warpgroups (sm_90) doing math.
   int64_t mathGroups() const;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 
 #include "ir/enum_names.h"
@@ -67,52 +68,101 @@ std::optional<int64_t> checkedMul(int64_t a, int64_t b) {
   return result;
 }
 
-void checkBytesFit(const char* what, int64_t rows, int64_t cols, int64_t batch, DType type) {
-  std::optional<int64_t> total = checkedMul(rows, cols);
-  if (total) total = checkedMul(*total, batch);
-  if (total) total = checkedMul(*total, bytes(type));
-  TG_USER_CHECK(total.has_value()) << what << " (" << rows << " x " << cols << " x batch " << batch << " "
-                                   << toString(type) << ") has more bytes than a 64-bit offset can address";
+// One stored operand: `rows` rows of `contiguous` elements, `ld` apart, `batch` entries `stride`
+// apart. Fills the packed leading dimension and stride where they are 0, checks the rest, and
+// checks that every offset fits in 64 bits of bytes.
+void checkOperandLayout(const char* operand, const char* ld_name, int64_t rows, int64_t contiguous, int64_t batch,
+                        int64_t& ld, int64_t& stride, DType type) {
+  TG_USER_CHECK(ld >= 0 && ld <= kMaxExtent)
+      << ld_name << " is " << ld << ": a leading dimension is 0 (packed) or from " << contiguous
+      << " (the contiguous extent of " << operand << ") to " << kMaxExtent;
+  if (ld == 0) ld = contiguous;
+  TG_USER_CHECK(ld >= contiguous) << ld_name << " is " << ld << ", less than the " << contiguous
+                                  << " contiguous elements of a row of " << operand
+                                  << ": rows would overlap (use 0 for packed rows, or at least " << contiguous << ")";
+  const std::optional<int64_t> packed = checkedMul(ld, rows);
+  TG_USER_CHECK(packed.has_value()) << operand << " (" << rows << " rows " << ld
+                                    << " elements apart) has more elements than a 64-bit offset can address";
+  TG_USER_CHECK(stride >= 0) << "the batch stride of " << operand << " is " << stride
+                             << ": it is 0 (packed) or at least " << *packed;
+  if (stride == 0 || batch == 1) stride = stride == 0 ? *packed : stride;
+  TG_USER_CHECK(batch == 1 || stride >= *packed)
+      << "the batch stride of " << operand << " is " << stride << " elements, less than one entry's " << *packed
+      << " (" << rows << " rows of leading dimension " << ld << "): batch entries would overlap";
+  // (batch - 1) * stride + (rows - 1) * ld + contiguous, each step checked.
+  std::optional<int64_t> span = checkedMul(batch - 1, stride);
+  const std::optional<int64_t> last_row = checkedMul(rows - 1, ld);
+  if (span && last_row) {
+    int64_t sum = 0;
+    const bool overflow = __builtin_add_overflow(*span, *last_row, &sum) || __builtin_add_overflow(sum, contiguous, &sum);
+    span = overflow ? std::nullopt : std::optional<int64_t>(sum);
+  } else {
+    span = std::nullopt;
+  }
+  if (span) span = checkedMul(*span, bytes(type));
+  TG_USER_CHECK(span.has_value()) << operand << " (" << rows << " x " << contiguous << ", leading dimension " << ld
+                                  << ", batch " << batch << " entries " << stride << " apart, "
+                                  << toString(type) << ") spans more bytes than a 64-bit offset can address";
 }
 
-void checkAlignment(int64_t& align, int64_t leading_dim, DType type, const char* operand) {
+// Fills a derived alignment (the largest power of two dividing the leading dimension and batch
+// stride, up to a 16-byte vector) or checks a given one against them.
+void checkAlignment(int64_t& align, int64_t ld, int64_t stride, int64_t batch, DType type, const char* operand) {
   const int64_t max_align = 16 / bytes(type);  // 16-byte vectors are the widest access
+  const int64_t derived = std::min(largestPow2Divisor(ld, max_align),
+                                   batch > 1 ? largestPow2Divisor(stride, max_align) : max_align);
   if (align == 0) {
-    align = largestPow2Divisor(leading_dim, max_align);
+    align = derived;
     return;
   }
   TG_USER_CHECK(align >= 1 && (align & (align - 1)) == 0 && align <= max_align)
       << "alignment of " << operand << " is " << align << " elements: it must be a power of two from 1 to "
       << max_align << " for " << toString(type);
-  TG_USER_CHECK(leading_dim % align == 0) << "alignment of " << operand << " is " << align
-                                          << " elements, but its leading dimension " << leading_dim
-                                          << " is not a multiple of it";
+  TG_USER_CHECK(ld % align == 0) << "alignment of " << operand << " is " << align
+                                 << " elements, but its leading dimension " << ld << " is not a multiple of it";
+  TG_USER_CHECK(batch == 1 || stride % align == 0) << "alignment of " << operand << " is " << align
+                                                   << " elements, but its batch stride " << stride
+                                                   << " is not a multiple of it";
 }
 
 }  // namespace
 
 MatmulProblem& MatmulProblem::validate() {
   TG_USER_CHECK(m >= 1 && n >= 1 && k >= 1) << "M, N and K must be >= 1, got M=" << m << " N=" << n << " K=" << k;
-  TG_USER_CHECK(batch >= 1) << "batch must be >= 1, got " << batch;
+  TG_USER_CHECK(m <= kMaxExtent && n <= kMaxExtent && k <= kMaxExtent)
+      << "M, N and K must be at most " << kMaxExtent << " (kernels count them in 32 bits), got M=" << m << " N=" << n
+      << " K=" << k;
+  TG_USER_CHECK(batch >= 1 && batch <= kMaxExtent) << "batch must be from 1 to " << kMaxExtent << ", got " << batch;
   TG_USER_CHECK(a_dtype != DType::FP32 && b_dtype != DType::FP32)
       << "A and B must be bf16 or fp16 (tensor-core inputs), got " << scheduler::toString(a_dtype) << " and "
       << scheduler::toString(b_dtype);
   TG_USER_CHECK(a_dtype == b_dtype) << "A and B must have the same dtype, got " << scheduler::toString(a_dtype) << " and "
                                     << scheduler::toString(b_dtype);
-  checkBytesFit("A", m, k, batch, a_dtype);
-  checkBytesFit("B", k, n, batch, b_dtype);
-  checkBytesFit("C", m, n, batch, out_dtype);
-  checkAlignment(align_a, leadingDimA(), a_dtype, "A");
-  checkAlignment(align_b, leadingDimB(), b_dtype, "B");
-  checkAlignment(align_c, leadingDimC(), out_dtype, "C");
+  checkOperandLayout("A", "lda", rowsA(), contiguousA(), batch, lda, stride_a, a_dtype);
+  checkOperandLayout("B", "ldb", rowsB(), contiguousB(), batch, ldb, stride_b, b_dtype);
+  checkOperandLayout("C", "ldc", m, n, batch, ldc, stride_c, out_dtype);
+  checkAlignment(align_a, lda, stride_a, batch, a_dtype, "A");
+  checkAlignment(align_b, ldb, stride_b, batch, b_dtype, "B");
+  checkAlignment(align_c, ldc, stride_c, batch, out_dtype, "C");
   return *this;
+}
+
+bool MatmulProblem::packed() const {
+  return leadingDimA() == contiguousA() && leadingDimB() == contiguousB() && leadingDimC() == n &&
+         (batch == 1 || (batchStrideA() == leadingDimA() * rowsA() && batchStrideB() == leadingDimB() * rowsB() &&
+                         batchStrideC() == leadingDimC() * m));
 }
 
 std::string MatmulProblem::toString() const {
   std::string text = fmt::format("{}x{}x{}", m, n, k);
   if (batch != 1) text += fmt::format(" batch {}", batch);
-  return text + fmt::format(" {} {}->{} (align A/B/C {}/{}/{})", scheduler::toString(layout),
-                            scheduler::toString(a_dtype), scheduler::toString(out_dtype), align_a, align_b, align_c);
+  text += fmt::format(" {} {}->{} (align A/B/C {}/{}/{})", scheduler::toString(layout), scheduler::toString(a_dtype),
+                      scheduler::toString(out_dtype), align_a, align_b, align_c);
+  if (!packed()) {
+    text += fmt::format(" ld A/B/C {}/{}/{}", leadingDimA(), leadingDimB(), leadingDimC());
+    if (batch != 1) text += fmt::format(" batch strides {}/{}/{}", batchStrideA(), batchStrideB(), batchStrideC());
+  }
+  return text;
 }
 
 MatmulProblem swapOperands(const MatmulProblem& problem) {
@@ -123,6 +173,10 @@ MatmulProblem swapOperands(const MatmulProblem& problem) {
   swapped.b_dtype = problem.a_dtype;
   swapped.align_a = problem.align_b;
   swapped.align_b = problem.align_a;
+  swapped.lda = problem.ldb;
+  swapped.ldb = problem.lda;
+  swapped.stride_a = problem.stride_b;
+  swapped.stride_b = problem.stride_a;
   // A K-major B (BLAS letter N) is a K-major new A (T); an M-major A (N) is a new B contiguous along
   // the new N (T).
   static constexpr Layout kSwapped[] = {Layout::TN, Layout::NT, Layout::TT, Layout::NN};

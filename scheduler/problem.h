@@ -37,22 +37,49 @@ struct MatmulProblem {
   // Elements by which the pointers and leading dimensions of A, B and C are known to be aligned
   // (a power of two). 0 means "derive from the leading dimensions", which assumes aligned pointers.
   int64_t align_a = 0, align_b = 0, align_c = 0;
+  // Leading dimensions: elements from one stored row of an operand to the next (at least its
+  // contiguous extent). 0 means packed.
+  int64_t lda = 0, ldb = 0, ldc = 0;
+  // Batch strides: elements from one batch entry of an operand to the next (at least its leading
+  // dimension times its rows, so that entries do not overlap). 0 means packed.
+  int64_t stride_a = 0, stride_b = 0, stride_c = 0;
 
-  // Checks every field and fills the derived alignments. Throws UserError saying what is wrong.
+  // Checks every field and fills the derived alignments, leading dimensions and batch strides.
+  // Throws UserError saying what is wrong.
   MatmulProblem& validate();
 
-  int64_t leadingDimA() const { return majorOfA(layout) == Major::K ? k : m; }
-  int64_t leadingDimB() const { return majorOfB(layout) == Major::K ? k : n; }
-  int64_t leadingDimC() const { return n; }
+  // The operand's contiguous extent and its number of stored rows, as laid out in memory.
+  int64_t contiguousA() const { return majorOfA(layout) == Major::K ? k : m; }
+  int64_t contiguousB() const { return majorOfB(layout) == Major::K ? k : n; }
+  int64_t rowsA() const { return majorOfA(layout) == Major::K ? m : k; }
+  int64_t rowsB() const { return majorOfB(layout) == Major::K ? n : k; }
+  int64_t leadingDimA() const { return lda ? lda : contiguousA(); }
+  int64_t leadingDimB() const { return ldb ? ldb : contiguousB(); }
+  int64_t leadingDimC() const { return ldc ? ldc : n; }
+  int64_t batchStrideA() const { return stride_a ? stride_a : leadingDimA() * rowsA(); }
+  int64_t batchStrideB() const { return stride_b ? stride_b : leadingDimB() * rowsB(); }
+  int64_t batchStrideC() const { return stride_c ? stride_c : leadingDimC() * m; }
+  // Elements from an operand's first to one past its last, over every batch entry: what its buffer
+  // must hold.
+  int64_t spanA() const { return (batch - 1) * batchStrideA() + (rowsA() - 1) * leadingDimA() + contiguousA(); }
+  int64_t spanB() const { return (batch - 1) * batchStrideB() + (rowsB() - 1) * leadingDimB() + contiguousB(); }
+  int64_t spanC() const { return (batch - 1) * batchStrideC() + (m - 1) * leadingDimC() + n; }
+  // Whether every operand is stored packed: rows at their contiguous extent, batches back to back.
+  bool packed() const;
   double flops() const { return 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) * static_cast<double>(batch); }
   std::string toString() const;
   bool operator==(const MatmulProblem&) const = default;
 };
 
+// The largest extent, batch count, leading dimension or batch stride kernels index: they count
+// rows, columns, K and batch entries in 32-bit integers (offsets are 64-bit where they need it).
+inline constexpr int64_t kMaxExtent = 2147483647;
+
 // The same product computed transposed, C^T[N, M] = B^T[N, K] * A^T[K, M]: A's memory is read as the
-// new B and B's as the new A, so M and N, the operands' dtypes and their alignments trade places; TN
+// new B and B's as the new A, so M and N, the operands' dtypes, alignments, leading dimensions and
+// batch strides trade places; TN
 // and NT keep their letters, NN and TT swap. The new problem's C is the old C read column-major (its
-// leading dimension is the new M), which a MatmulProblem cannot say: it is what a schedule with
+// leading dimension stays ldc, now between columns), which a MatmulProblem cannot say: it is what a schedule with
 // MatmulParams::swap_ab computes, never a problem to validate or run on its own.
 MatmulProblem swapOperands(const MatmulProblem& problem);
 

@@ -19,14 +19,80 @@ ir::TensorDomain epilogueTile(const MatmulParams& p) {
 
 }  // namespace
 
+namespace {
+
+// The layout operand 'a', 'b' or 'c' of `problem` (a kernel problem) is read or written in.
+OperandLayout layoutOf(const MatmulProblem& problem, const MatmulParams& params, char operand) {
+  OperandLayout o;
+  if (operand == 'c') {
+    // C is the caller's row-major C; computing C^T the kernel reads it column-major.
+    o.major = params.swap_ab ? Major::MN : Major::K;
+    o.rows = params.swap_ab ? problem.n : problem.m;
+    o.contiguous = params.swap_ab ? problem.m : problem.n;
+    o.ld = o.user_ld = problem.leadingDimC();
+    o.batch_stride = o.user_batch_stride = problem.batchStrideC();
+    return o;
+  }
+  const bool a = operand == 'a';
+  TG_INTERNAL_CHECK(a || operand == 'b') << "operand '" << operand << "': a matmul has a, b and c";
+  o.major = a ? majorOfA(problem.layout) : majorOfB(problem.layout);
+  o.rows = a ? problem.rowsA() : problem.rowsB();
+  o.contiguous = a ? problem.contiguousA() : problem.contiguousB();
+  o.user_ld = a ? problem.leadingDimA() : problem.leadingDimB();
+  o.user_batch_stride = a ? problem.batchStrideA() : problem.batchStrideB();
+  o.padded = a ? params.pad_a : params.pad_b;
+  if (o.padded) {
+    // The padded copy: rows rounded up to 16 bytes, batch entries back to back.
+    const int64_t granule = granuleElems(a ? problem.a_dtype : problem.b_dtype);
+    o.ld = ceilDiv(o.contiguous, granule) * granule;
+    o.batch_stride = o.ld * o.rows;
+  } else {
+    o.ld = o.user_ld;
+    o.batch_stride = o.user_batch_stride;
+  }
+  return o;
+}
+
+// A size the kernel reads at launch (a named parameter) or has compiled in (a constant).
+ir::Val shapeVal(bool at_launch, const char* name, int64_t value) {
+  return at_launch ? ir::Val::param(name) : ir::Val(value);
+}
+
+// Refuses a problem whose shape parameters pass the limits the kernel's index types were printed
+// for, before any code is generated.
+void checkShapeLimits(const MatmulSchedule& s) {
+  const std::map<std::string, int64_t> limits = s.shapeLimits();
+  const ir::Bindings values = s.shapeValues();
+  for (const auto& [name, limit] : limits) {
+    const int64_t value = *values.get(name);
+    TG_USER_CHECK(value <= limit) << "the problem " << s.problem.toString() << " needs " << name << " = " << value
+                                  << ", past the " << limit << " its kernel indexes (cta tile "
+                                  << s.params.cta_tile.toString()
+                                  << (s.params.wide_tile_grid ? "" : ", params wide_tile_grid off")
+                                  << "); use larger tiles, a wide tile grid, or split the problem";
+  }
+  const int64_t units = s.workUnits();
+  TG_USER_CHECK(units <= kMaxExtent) << "the problem " << s.problem.toString() << " has " << units
+                                     << " work units (tiles, over every batch entry): kernels count at most "
+                                     << kMaxExtent << "; use larger tiles or fewer batch entries";
+}
+
+}  // namespace
+
 MatmulSchedule scheduleWith(MatmulProblem user_problem, const DeviceSpec& device, const MatmulParams& params) {
   user_problem.validate();
   device.validate();
   params.validate(user_problem, device);
   // Every domain describes what the kernel computes: with swap_ab, C^T = B^T * A^T.
   const MatmulProblem problem = params.kernelProblem(user_problem);
-  const int64_t tiles_m = ceilDiv(problem.m, params.cta_tile.m);
-  const int64_t tiles_n = ceilDiv(problem.n, params.cta_tile.n);
+  const bool at_launch = params.shapeAtLaunch();
+  namespace sp = shape_param;
+  const ir::Val tiles_m = shapeVal(at_launch, sp::kTilesM, ceilDiv(problem.m, params.cta_tile.m));
+  const ir::Val tiles_n = shapeVal(at_launch, sp::kTilesN, ceilDiv(problem.n, params.cta_tile.n));
+  const ir::Val m = shapeVal(at_launch, sp::kM, problem.m), n = shapeVal(at_launch, sp::kN, problem.n),
+                k = shapeVal(at_launch, sp::kK, problem.k);
+  const OperandLayout layout_a = layoutOf(problem, params, 'a'), layout_b = layoutOf(problem, params, 'b'),
+                      layout_c = layoutOf(problem, params, 'c');
   ir::TensorDomain smem_a =
       buildSmemTile("smem_a", {"m", ir::Val(params.cta_tile.m)}, {"k", ir::Val(params.cta_tile.k)}, params.stages,
                     params.smem_a);
@@ -35,8 +101,6 @@ MatmulSchedule scheduleWith(MatmulProblem user_problem, const DeviceSpec& device
                     params.smem_b);
   const OperandBankCheck banks_a = checkOperandTile(smem_a, params.smem_a);
   const OperandBankCheck banks_b = checkOperandTile(smem_b, params.smem_b);
-  const Major major_a = majorOfA(problem.layout);
-  const Major major_b = majorOfB(problem.layout);
   const TileShape& cta = params.cta_tile;
   // A copy tile's rows run along the non-contiguous mode, its columns along the contiguous one.
   // Threads copy 16-byte pieces; a misaligned operand reads each piece from global memory in
@@ -46,25 +110,50 @@ MatmulSchedule scheduleWith(MatmulProblem user_problem, const DeviceSpec& device
     return major == Major::K ? buildTileCopy(name, mn, cta.k, piece, params.threadsPerCta())
                              : buildTileCopy(name, cta.k, mn, piece, params.threadsPerCta());
   };
-  return MatmulSchedule{user_problem,
-                        device,
-                        params,
-                        buildTileGrid(ir::Val(tiles_m), ir::Val(tiles_n), params.grid, params.cluster.m),
-                        std::move(smem_a),
-                        std::move(smem_b),
-                        epilogueTile(params),
-                        buildGlobalMatrix("gmem_a", {"m", ir::Val(problem.m)}, {"k", ir::Val(problem.k)}, major_a,
-                                          params.pad_a ? granuleElems(problem.a_dtype) : 1),
-                        buildGlobalMatrix("gmem_b", {"n", ir::Val(problem.n)}, {"k", ir::Val(problem.k)}, major_b,
-                                          params.pad_b ? granuleElems(problem.b_dtype) : 1),
-                        // C is row-major; the kernel problem of swap_ab reads it column-major.
-                        buildGlobalMatrix("gmem_c", {"m", ir::Val(problem.m)}, {"n", ir::Val(problem.n)},
-                                          params.swap_ab ? Major::MN : Major::K),
-                        copyTile("copy_a", cta.m, major_a, problem.a_dtype),
-                        copyTile("copy_b", cta.n, major_b, problem.b_dtype),
-                        buildWarpGrid(cta.m / params.warp_tile.m, cta.n / params.warp_tile.n),
-                        banks_a,
-                        banks_b};
+  MatmulSchedule s{user_problem,
+                   device,
+                   params,
+                   buildTileGrid(tiles_m, tiles_n, params.grid, params.cluster.m),
+                   std::move(smem_a),
+                   std::move(smem_b),
+                   epilogueTile(params),
+                   buildGlobalMatrix("gmem_a", {"m", m}, {"k", k}, layout_a.major,
+                                     shapeVal(at_launch, sp::kLda, layout_a.ld)),
+                   buildGlobalMatrix("gmem_b", {"n", n}, {"k", k}, layout_b.major,
+                                     shapeVal(at_launch, sp::kLdb, layout_b.ld)),
+                   // C is row-major; the kernel problem of swap_ab reads it column-major.
+                   buildGlobalMatrix("gmem_c", {"m", m}, {"n", n}, layout_c.major,
+                                     shapeVal(at_launch, sp::kLdc, layout_c.ld)),
+                   copyTile("copy_a", cta.m, layout_a.major, problem.a_dtype),
+                   copyTile("copy_b", cta.n, layout_b.major, problem.b_dtype),
+                   buildWarpGrid(cta.m / params.warp_tile.m, cta.n / params.warp_tile.n),
+                   banks_a,
+                   banks_b};
+  checkShapeLimits(s);
+  return s;
+}
+
+OperandLayout MatmulSchedule::operandLayout(char operand) const {
+  return layoutOf(kernelProblem(), params, operand);
+}
+
+ir::Bindings MatmulSchedule::shapeValues() const {
+  if (!params.shapeAtLaunch()) return {};
+  const MatmulProblem p = kernelProblem();
+  namespace sp = shape_param;
+  ir::Bindings values;
+  values.set(sp::kM, p.m).set(sp::kN, p.n).set(sp::kK, p.k);
+  values.set(sp::kLda, operandLayout('a').ld).set(sp::kLdb, operandLayout('b').ld).set(sp::kLdc, operandLayout('c').ld);
+  values.set(sp::kTilesM, tilesM()).set(sp::kTilesN, tilesN());
+  return values;
+}
+
+std::map<std::string, int64_t> MatmulSchedule::shapeLimits() const {
+  if (!params.shapeAtLaunch()) return {};
+  namespace sp = shape_param;
+  const int64_t tiles = params.wide_tile_grid ? kMaxExtent : kNarrowTilesPerDim;
+  return {{sp::kM, kMaxExtent},   {sp::kN, kMaxExtent},   {sp::kK, kMaxExtent}, {sp::kLda, kMaxExtent},
+          {sp::kLdb, kMaxExtent}, {sp::kLdc, kMaxExtent}, {sp::kTilesM, tiles},  {sp::kTilesN, tiles}};
 }
 
 MatmulSchedule schedule(MatmulProblem problem, const DeviceSpec& device, const ScheduleOverrides& overrides) {
@@ -76,9 +165,7 @@ int64_t MatmulSchedule::tilesM() const { return ceilDiv(kernelProblem().m, param
 int64_t MatmulSchedule::tilesN() const { return ceilDiv(kernelProblem().n, params.cta_tile.n); }
 
 int64_t MatmulSchedule::workUnits() const {
-  const auto extent = tile_grid.axis(0).extent.constValue();
-  TG_INTERNAL_CHECK(extent.has_value()) << "tile grid of constant extents has extent " << tile_grid.axis(0).extent.toString();
-  return *extent * problem.batch;
+  return ir::evaluate(tile_grid.axis(0).extent, shapeValues()) * problem.batch;
 }
 
 int64_t MatmulSchedule::ctas() const {

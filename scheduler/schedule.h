@@ -2,6 +2,7 @@
 // MatmulSchedule: the scheduler's output. Plain params plus the scheduled TensorDomains codegen
 // prints indices from: the CTA tile grid, the staged A and B shared-memory tiles and the epilogue
 // tile.
+#include <map>
 #include <string>
 
 #include "ir/tensor_domain.h"
@@ -11,6 +12,30 @@
 #include "scheduler/params.h"
 
 namespace tilegrid::scheduler {
+
+// How the kernel reads one of its operands: from the caller's buffer, or from the padded copy the
+// runtime makes of it (MatmulParams::pad_a / pad_b).
+struct OperandLayout {
+  Major major = Major::K;
+  int64_t rows = 0, contiguous = 0;  // stored rows and the elements of each that belong to the matrix
+  int64_t ld = 0, batch_stride = 0;  // as the kernel reads them
+  bool padded = false;
+  int64_t user_ld = 0, user_batch_stride = 0;  // the caller's buffer
+};
+
+// The names of the problem parameters a kernel that reads its shape at launch is printed over.
+// They describe the kernel problem (swap_ab turns the caller's around) and reach the kernel in its
+// tg_problem argument (codegen/device/problem.cuh).
+namespace shape_param {
+inline constexpr const char* kM = "M";
+inline constexpr const char* kN = "N";
+inline constexpr const char* kK = "K";
+inline constexpr const char* kLda = "lda";
+inline constexpr const char* kLdb = "ldb";
+inline constexpr const char* kLdc = "ldc";
+inline constexpr const char* kTilesM = "tiles_m";
+inline constexpr const char* kTilesN = "tiles_n";
+}  // namespace shape_param
 
 struct MatmulSchedule {
   MatmulProblem problem;  // the caller's: what the buffers hold and the result must equal
@@ -31,6 +56,14 @@ struct MatmulSchedule {
   OperandBankCheck banks_a, banks_b;
 
   MatmulProblem kernelProblem() const { return params.kernelProblem(problem); }
+  // Operand 'a', 'b' or 'c' of kernelProblem() as the kernel reads or writes it.
+  OperandLayout operandLayout(char operand) const;
+  // The value of every shape parameter (shape_param) for this problem: what the kernel's tg_problem
+  // argument holds. Empty when the shape is compiled in.
+  ir::Bindings shapeValues() const;
+  // The largest value of each shape parameter the kernel's index types were printed for: the
+  // ranges its index functions are proven in 32 or 64 bits over. Empty when the shape is compiled in.
+  std::map<std::string, int64_t> shapeLimits() const;
   int64_t tilesM() const;
   int64_t tilesN() const;
   int64_t tiles() const { return tilesM() * tilesN() * problem.batch; }

@@ -5,9 +5,10 @@
 typedef unsigned int tg_u32;
 typedef unsigned long long tg_u64;
 
-template <typename T>
-__host__ __device__ constexpr T ceilDiv(T a, T b) {
-  return (a + b - 1) / b;
+// In the first operand's type: index math printed in 64 bits passes its constants as they are.
+template <typename T, typename U>
+__host__ __device__ constexpr T ceilDiv(T a, U b) {
+  return (a + static_cast<T>(b) - 1) / static_cast<T>(b);
 }
 
 // The 32-bit shared-state-space address PTX instructions take.

@@ -16,7 +16,8 @@ typedef @OUT_TYPE@ tg_out_t;
 
 __device__ __forceinline__ tg_out_t tg_convert(float v) { return @CONVERT@; }
 
-extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const tg_in_t* __restrict__ A_all,
+extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@([[maybe_unused]] const tg_problem prob,
+                                                                     const tg_in_t* __restrict__ A_all,
                                                                      const tg_in_t* __restrict__ B_all,
                                                                      tg_out_t* __restrict__ C_all) {
   constexpr int M = @M@, N = @N@, K = @K@;
@@ -24,7 +25,7 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const t
   constexpr int TM = @TM@, TN = @TN@, MI = TM / 16, NI = TN / 8;
   constexpr int K_TILES = (K + BK - 1) / BK;
   // Work units per batch entry (tiles, plus split-merge's overhang) and in all.
-  constexpr int UNITS = TG_TILE_UNITS, ALL_UNITS = UNITS * @BATCH@;
+  constexpr int UNITS = @UNITS@, ALL_UNITS = UNITS * @BATCH@;
   // Persistent: the grid is smaller than the units and each CTA walks several. Otherwise each CTA
   // takes exactly one unit.
   constexpr bool PERSISTENT = @PERSISTENT@;
@@ -40,7 +41,7 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const t
   auto tile_of = [&](int unit, int& m0, int& n0, int& batch) {
     int tile_m, tile_n;
     bool tile_valid;
-    tg_tile_of(unit % UNITS, tile_m, tile_n, tile_valid);
+    tg_tile_of(prob, unit % UNITS, tile_m, tile_n, tile_valid);
     m0 = tile_m * BM;
     n0 = tile_n * BN;
     batch = unit / UNITS;
@@ -169,7 +170,7 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const t
   while (true) {
     int m0, n0, batch;
     tile_of(unit, m0, n0, batch);
-    tg_out_t* C = C_all + static_cast<long long>(batch) * M * N;
+    tg_out_t* C = C_all + static_cast<long long>(batch) * @BATCH_STRIDE_C@LL;
 #pragma unroll
     for (int mi = 0; mi < MI; ++mi)
 #pragma unroll

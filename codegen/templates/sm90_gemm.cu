@@ -22,21 +22,25 @@ typedef @OUT_TYPE@ tg_out_t;
 
 __device__ __forceinline__ tg_out_t tg_convert(float v) { return @CONVERT@; }
 
-extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const __grid_constant__ tg_tensor_map tmap_a,
+extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const __grid_constant__ tg_problem prob,
+                                                                        const __grid_constant__ tg_tensor_map tmap_a,
                                                                         const __grid_constant__ tg_tensor_map tmap_b,
                                                                         @C_PARAM@@WORKSPACE_PARAM@) {
-  [[maybe_unused]] constexpr int M = @M@, N = @N@, K = @K@;
+  // The problem's sizes: fields of `prob`, or constants where the shape is compiled in.
+  [[maybe_unused]] const int M = @M@, N = @N@, K = @K@;
+  [[maybe_unused]] const long long BATCH_STRIDE_C = @BATCH_STRIDE_C@;
   constexpr int BM = @BM@, BN = @BN@, BK = @BK@, STAGES = @STAGES@;
   constexpr int WM = @WM@, WN = @WN@, CONSUMERS = @CONSUMERS@;
   // A consumer warpgroup holds a block of 64 x WN fp32 accumulators per 64 of its rows.
   constexpr int M_BLOCKS = WM / 64;
   // CTAs per cluster (along M). A work unit is a cluster tile; each CTA of the cluster takes one tile.
   constexpr int CM = @CLUSTER_M@;
-  constexpr int K_TILES = (K + BK - 1) / BK;
+  const int K_TILES = @K_TILES@;
   // k16 steps of the last K tile that reach into K (none cut off when BK divides K).
-  constexpr int TAIL_STEPS = (K % BK + 15) / 16;
-  // Work units per batch (tiles, plus the overhang of a split-merge traversal) and in all.
-  constexpr int UNITS = TG_TILE_UNITS, ALL_UNITS = UNITS * @BATCH@;
+  const int TAIL_STEPS = @K_TAIL_STEPS@;
+  // Work units per batch (tiles, plus the overhang of a split-merge traversal) and in all (at most
+  // 2^31 - 1: the schedule refuses larger problems).
+  const int UNITS = @UNITS@, ALL_UNITS = UNITS * @BATCH@;
   constexpr int A_STAGE_ELEMS = @A_STAGE_ELEMS@, B_STAGE_ELEMS = @B_STAGE_ELEMS@;
   // Bytes the TMA boxes of a stage land in this CTA: a tile whose rows do not split evenly among the
   // CTAs sharing it is loaded in overlapping boxes, so it can exceed the stage's size.
@@ -45,6 +49,9 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
   // slot), then a partial sum of a warpgroup tile per slot.
   constexpr bool STREAM_K = @STREAM_K@;
   @WORKSPACE_DECL@
+  // A stream-K launch has a persistent grid: as many CTAs as the device holds at once, whatever the
+  // problem (a constant of the configuration: computed at launch, the workspace's layout cost the
+  // consumers registers and spilled).
   constexpr int MAX_CTAS = @MAX_CTAS@, SLOTS = MAX_CTAS * CONSUMERS, FLAG_WORDS = (2 * SLOTS + 63) / 64 * 64;
   // A warpgroup's partial sum: a block of 64 rows' accumulators, for 128 threads, per block.
   constexpr int BLOCK_FLOATS = (WN / 2) * 128, SUM_FLOATS = M_BLOCKS * BLOCK_FLOATS;
@@ -139,12 +146,23 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
           @RELEASE_PREVIOUS@
         }
       };
-      constexpr bool K_CUT = K % BK != 0;
+      const bool K_CUT = TAIL_STEPS != 0;
       const int full_end = K_CUT && k_end == K_TILES ? K_TILES - 1 : k_end;
 #pragma unroll 1
       for (int kt = k_begin; kt < full_end; ++kt, ++iter) multiply_k_tile(kt, BK / 16);
       if (full_end < k_end) {
-        multiply_k_tile(full_end, TAIL_STEPS);
+        // One call per step count, each with a constant: straight-line code whatever K is.
+        switch (TAIL_STEPS) {
+          case 1: multiply_k_tile(full_end, 1); break;
+          case 2: if constexpr (BK / 16 >= 2) multiply_k_tile(full_end, 2); break;
+          case 3: if constexpr (BK / 16 >= 3) multiply_k_tile(full_end, 3); break;
+          case 4: if constexpr (BK / 16 >= 4) multiply_k_tile(full_end, 4); break;
+          case 5: if constexpr (BK / 16 >= 5) multiply_k_tile(full_end, 5); break;
+          case 6: if constexpr (BK / 16 >= 6) multiply_k_tile(full_end, 6); break;
+          case 7: if constexpr (BK / 16 >= 7) multiply_k_tile(full_end, 7); break;
+          default: break;
+        }
+        static_assert(BK / 16 <= 8, "a K tile of more than 8 k16 steps needs more step counts above");
         ++iter;
       }
       tg_wgmma_wait<0>();

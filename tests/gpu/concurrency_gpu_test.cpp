@@ -41,7 +41,7 @@ TEST(Concurrency, EightThreadsLaunchTheSameKernelOnTheirOwnStreams) {
           failures[static_cast<size_t>(t)] = "the cache compiled the kernel again";
         }
         runtime::MatmulBuffers buffers(problem, 1000 + static_cast<uint64_t>(t));
-        runtime::MatmulLaunch launch(kernel, source, buffers);
+        runtime::MatmulLaunch launch(kernel, source, schedule, buffers);
         runtime::Stream stream;
         for (int i = 0; i < kLaunches; ++i) launch(stream.get());
         runtime::DeviceBuffer reference(buffers.c.bytes());

@@ -54,7 +54,7 @@ TEST(PaddedOperands, PointersOffSixteenBytesAreReadThroughTheCopy) {
       ASSERT_EQ(schedule.params.pad_a && schedule.params.pad_b, r.pad) << schedule.params.toString();
       const codegen::KernelSource source = codegen::emit(schedule);
       const runtime::LoadedKernel kernel(*runtime::KernelCache::global().get(source, device.arch()));
-      runtime::MatmulLaunch launch(kernel, source, p, {a_dev.ptr() + 2, b_dev.ptr() + 2, c_dev.ptr()});
+      runtime::MatmulLaunch launch(kernel, source, schedule, {a_dev.ptr() + 2, b_dev.ptr() + 2, c_dev.ptr()});
       c_dev.fill(0xff);
       launch();
       runtime::synchronizeDevice();

@@ -44,7 +44,7 @@ TEST_P(Sm90StreamKFlags, RepeatedLaunchesLeaveTheFlagsCleared) {
   const codegen::KernelSource source = codegen::emit(schedule);
   const runtime::LoadedKernel kernel(*runtime::KernelCache::global().get(source, scheduler::Arch::Sm90));
   runtime::MatmulBuffers buffers(c.problem, 7);
-  runtime::MatmulLaunch launch(kernel, source, buffers);
+  runtime::MatmulLaunch launch(kernel, source, schedule, buffers);
   ASSERT_NE(launch.workspace(), nullptr);
   runtime::Stream stream;
   const std::vector<float> reference = runtime::cublasReference(buffers, stream.get());

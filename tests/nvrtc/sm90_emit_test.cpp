@@ -10,6 +10,7 @@
 #include "codegen/sm90_emitter.h"
 #include "codegen/work_split.h"
 #include "ir/error.h"
+#include "ir/indexer.h"
 #include "runtime/kernel_cache.h"
 #include "support/compile_cases.h"
 #include "support/gemm_cases.h"
@@ -39,8 +40,9 @@ TEST(Sm90Emit, MisalignedOperandsAreReadThroughPaddedCopies) {
   const auto problem = testing::makeProblem(4097, 4097, 4096, scheduler::Layout::NT, scheduler::DType::BF16,
                                             scheduler::DType::BF16);
   const KernelSource source = emit(scheduler::schedule(problem, scheduler::DeviceSpec::preset("sm_90")));
-  ASSERT_EQ(source.args.size(), 4u);  // A, B, C and stream-K's workspace
-  const KernelArg& a = source.args[0];
+  ASSERT_EQ(source.args.size(), 5u);  // the problem, A, B, C and stream-K's workspace
+  EXPECT_EQ(source.args[0].kind, ArgKind::Problem);
+  const KernelArg& a = source.args[1];
   ASSERT_TRUE(a.padded.has_value());
   EXPECT_EQ(a.padded->rows, 4096u);
   EXPECT_EQ(a.padded->row_bytes, 4097u * 2);
@@ -52,8 +54,8 @@ TEST(Sm90Emit, MisalignedOperandsAreReadThroughPaddedCopies) {
   const auto tn = testing::makeProblem(4097, 4097, 4096, scheduler::Layout::TN, scheduler::DType::BF16,
                                        scheduler::DType::BF16);
   const KernelSource aligned = emit(scheduler::schedule(tn, scheduler::DeviceSpec::preset("sm_90")));
-  EXPECT_FALSE(aligned.args[0].padded.has_value());
   EXPECT_FALSE(aligned.args[1].padded.has_value());
+  EXPECT_FALSE(aligned.args[2].padded.has_value());
 }
 
 // C leaves through 128-byte slabs (64 bf16 or 32 fp32 columns), or 64-byte ones where those divide
@@ -99,8 +101,8 @@ TEST(Sm90Emit, StreamKAddsAWorkspaceSizedForEveryCta) {
   const auto schedule = scheduler::schedule(problem, device);
   ASSERT_TRUE(schedule.params.stream_k);
   const KernelSource source = emit(schedule);
-  ASSERT_EQ(source.args.size(), 4u);
-  const KernelArg& workspace = source.args[3];
+  ASSERT_EQ(source.args.size(), 5u);
+  const KernelArg& workspace = source.args[4];
   EXPECT_EQ(workspace.buffer, "workspace");
   const uint64_t slots = static_cast<uint64_t>(schedule.ctas()) * 2;
   EXPECT_EQ(workspace.workspace_bytes, (2 * slots + 63) / 64 * 256 + slots * 64 * 256 * 4);
@@ -110,7 +112,7 @@ TEST(Sm90Emit, StreamKAddsAWorkspaceSizedForEveryCta) {
   scheduler::ScheduleOverrides off;
   off.stream_k = false;
   const KernelSource plain = emit(scheduler::schedule(problem, device, off));
-  EXPECT_EQ(plain.args.size(), 3u);
+  EXPECT_EQ(plain.args.size(), 4u);  // the problem, A, B, C
   EXPECT_EQ(plain.kernel_name.find("_sk"), std::string::npos);
   EXPECT_NE(plain.cuda.find("constexpr bool STREAM_K = false;"), std::string::npos);
   const auto compiled = runtime::compile(plain, scheduler::Arch::Sm90);
@@ -182,10 +184,15 @@ TEST(Sm90Emit, SwappedOperandsComputeTheTransposeOverTheCallersBuffers) {
   EXPECT_EQ(s.problem, problem);
   EXPECT_EQ(s.tilesM(), 16);  // 3000 / 192
   EXPECT_EQ(s.tilesN(), 33);  // 5000 / 152
-  // The kernel's C(m, n) is the caller's C[n][m].
-  const auto steps = affineSteps(s.gmem_c);
-  ASSERT_TRUE(steps.has_value());
-  EXPECT_EQ(*steps, (std::pair<int64_t, int64_t>{1, 3000}));
+  // The kernel's C(m, n) is the caller's C[n][m]: offset m + n * ldc, with ldc read at launch.
+  {
+    const ir::Indexer indexer(s.gmem_c);
+    const ir::IndexResult alloc = indexer.allocationIndex({ir::Val::loopIndex("x"), ir::Val::loopIndex("y")});
+    const ir::Val offset = indexer.linearize(s.gmem_c.allocation(), alloc.indices);
+    EXPECT_EQ(offset.freeVars(), (std::vector<std::string>{"ldc", "x", "y"}));
+    ir::Bindings at = s.shapeValues();
+    EXPECT_EQ(ir::evaluate(offset, at.set("x", 7).set("y", 5)), 7 + 5 * 3000);
+  }
   EXPECT_EQ(s.params.smem_a.major, scheduler::Major::K);
   EXPECT_EQ(s.params.smem_b.major, scheduler::Major::MN);
   EXPECT_EQ(s.params.smem_epilogue.major, scheduler::Major::MN);
@@ -193,10 +200,10 @@ TEST(Sm90Emit, SwappedOperandsComputeTheTransposeOverTheCallersBuffers) {
   EXPECT_NE(source.kernel_name.find("_nn_192x152x64"), std::string::npos) << source.kernel_name;
   EXPECT_NE(source.kernel_name.find("_swapab"), std::string::npos) << source.kernel_name;
   ASSERT_GE(source.args.size(), 3u);
-  EXPECT_EQ(source.args[0].buffer, "B");
-  EXPECT_EQ(source.args[1].buffer, "A");
-  ASSERT_TRUE(source.args[2].tensor_map.has_value());
-  const TensorMapSpec& c = *source.args[2].tensor_map;
+  EXPECT_EQ(source.args[1].buffer, "B");
+  EXPECT_EQ(source.args[2].buffer, "A");
+  ASSERT_TRUE(source.args[3].tensor_map.has_value());
+  const TensorMapSpec& c = *source.args[3].tensor_map;
   EXPECT_EQ(c.dims, (std::vector<uint64_t>{3000, 5000}));
   EXPECT_EQ(c.strides_bytes, (std::vector<uint64_t>{6000}));
   EXPECT_EQ(c.box, (std::vector<uint32_t>{64, 64}));  // a consumer's 64 rows by a 64-column slab
@@ -209,7 +216,7 @@ TEST(Sm90Emit, SwappedOperandsComputeTheTransposeOverTheCallersBuffers) {
   const KernelSource wide = emit(scheduler::schedule(fp32, device, {.swap_ab = true}));
   EXPECT_EQ(wide.cuda.find("tg_stmatrix_x4_trans(smem_c"), std::string::npos);
   EXPECT_NE(wide.cuda.find("smem_c[tg_smem_epilogue(m, n, buffer)] = tg_convert("), std::string::npos);
-  EXPECT_EQ(wide.args[2].tensor_map->box[0], 32u);
+  EXPECT_EQ(wide.args[3].tensor_map->box[0], 32u);
   // sm_80 kernels do not compute C^T.
   EXPECT_THROW(scheduler::schedule(problem, device, {.arch = scheduler::Arch::Sm80, .swap_ab = true}), UserError);
 }

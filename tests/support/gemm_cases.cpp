@@ -26,6 +26,18 @@ scheduler::MatmulProblem makeProblem(int64_t m, int64_t n, int64_t k, Layout lay
   return p.validate();
 }
 
+scheduler::MatmulProblem withStrides(scheduler::MatmulProblem p, int64_t lda, int64_t ldb, int64_t ldc, int64_t stride_a,
+                                     int64_t stride_b, int64_t stride_c) {
+  p.lda = lda;
+  p.ldb = ldb;
+  p.ldc = ldc;
+  p.stride_a = stride_a;
+  p.stride_b = stride_b;
+  p.stride_c = stride_c;
+  p.align_a = p.align_b = p.align_c = 0;  // derived again from the new leading dimensions
+  return p.validate();
+}
+
 std::string GemmCase::label() const {
   std::string grid = overrides.method ? scheduler::toString(*overrides.method) : "default";
   if (overrides.factors) {
@@ -35,6 +47,9 @@ std::string GemmCase::label() const {
   return fmt::format("{}x{}x{}b{}_{}_{}to{}_{}_{}", problem.m, problem.n, problem.k, problem.batch,
                      scheduler::toString(problem.layout), scheduler::toString(problem.a_dtype),
                      scheduler::toString(problem.out_dtype), grid, t ? t->toString() : "tiles") +
+         (problem.packed() ? "" : fmt::format("_ld{}_{}_{}_bs{}_{}_{}", problem.leadingDimA(), problem.leadingDimB(),
+                                              problem.leadingDimC(), problem.batchStrideA(), problem.batchStrideB(),
+                                              problem.batchStrideC())) +
          (overrides.cluster_m ? fmt::format("_c{}", *overrides.cluster_m) : "") +
          (overrides.persistent ? (*overrides.persistent ? "_persistent" : "_cta_per_tile") : "") +
          (overrides.stream_k ? (*overrides.stream_k ? "_stream_k" : "_no_stream_k") : "") +
@@ -331,6 +346,15 @@ std::vector<GemmCase> randomDefaultCases(scheduler::Arch arch, int count, uint64
     const DType in = chance(50) ? DType::BF16 : DType::FP16;
     const DType out = chance(25) ? DType::FP32 : in;
     GemmCase c{makeProblem(m, n, k, layout, in, out, batch), {}};
+    // A third are sub-matrices of wider buffers: rows padded by up to 70 elements (aligned or not),
+    // and batch entries apart by more than one entry's rows.
+    if (chance(33)) {
+      const auto wider = [&](int64_t contiguous) { return contiguous + (chance(50) ? 8 * below(9) : below(71)); };
+      const auto apart = [&](int64_t entry) { return batch > 1 && chance(50) ? entry + 8 * below(64) + below(2) : 0; };
+      const scheduler::MatmulProblem& p = c.problem;
+      const int64_t lda = wider(p.contiguousA()), ldb = wider(p.contiguousB()), ldc = wider(p.n);
+      c.problem = withStrides(p, lda, ldb, ldc, apart(lda * p.rowsA()), apart(ldb * p.rowsB()), apart(ldc * p.m));
+    }
     c.overrides.arch = arch;
     cases.push_back(c);
   }

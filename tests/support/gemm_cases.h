@@ -21,6 +21,10 @@ inline void PrintTo(const GemmCase& c, std::ostream* os) { *os << c.label(); }
 scheduler::MatmulProblem makeProblem(int64_t m, int64_t n, int64_t k, scheduler::Layout layout, scheduler::DType in,
                                      scheduler::DType out, int64_t batch = 1);
 
+// `p` with these leading dimensions and batch strides (0: packed), its alignments derived again.
+scheduler::MatmulProblem withStrides(scheduler::MatmulProblem p, int64_t lda, int64_t ldb, int64_t ldc, int64_t stride_a,
+                                     int64_t stride_b, int64_t stride_c);
+
 // Layouts x dtypes x grid methods x tile configs x aligned and misaligned shapes.
 std::vector<GemmCase> sm80CompileCases();
 // A smaller set with edge tiles, K tails, misaligned operands and batches, small enough for an fp64

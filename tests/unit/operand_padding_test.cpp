@@ -14,38 +14,43 @@
 namespace tilegrid::scheduler {
 namespace {
 
-// The defining property of a padded global matrix, for every element of small matrices in both
-// storage orders: element (mn, k) sits at row * pitch + column, where the row runs along the
-// non-contiguous mode, the column along the contiguous one, and the pitch is the contiguous extent
-// rounded up to the granule; so no two elements share an offset and every row starts on a granule.
-TEST(OperandPadding, PaddedGlobalMatrixIsTheOperandAtARoundedPitch) {
+// The defining property of a global matrix, for every element of small matrices in both storage
+// orders and at packed, padded (rounded up to a granule) and larger leading dimensions: element
+// (mn, k) sits at row * ld + column, where the row runs along the non-contiguous mode and the column
+// along the contiguous one; so no two elements share an offset. The same holds for a leading
+// dimension given as a parameter, evaluated at the same value.
+TEST(OperandPadding, GlobalMatrixRowsAreLeadingDimensionApart) {
   for (Major major : {Major::K, Major::MN}) {
-    for (int64_t pad_to : {1, 2, 4, 8}) {
-      for (int64_t mn : {1, 3, 8, 13}) {
-        for (int64_t k : {1, 5, 16, 17}) {
-          const ir::TensorDomain gmem =
-              buildGlobalMatrix("gmem", {"mn", ir::Val(mn)}, {"k", ir::Val(k)}, major, pad_to);
-          const ir::Indexer indexer(gmem);
-          const ir::IndexResult alloc = indexer.allocationIndex({ir::Val::loopIndex("x"), ir::Val::loopIndex("y")});
-          EXPECT_TRUE(alloc.predicates.empty());
-          const ir::CompiledVal offset(indexer.linearize(gmem.allocation(), alloc.indices), {"x", "y"});
-          const int64_t contiguous = major == Major::K ? k : mn;
-          const int64_t pitch = ceilDiv(contiguous, pad_to) * pad_to;
-          std::set<int64_t> seen;
-          for (int64_t x = 0; x < mn; ++x) {
-            for (int64_t y = 0; y < k; ++y) {
-              const int64_t v[2] = {x, y};
-              const int64_t row = major == Major::K ? x : y, col = major == Major::K ? y : x;
-              EXPECT_EQ(offset(v), row * pitch + col) << toString(major) << " pad " << pad_to << " " << mn << "x" << k;
-              seen.insert(offset(v));
+    for (int64_t mn : {1, 3, 8, 13}) {
+      for (int64_t k : {1, 5, 16, 17}) {
+        const int64_t contiguous = major == Major::K ? k : mn;
+        for (int64_t ld : {contiguous, ceilDiv(contiguous, 8) * 8, contiguous + 3}) {
+          for (bool symbolic : {false, true}) {
+            const ir::TensorDomain gmem = buildGlobalMatrix("gmem", {"mn", ir::Val(mn)}, {"k", ir::Val(k)}, major,
+                                                            symbolic ? ir::Val::param("ld") : ir::Val(ld));
+            const ir::Indexer indexer(gmem);
+            const ir::IndexResult alloc =
+                indexer.allocationIndex({ir::Val::loopIndex("x"), ir::Val::loopIndex("y")});
+            EXPECT_TRUE(alloc.predicates.empty());
+            const ir::CompiledVal offset(indexer.linearize(gmem.allocation(), alloc.indices), {"x", "y", "ld"});
+            std::set<int64_t> seen;
+            for (int64_t x = 0; x < mn; ++x) {
+              for (int64_t y = 0; y < k; ++y) {
+                const int64_t v[3] = {x, y, ld};
+                const int64_t row = major == Major::K ? x : y, col = major == Major::K ? y : x;
+                EXPECT_EQ(offset(v), row * ld + col) << toString(major) << " ld " << ld << " " << mn << "x" << k;
+                seen.insert(offset(v));
+              }
             }
+            EXPECT_EQ(static_cast<int64_t>(seen.size()), mn * k);
           }
-          EXPECT_EQ(static_cast<int64_t>(seen.size()), mn * k);
         }
       }
     }
   }
-  EXPECT_THROW(buildGlobalMatrix("gmem", {"m", ir::Val(4)}, {"k", ir::Val(4)}, Major::K, 0), UserError);
+  // Rows closer than their contiguous extent would overlap.
+  EXPECT_THROW(buildGlobalMatrix("gmem", {"m", ir::Val(4)}, {"k", ir::Val(4)}, Major::K, ir::Val(3)), UserError);
+  EXPECT_THROW(buildGlobalMatrix("gmem", {"m", ir::Val(4)}, {"k", ir::Val(4)}, Major::MN, ir::Val(3)), UserError);
 }
 
 TEST(OperandPadding, MisalignmentIsAPromiseUnderSixteenBytes) {
@@ -150,13 +155,17 @@ TEST(OperandPadding, Sm80KernelReadsTheCopyAtItsPitch) {
   problem.batch = 2;
   const MatmulSchedule s = schedule(problem.validate(), h100, {.arch = Arch::Sm80, .pad = true});
   const codegen::KernelSource source = codegen::emit(s);
-  ASSERT_EQ(source.args.size(), 3u);
-  ASSERT_TRUE(source.args[0].padded.has_value());
-  EXPECT_EQ(source.args[0].padded->rows, 2u * 4096);
-  EXPECT_EQ(source.args[0].padded->row_bytes, 4097u * 2);
-  EXPECT_EQ(source.args[0].padded->src_pitch, 4097u * 2);
-  EXPECT_EQ(source.args[0].padded->dst_pitch, 4104u * 2);
-  EXPECT_FALSE(source.args[1].padded.has_value());  // N-major B, ldb 304: aligned
+  ASSERT_EQ(source.args.size(), 4u);  // the problem, A, B, C
+  EXPECT_EQ(source.args[0].kind, codegen::ArgKind::Problem);
+  const codegen::KernelArg& a = source.args[1];
+  ASSERT_TRUE(a.padded.has_value());
+  EXPECT_EQ(a.padded->rows, 2u * 4096);
+  EXPECT_EQ(a.padded->rows_per_batch, 4096u);
+  EXPECT_EQ(a.padded->row_bytes, 4097u * 2);
+  EXPECT_EQ(a.padded->src_pitch, 4097u * 2);
+  EXPECT_EQ(a.padded->src_batch_pitch, 4097u * 4096 * 2);
+  EXPECT_EQ(a.padded->dst_pitch, 4104u * 2);
+  EXPECT_FALSE(source.args[2].padded.has_value());  // N-major B, ldb 304: aligned
   EXPECT_NE(source.kernel_name.find("_pada"), std::string::npos) << source.kernel_name;
   EXPECT_NE(source.cuda.find("load_batch) * 16809984LL"), std::string::npos);  // 4096 rows of 4104
 }

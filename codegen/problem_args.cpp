@@ -1,0 +1,35 @@
+#include "codegen/problem_args.h"
+
+#include "ir/error.h"
+
+namespace tilegrid::codegen {
+
+tg_problem problemArgs(const scheduler::MatmulSchedule& s) {
+  const scheduler::MatmulProblem p = s.kernelProblem();
+  const scheduler::OperandLayout a = s.operandLayout('a'), b = s.operandLayout('b'), c = s.operandLayout('c');
+  // scheduleWith refused every problem past the kernels' 32-bit counts (scheduler::kMaxExtent).
+  const auto narrow = [](int64_t value, const char* what) {
+    TG_INTERNAL_CHECK(value >= 0 && value <= scheduler::kMaxExtent) << what << " = " << value << " passed validation";
+    return static_cast<int>(value);
+  };
+  tg_problem args{};
+  args.batch_stride_a = a.batch_stride;
+  args.batch_stride_b = b.batch_stride;
+  args.batch_stride_c = c.batch_stride;
+  args.M = narrow(p.m, "M");
+  args.N = narrow(p.n, "N");
+  args.K = narrow(p.k, "K");
+  args.batch = narrow(p.batch, "batch");
+  args.lda = narrow(a.ld, "lda");
+  args.ldb = narrow(b.ld, "ldb");
+  args.ldc = narrow(c.ld, "ldc");
+  args.tiles_m = narrow(s.tilesM(), "tiles_m");
+  args.tiles_n = narrow(s.tilesN(), "tiles_n");
+  const int64_t bk = s.params.cta_tile.k;
+  args.k_tiles = narrow(scheduler::ceilDiv(p.k, bk), "k_tiles");
+  args.k_tail_steps = narrow(p.k % bk == 0 ? 0 : scheduler::ceilDiv(p.k % bk, 16), "k_tail_steps");
+  args.units = narrow(s.workUnits() / p.batch, "units");
+  return args;
+}
+
+}  // namespace tilegrid::codegen

@@ -14,6 +14,8 @@ struct RunCommandOptions {
   std::string reference = "cublas";  // what the check compares with: cublas | cpu
   std::string baseline = "cublas";   // what is timed beside ours: cublas | none
   std::string format = "text";
+  // Also run the same schedule with the shape compiled in, checked and timed in the same turns.
+  bool versus_specialized = false;
 };
 
 // `tilegrid run`: schedule, emit, compile, launch on the GPU, verify against cuBLAS and time both.

@@ -172,9 +172,9 @@ bool tmaStoresC(const scheduler::MatmulSchedule& s) {
 
 namespace {
 
-// Every GEMM kernel takes a tg_problem argument.
+// Every GEMM kernel takes a tg_problem argument, which holds the work split.
 std::vector<std::string> withProblem(std::vector<std::string> helpers) {
-  helpers.insert(helpers.begin(), "problem");
+  helpers.insert(helpers.begin(), {"work_split", "problem"});
   return helpers;
 }
 
@@ -205,10 +205,6 @@ std::map<std::string, std::string> commonTemplateValues(const scheduler::MatmulS
           {"M", size("M", prob.m)},
           {"N", size("N", prob.n)},
           {"K", size("K", prob.k)},
-          {"BATCH", size("batch", prob.batch)},
-          {"BATCH_STRIDE_C", size("batch_stride_c", s.operandLayout('c').batch_stride)},
-          {"K_TILES", size("k_tiles", scheduler::ceilDiv(prob.k, p.cta_tile.k))},
-          {"K_TAIL_STEPS", size("k_tail_steps", prob.k % p.cta_tile.k == 0 ? 0 : scheduler::ceilDiv(prob.k % p.cta_tile.k, 16))},
           {"UNITS", size("units", s.workUnits() / prob.batch)},
           {"BM", std::to_string(p.cta_tile.m)},
           {"BN", std::to_string(p.cta_tile.n)},

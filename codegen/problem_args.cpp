@@ -4,7 +4,7 @@
 
 namespace tilegrid::codegen {
 
-tg_problem problemArgs(const scheduler::MatmulSchedule& s) {
+tg_problem problemArgs(const scheduler::MatmulSchedule& s, int64_t clusters) {
   const scheduler::MatmulProblem p = s.kernelProblem();
   const scheduler::OperandLayout a = s.operandLayout('a'), b = s.operandLayout('b'), c = s.operandLayout('c');
   // scheduleWith refused every problem past the kernels' 32-bit counts (scheduler::kMaxExtent).
@@ -29,6 +29,9 @@ tg_problem problemArgs(const scheduler::MatmulSchedule& s) {
   args.k_tiles = narrow(scheduler::ceilDiv(p.k, bk), "k_tiles");
   args.k_tail_steps = narrow(p.k % bk == 0 ? 0 : scheduler::ceilDiv(p.k % bk, 16), "k_tail_steps");
   args.units = narrow(s.workUnits() / p.batch, "units");
+  TG_INTERNAL_CHECK(clusters >= 1) << "a launch of " << clusters << " clusters";
+  args.split = tg_plan_split(narrow(s.workUnits(), "work units"), narrow(clusters, "clusters"), args.k_tiles,
+                             s.params.stream_k);
   return args;
 }
 

@@ -471,6 +471,8 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
                      {"COPY_A", copy_a.loop},
                      {"COPY_B", copy_b.loop},
                      {"A_BATCH_STRIDE", std::to_string(s.operandLayout('a').batch_stride)},
+                     {"BATCH", std::to_string(prob.batch)},
+                     {"BATCH_STRIDE_C", std::to_string(s.operandLayout('c').batch_stride)},
                      {"B_BATCH_STRIDE", std::to_string(s.operandLayout('b').batch_stride)},
                      {"PERSISTENT", p.persistent ? "true" : "false"},
                      {"A_STAGE_ELEMS", std::to_string(p.cta_tile.m * p.cta_tile.k)},

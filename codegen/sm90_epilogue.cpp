@@ -216,7 +216,7 @@ std::string sm90EpilogueCode(const scheduler::MatmulSchedule& s, bool tma_store,
   return fmt::format(
       "// Epilogue: {0}-column slabs through shared memory, stored back a C row per warp (C's rows are\n"
       "      // not 16-byte aligned for TMA).{1}\n"
-      "      tg_out_t* c_batch = C + static_cast<long long>(batch) * BATCH_STRIDE_C;\n"
+      "      tg_out_t* c_batch = C + static_cast<long long>(batch) * {6};\n"
       "#pragma unroll\n"
       "      for (int slab = 0; slab < {2}; ++slab, ++epilogue_slabs) {{\n"
       "        const int col0 = {3};\n"
@@ -226,7 +226,8 @@ std::string sm90EpilogueCode(const scheduler::MatmulSchedule& s, bool tma_store,
       "        // The buffer is written again two slabs on; every lane must have read it by then.\n"
       "        tg_named_barrier_sync(1 + consumer, 128);\n"
       "      }}",
-      slab_n, note, slabs, col0, fill, directStores(s, slab_n));
+      slab_n, note, slabs, col0, fill, directStores(s, slab_n),
+      s.params.shapeAtLaunch() ? std::string("prob.batch_stride_c") : std::to_string(s.operandLayout('c').batch_stride) + "LL");
 }
 
 }  // namespace tilegrid::codegen

@@ -33,7 +33,33 @@ LoadedKernel::LoadedKernel(LoadedKernel&& other) noexcept
       function_(std::exchange(other.function_, nullptr)),
       smem_limit_set_(other.smem_limit_set_) {}
 
-void LoadedKernel::launch(const codegen::LaunchConfig& config, KernelArgs& args, CUstream stream) const {
+namespace {
+
+// The driver's launch description of `config`; `cluster` holds its cluster attribute.
+CUlaunchConfig describe(const codegen::LaunchConfig& config, CUlaunchAttribute& cluster, CUstream stream) {
+  CUlaunchConfig launch{};
+  launch.gridDimX = config.grid[0];
+  launch.gridDimY = config.grid[1];
+  launch.gridDimZ = config.grid[2];
+  launch.blockDimX = config.block[0];
+  launch.blockDimY = config.block[1];
+  launch.blockDimZ = config.block[2];
+  launch.sharedMemBytes = config.dynamic_smem_bytes;
+  launch.hStream = stream;
+  if (config.cluster != std::array<uint32_t, 3>{1, 1, 1}) {
+    cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    cluster.value.clusterDim.x = config.cluster[0];
+    cluster.value.clusterDim.y = config.cluster[1];
+    cluster.value.clusterDim.z = config.cluster[2];
+    launch.attrs = &cluster;
+    launch.numAttrs = 1;
+  }
+  return launch;
+}
+
+}  // namespace
+
+codegen::LaunchConfig LoadedKernel::residentLaunch(const codegen::LaunchConfig& config) const {
   currentDevice();
   for (int i = 0; i < 3; ++i) {
     TG_USER_CHECK(config.grid[i] >= 1 && config.block[i] >= 1 && config.cluster[i] >= 1)
@@ -46,36 +72,26 @@ void LoadedKernel::launch(const codegen::LaunchConfig& config, KernelArgs& args,
           static_cast<int>(config.dynamic_smem_bytes));
     smem_limit_set_ = config.dynamic_smem_bytes;
   }
-  CUlaunchConfig launch{};
-  launch.gridDimX = config.grid[0];
-  launch.gridDimY = config.grid[1];
-  launch.gridDimZ = config.grid[2];
-  launch.blockDimX = config.block[0];
-  launch.blockDimY = config.block[1];
-  launch.blockDimZ = config.block[2];
-  launch.sharedMemBytes = config.dynamic_smem_bytes;
-  launch.hStream = stream;
+  const uint32_t cluster_size = config.cluster[0] * config.cluster[1] * config.cluster[2];
+  if (!config.persistent || cluster_size == 1) return config;
+  if (resident_clusters_ == 0) {
+    CUlaunchAttribute cluster{};
+    CUlaunchConfig launch = describe(config, cluster, nullptr);
+    int clusters = 0;
+    TG_CU(cuOccupancyMaxActiveClusters, &clusters, function_, &launch);
+    resident_clusters_ = static_cast<uint32_t>(std::max(clusters, 1));
+  }
+  codegen::LaunchConfig resident = config;
+  resident.grid[0] = std::min(config.grid[0], resident_clusters_ * cluster_size);
+  return resident;
+}
+
+void LoadedKernel::launch(const codegen::LaunchConfig& config, KernelArgs& args, CUstream stream) const {
+  const codegen::LaunchConfig resident = residentLaunch(config);
   CUlaunchAttribute cluster{};
-  if (config.cluster != std::array<uint32_t, 3>{1, 1, 1}) {
-    cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-    cluster.value.clusterDim.x = config.cluster[0];
-    cluster.value.clusterDim.y = config.cluster[1];
-    cluster.value.clusterDim.z = config.cluster[2];
-    launch.attrs = &cluster;
-    launch.numAttrs = 1;
-  }
-  if (config.persistent && launch.numAttrs > 0) {
-    // Clusters are placed within GPCs, so fewer CTAs than SMs may fit at once; a persistent CTA that
-    // waits for a slot would run its whole share of the work after the others.
-    if (resident_clusters_ == 0) {
-      int clusters = 0;
-      TG_CU(cuOccupancyMaxActiveClusters, &clusters, function_, &launch);
-      resident_clusters_ = static_cast<uint32_t>(std::max(clusters, 1));
-    }
-    launch.gridDimX = std::min(launch.gridDimX, resident_clusters_ * config.cluster[0] * config.cluster[1] * config.cluster[2]);
-  }
+  CUlaunchConfig launch = describe(resident, cluster, stream);
   DumpConfig::fromEnvironment().write(DumpKind::Launch, name_,
-                                      fmt::format("{} with {} arguments\n", config.toString(), args.size()));
+                                      fmt::format("{} with {} arguments\n", resident.toString(), args.size()));
   TG_CU(cuLaunchKernelEx, &launch, function_, args.data(), nullptr);
 }
 

@@ -49,8 +49,14 @@ class LoadedKernel {
   CUfunction function() const { return function_; }
   const std::string& name() const { return name_; }
 
+  // The launch a persistent `config` makes: its grid cut to the clusters the device holds at once
+  // (clusters are placed within GPCs, so fewer CTAs than SMs may fit; a persistent CTA that waited
+  // for a slot would run its whole share after the others). Other launches are left as they are.
+  codegen::LaunchConfig residentLaunch(const codegen::LaunchConfig& config) const;
+
   // Sets the dynamic shared-memory limit when the launch asks for more than 48 KiB, then launches
-  // with the grid, block, dynamic smem and cluster of `config`. Writes the launch dump if enabled.
+  // with the grid, block, dynamic smem and cluster of residentLaunch(config). Writes the launch
+  // dump if enabled.
   void launch(const codegen::LaunchConfig& config, KernelArgs& args, CUstream stream = nullptr) const;
 
  private:

@@ -204,12 +204,14 @@ MatmulLaunch::MatmulLaunch(const LoadedKernel& kernel, const codegen::KernelSour
 
 MatmulLaunch::MatmulLaunch(const LoadedKernel& kernel, const codegen::KernelSource& source,
                            const scheduler::MatmulSchedule& schedule, const MatmulOperands& operands)
-    : kernel_(kernel), source_(source) {
+    : kernel_(kernel), source_(source), launch_(kernel.residentLaunch(source.launch)) {
   const scheduler::MatmulProblem& problem = schedule.problem;
   checkOperands(problem, operands);
+  const uint32_t cluster_size = launch_.cluster[0] * launch_.cluster[1] * launch_.cluster[2];
   for (const codegen::KernelArg& arg : source.args) {
     if (arg.kind == codegen::ArgKind::Problem) {
-      args_.add(codegen::problemArgs(schedule));
+      // The work split is planned for exactly the clusters this launch makes.
+      args_.add(codegen::problemArgs(schedule, launch_.grid[0] / cluster_size));
       continue;
     }
     if (arg.buffer == "workspace") {
@@ -247,7 +249,7 @@ MatmulLaunch::MatmulLaunch(const LoadedKernel& kernel, const codegen::KernelSour
 
 void MatmulLaunch::operator()(CUstream stream) {
   for (const PendingCopy& copy : copies_) padRows(copy.src, copy.src_bytes, copy.dst, copy.pad, stream);
-  kernel_.launch(source_.launch, args_, stream);
+  kernel_.launch(launch_, args_, stream);
 }
 
 std::vector<float> cublasReference(const MatmulBuffers& buffers, CUstream stream) {
@@ -291,6 +293,17 @@ RunResult runMatmul(const scheduler::MatmulSchedule& schedule, const codegen::Ke
   const LoadedKernel kernel(*KernelCache::global().get(source, currentDeviceSpec().arch()));
   MatmulBuffers buffers(p, options.seed);
   MatmulLaunch launch(kernel, source, schedule, buffers);
+  // Alternatives: each its own kernel over the same buffers.
+  std::vector<std::unique_ptr<LoadedKernel>> other_kernels;
+  std::vector<std::unique_ptr<MatmulLaunch>> others;
+  for (const Alternative& alt : options.alternatives) {
+    TG_USER_CHECK(alt.schedule && alt.source && alt.schedule->problem == p)
+        << "an alternative kernel must be scheduled for the same problem, " << p.toString();
+    other_kernels.push_back(
+        std::make_unique<LoadedKernel>(*KernelCache::global().get(*alt.source, currentDeviceSpec().arch())));
+    others.push_back(std::make_unique<MatmulLaunch>(*other_kernels.back(), *alt.source, *alt.schedule, buffers));
+    result.alternatives.push_back({alt.source->kernel_name, {}, {}});
+  }
   Stream stream;
   std::unique_ptr<CublasGemm> cublas;
   if (options.check) {
@@ -300,19 +313,22 @@ RunResult runMatmul(const scheduler::MatmulSchedule& schedule, const codegen::Ke
             : referenceGemm(p, decode(buffers.a.toHost<uint8_t>(), p.a_dtype),
                             decode(buffers.b.toHost<uint8_t>(), p.b_dtype));
     result.errors = checkLaunch(launch, buffers, reference, stream.get());
+    for (size_t i = 0; i < others.size(); ++i) result.alternatives[i].errors = checkLaunch(*others[i], buffers, reference, stream.get());
   }
   if (options.iterations > 0) {
     L2Flusher flusher(currentDeviceSpec().l2_bytes);
     std::vector<std::function<void()>> launches = {[&] { launch(stream.get()); }};
+    for (auto& other : others) launches.emplace_back([&stream, o = other.get()] { (*o)(stream.get()); });
     if (options.time_cublas) {
       if (!cublas) cublas = std::make_unique<CublasGemm>();
       launches.emplace_back([&] { cublas->run(p, buffers.a.ptr(), buffers.b.ptr(), buffers.c.ptr(), stream.get()); });
     }
-    // Ours and cuBLAS's in turns: timed one block after the other, the second block ran on a card
-    // already warmed and power-limited by the first.
+    // Ours, the alternatives and cuBLAS's in turns: timed one block after the other, a later block
+    // ran on a card already warmed and power-limited by the earlier ones.
     std::vector<std::vector<float>> ms = timeInTurns(launches, options.warmup, options.iterations, flusher, stream.get());
     result.ours = summarizeTimes(std::move(ms[0]), p.flops());
-    if (options.time_cublas) result.cublas = summarizeTimes(std::move(ms[1]), p.flops());
+    for (size_t i = 0; i < others.size(); ++i) result.alternatives[i].time = summarizeTimes(std::move(ms[1 + i]), p.flops());
+    if (options.time_cublas) result.cublas = summarizeTimes(std::move(ms.back()), p.flops());
   }
   return result;
 }

@@ -57,11 +57,24 @@ std::vector<float> denseC(const scheduler::MatmulProblem& problem, const std::ve
 
 enum class Reference { Cublas, CpuFp64 };
 
+// Another kernel for the same problem, checked and timed in the same turns as ours (an A/B).
+struct Alternative {
+  const scheduler::MatmulSchedule* schedule = nullptr;
+  const codegen::KernelSource* source = nullptr;
+};
+
+struct AlternativeResult {
+  std::string kernel_name;
+  std::optional<ErrorStats> errors;
+  std::optional<TimingStats> time;
+};
+
 struct RunResult {
   std::string kernel_name;
   std::optional<ErrorStats> errors;  // against the reference, when checked
   std::optional<TimingStats> ours;
   std::optional<TimingStats> cublas;
+  std::vector<AlternativeResult> alternatives;  // RunOptions::alternatives, in order
 };
 
 struct RunOptions {
@@ -71,6 +84,8 @@ struct RunOptions {
   uint64_t seed = 2026;
   Reference reference = Reference::Cublas;
   bool time_cublas = true;
+  // Kernels for the same problem (the caller's schedules for it) to check and time beside ours.
+  std::vector<Alternative> alternatives;
 };
 
 class MatmulLaunch;
@@ -123,6 +138,7 @@ class MatmulLaunch {
  private:
   const LoadedKernel& kernel_;
   const codegen::KernelSource& source_;
+  codegen::LaunchConfig launch_;  // the grid the work split was planned for
   KernelArgs args_;
   struct PendingCopy {
     CUdeviceptr src;

@@ -2,7 +2,7 @@
 // argument by value. Kernels that read their shape at launch take every size from it; kernels with
 // the shape compiled in still take it (and read nothing), so every GEMM kernel has one signature.
 // Plain fixed-size fields only: host code includes this file too (codegen/problem_args.h), so host
-// and device agree on the layout by construction.
+// and device agree on the layout by construction. Needs work_split.cuh first.
 #pragma once
 
 struct tg_problem {
@@ -18,4 +18,7 @@ struct tg_problem {
   // K tiles (ceilDiv(K, BK)), the k16 steps of a last K tile cut by K (0 when BK divides K), and
   // the work units the tile grid's traversal makes per batch entry (tiles, plus any overhang).
   int k_tiles, k_tail_steps, units;
+  // How the launched grid of a persistent sm_90 kernel divides the work units (tg_plan_split, for
+  // exactly the clusters launched).
+  tg_work_split split;
 };

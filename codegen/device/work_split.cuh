@@ -57,11 +57,14 @@ constexpr int tg_hand_over_k_tiles = 12;
 // (H100, TN, TFLOP/s, whole vs cut: 1536^3 in 128x256 tiles, 24 K tiles a unit cut to 14, 336 vs
 // 308; 1200^3 228 vs 185; 1792x1792x1024 373 vs 321; 1536x2048x1024 in pairs 347 vs 281; cut where
 // it pays: 1536x1536x4096, 64 K tiles a unit cut to 35, 490 vs 436 whole).
-__host__ __device__ inline tg_work_split tg_split_work(int units, int clusters, int cluster, int k_tiles,
-                                                       bool stream_k) {
-  tg_work_split w;
+// The split of the whole grid, the same for every cluster: the host computes it for the grid it
+// launches and passes it in the kernel's tg_problem argument, so that the kernel keeps none of this
+// arithmetic beside its accumulators (divisions by a K-tile count read at launch spilled there).
+// The per-cluster fields (cluster, dp_items, sk_begin, sk_end) are left 0: tg_split_for_cluster
+// fills them.
+__host__ __device__ inline tg_work_split tg_plan_split(int units, int clusters, int k_tiles, bool stream_k) {
+  tg_work_split w{};
   w.clusters = clusters;
-  w.cluster = cluster;
   int sk_units = 0;
   const int rem = units % clusters;
   const bool pays = units < clusters ? 5 * rem <= 4 * clusters
@@ -88,7 +91,6 @@ __host__ __device__ inline tg_work_split tg_split_work(int units, int clusters, 
   w.dp_units = units - sk_units;
   const int rounds = (w.dp_units + clusters - 1) / clusters;
   w.dp_stride = rounds > 0 ? (w.dp_units + rounds - 1) / rounds : clusters;
-  w.dp_items = cluster < w.dp_stride ? (w.dp_units - cluster + w.dp_stride - 1) / w.dp_stride : 0;
   w.sk_total = sk_units * k_tiles;
   w.k_tiles = k_tiles;
   w.pieces = pieces;
@@ -99,9 +101,21 @@ __host__ __device__ inline tg_work_split tg_split_work(int units, int clusters, 
     w.sk_share = w.sk_total / clusters;
     w.sk_extra = w.sk_total % clusters;
   }
+  return w;
+}
+
+// Cluster `cluster`'s view of a planned split.
+__host__ __device__ inline tg_work_split tg_split_for_cluster(tg_work_split w, int cluster) {
+  w.cluster = cluster;
+  w.dp_items = cluster < w.dp_stride ? (w.dp_units - cluster + w.dp_stride - 1) / w.dp_stride : 0;
   w.sk_begin = tg_sk_range_begin(w, cluster);
   w.sk_end = tg_sk_range_begin(w, cluster + 1);
   return w;
+}
+
+__host__ __device__ inline tg_work_split tg_split_work(int units, int clusters, int cluster, int k_tiles,
+                                                       bool stream_k) {
+  return tg_split_for_cluster(tg_plan_split(units, clusters, k_tiles, stream_k), cluster);
 }
 
 // How a unit cut in step into at least this many pieces is added up: each piece but the last adds a

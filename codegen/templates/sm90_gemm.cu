@@ -5,7 +5,8 @@
 // @STAGES@-stage ring of full/empty mbarriers), warpgroups 1..@CONSUMERS@ consume (@WM@ rows each: one
 // wgmma m64n@WN@k16 per 64 of them and k16 step, from shared-memory descriptors; then the epilogue).
 // Every cluster walks its share of the work units
-// (tg_split_work: whole units round robin, then with stream-K a range of the last wave's K tiles)
+// (prob.split, planned on the host for the launched grid: whole units round robin, then with stream-K
+// a range of the last wave's K tiles)
 // and maps each unit to a tile with tg_tile_of, printed from the tile grid's IR like every other
 // schedule-dependent index below. Self-contained: compiles with NVRTC
 // alone, or with `nvcc -gencode=arch=compute_90a,code=sm_90a -cubin`.
@@ -28,7 +29,6 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
                                                                         @C_PARAM@@WORKSPACE_PARAM@) {
   // The problem's sizes: fields of `prob`, or constants where the shape is compiled in.
   [[maybe_unused]] const int M = @M@, N = @N@, K = @K@;
-  [[maybe_unused]] const long long BATCH_STRIDE_C = @BATCH_STRIDE_C@;
   constexpr int BM = @BM@, BN = @BN@, BK = @BK@, STAGES = @STAGES@;
   constexpr int WM = @WM@, WN = @WN@, CONSUMERS = @CONSUMERS@;
   // A consumer warpgroup holds a block of 64 x WN fp32 accumulators per 64 of its rows.
@@ -38,9 +38,8 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
   const int K_TILES = @K_TILES@;
   // k16 steps of the last K tile that reach into K (none cut off when BK divides K).
   const int TAIL_STEPS = @K_TAIL_STEPS@;
-  // Work units per batch (tiles, plus the overhang of a split-merge traversal) and in all (at most
-  // 2^31 - 1: the schedule refuses larger problems).
-  const int UNITS = @UNITS@, ALL_UNITS = UNITS * @BATCH@;
+  // Work units per batch (tiles, plus the overhang of a split-merge traversal).
+  const int UNITS = @UNITS@;
   constexpr int A_STAGE_ELEMS = @A_STAGE_ELEMS@, B_STAGE_ELEMS = @B_STAGE_ELEMS@;
   // Bytes the TMA boxes of a stage land in this CTA: a tile whose rows do not split evenly among the
   // CTAs sharing it is loaded in overlapping boxes, so it can exceed the stage's size.
@@ -84,7 +83,7 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
   if (warpgroup == 0) {
     tg_setmaxnreg_dec<@PRODUCER_REGS@>();
     // Each role computes the split after its setmaxnreg: values live across it spill (ptxas).
-    const tg_work_split work = tg_split_work(ALL_UNITS, gridDim.x / CM, blockIdx.x / CM, K_TILES, STREAM_K);
+    const tg_work_split work = tg_split_for_cluster(prob.split, blockIdx.x / CM);
     if (threadIdx.x == 0) {
       int iter = 0;
 #pragma unroll 1
@@ -108,7 +107,7 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
     }
   } else {
     tg_setmaxnreg_inc<@CONSUMER_REGS@>();
-    const tg_work_split work = tg_split_work(ALL_UNITS, gridDim.x / CM, blockIdx.x / CM, K_TILES, STREAM_K);
+    const tg_work_split work = tg_split_for_cluster(prob.split, blockIdx.x / CM);
     const int consumer = warpgroup - 1;
     const int t = threadIdx.x % 128;
     const int warp = t / 32, lane = t % 32;
@@ -151,18 +150,15 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
 #pragma unroll 1
       for (int kt = k_begin; kt < full_end; ++kt, ++iter) multiply_k_tile(kt, BK / 16);
       if (full_end < k_end) {
-        // One call per step count, each with a constant: straight-line code whatever K is.
-        switch (TAIL_STEPS) {
-          case 1: multiply_k_tile(full_end, 1); break;
-          case 2: if constexpr (BK / 16 >= 2) multiply_k_tile(full_end, 2); break;
-          case 3: if constexpr (BK / 16 >= 3) multiply_k_tile(full_end, 3); break;
-          case 4: if constexpr (BK / 16 >= 4) multiply_k_tile(full_end, 4); break;
-          case 5: if constexpr (BK / 16 >= 5) multiply_k_tile(full_end, 5); break;
-          case 6: if constexpr (BK / 16 >= 6) multiply_k_tile(full_end, 6); break;
-          case 7: if constexpr (BK / 16 >= 7) multiply_k_tile(full_end, 7); break;
-          default: break;
+        // Two straight-line copies, not one a step count: the cut tile runs half a tile's steps or a
+        // whole tile's (TMA's zero fill past K adds nothing), so at most BK / 32 - 1 steps multiply
+        // zeros. A copy for every count cost the consumers registers and spilled.
+        static_assert(BK % 32 == 0, "the cut K tile runs half or all of a K tile's k16 steps");
+        if (TAIL_STEPS <= BK / 32) {
+          multiply_k_tile(full_end, BK / 32);
+        } else {
+          multiply_k_tile(full_end, BK / 16);
         }
-        static_assert(BK / 16 <= 8, "a K tile of more than 8 k16 steps needs more step counts above");
         ++iter;
       }
       tg_wgmma_wait<0>();

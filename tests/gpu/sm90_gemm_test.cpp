@@ -28,6 +28,56 @@ class Sm90StreamKFlags : public ::testing::TestWithParam<bool> {};
 
 INSTANTIATE_TEST_SUITE_P(Slices, Sm90StreamKFlags, ::testing::Bool());
 
+// A kernel that reads its shape at launch is compiled once and serves every problem of its
+// configuration: shapes with edge tiles and K tails, sub-matrices of wider buffers, batches with
+// gaps between them. Each is checked against cuBLAS, and nothing between C's rows is written.
+TEST(Sm90RuntimeShape, OneCompiledKernelServesEveryProblemOfItsConfiguration) {
+  scheduler::DeviceSpec device;
+  if (auto why = findDevice(device)) GTEST_SKIP() << *why;
+  if (device.arch() != scheduler::Arch::Sm90) GTEST_SKIP() << "sm_90a kernels need an sm_90 device";
+  scheduler::ScheduleOverrides o;
+  o.cta_tile = scheduler::TileShape{128, 256, 64};
+  o.cluster_m = 2;
+  o.stream_k = true;
+  o.swap_ab = false;
+  o.method = scheduler::GridMethod::SwizzleMerge;
+  o.factors = std::vector<int64_t>{8};
+  const auto bf16 = scheduler::DType::BF16;
+  const std::vector<scheduler::MatmulProblem> problems = {
+      makeProblem(2048, 2048, 2048, scheduler::Layout::TN, bf16, bf16),
+      makeProblem(1000, 2000, 3000, scheduler::Layout::TN, bf16, bf16),
+      makeProblem(257, 4096, 104, scheduler::Layout::TN, bf16, bf16),
+      withStrides(makeProblem(1000, 2000, 3000, scheduler::Layout::TN, bf16, bf16), 3072, 3008, 2048, 0, 0, 0)};
+  std::vector<scheduler::MatmulSchedule> schedules;
+  std::vector<codegen::KernelSource> sources;
+  for (const auto& p : problems) {
+    schedules.push_back(scheduler::schedule(p, device, o));
+    sources.push_back(codegen::emit(schedules.back()));
+    EXPECT_TRUE(sources.back().cuda == sources.front().cuda) << p.toString();
+  }
+  runtime::KernelCache cache;
+  const auto compiled = cache.get(sources.front(), device.arch());
+  for (size_t i = 0; i < problems.size(); ++i) {
+    EXPECT_EQ(cache.get(sources[i], device.arch()).get(), compiled.get()) << "compiled again for " << problems[i].toString();
+    runtime::RunOptions options;
+    options.iterations = 0;
+    const runtime::RunResult result = runtime::runMatmul(schedules[i], sources[i], options);
+    ASSERT_TRUE(result.errors.has_value());
+    EXPECT_TRUE(result.errors->passed) << problems[i].toString() << ": norm rel " << result.errors->norm_rel
+                                       << ", written between rows " << result.errors->gap_writes;
+  }
+  // Batches with gaps between them, C too.
+  const auto batched = withStrides(makeProblem(1000, 700, 500, scheduler::Layout::NT, bf16, bf16, 3), 1008, 704, 720,
+                                   1008 * 500 + 64, 704 * 500 + 8, 720 * 1000 + 16);
+  const auto s = scheduler::schedule(batched, device);
+  runtime::RunOptions options;
+  options.iterations = 0;
+  const runtime::RunResult result = runtime::runMatmul(s, codegen::emit(s), options);
+  ASSERT_TRUE(result.errors.has_value());
+  EXPECT_TRUE(result.errors->passed) << batched.toString() << ": norm rel " << result.errors->norm_rel
+                                     << ", written between rows " << result.errors->gap_writes;
+}
+
 TEST_P(Sm90StreamKFlags, RepeatedLaunchesLeaveTheFlagsCleared) {
   scheduler::DeviceSpec device;
   if (auto why = findDevice(device)) GTEST_SKIP() << *why;

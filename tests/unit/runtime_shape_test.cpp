@@ -1,0 +1,175 @@
+// Kernels that read their shape at launch: a kernel is its configuration, the problem reaches it in
+// its tg_problem argument, and every index type is proven for the problems the kernel accepts.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "codegen/emit.h"
+#include "codegen/problem_args.h"
+#include "ir/error.h"
+#include "scheduler/schedule.h"
+#include "support/cli_runner.h"
+#include "support/problems.h"
+
+namespace tilegrid::scheduler {
+namespace {
+
+using testing::bf16Problem;
+
+const DeviceSpec kH100 = DeviceSpec::preset("sm_90");
+
+// One configuration, pinned, so that every problem below gets it.
+ScheduleOverrides pinned() {
+  ScheduleOverrides o;
+  o.cta_tile = TileShape{128, 256, 64};
+  o.cluster_m = 2;
+  o.stream_k = true;
+  o.swap_ab = false;
+  o.method = GridMethod::SwizzleMerge;
+  o.factors = std::vector<int64_t>{8};
+  o.group = GridGroup::N;
+  return o;
+}
+
+MatmulProblem withLds(MatmulProblem p, int64_t lda, int64_t ldb, int64_t ldc) {
+  p.lda = lda;
+  p.ldb = ldb;
+  p.ldc = ldc;
+  p.align_a = p.align_b = p.align_c = 0;
+  return p.validate();
+}
+
+TEST(RuntimeShape, ProblemsOfOneConfigurationShareOneSource) {
+  const std::vector<MatmulProblem> problems = {bf16Problem(4096, 4096, 4096), bf16Problem(4000, 4000, 4000),
+                                               bf16Problem(5000, 3000, 4096), bf16Problem(257, 4096, 104),
+                                               withLds(bf16Problem(1000, 2000, 3000), 3008, 3000, 2048)};
+  const codegen::KernelSource first = codegen::emit(schedule(problems.front(), kH100, pinned()));
+  EXPECT_EQ(first.kernel_name.find("4096"), std::string::npos) << first.kernel_name;
+  EXPECT_NE(first.cuda.find("const int M = prob.M, N = prob.N, K = prob.K;"), std::string::npos);
+  for (const MatmulProblem& p : problems) {
+    const codegen::KernelSource source = codegen::emit(schedule(p, kH100, pinned()));
+    EXPECT_EQ(source.kernel_name, first.kernel_name) << p.toString();
+    EXPECT_TRUE(source.cuda == first.cuda) << p.toString();
+  }
+  // What the source does depend on: batched tensor maps, C rows TMA cannot store.
+  MatmulProblem batched = bf16Problem(4096, 4096, 4096);
+  batched.batch = 2;
+  const codegen::KernelSource b = codegen::emit(schedule(batched.validate(), kH100, pinned()));
+  EXPECT_FALSE(b.cuda == first.cuda);
+  EXPECT_NE(b.kernel_name.find("_batched"), std::string::npos) << b.kernel_name;
+  const codegen::KernelSource direct = codegen::emit(schedule(bf16Problem(4096, 4099, 4096), kH100, pinned()));
+  EXPECT_NE(direct.kernel_name.find("_directc"), std::string::npos) << direct.kernel_name;
+}
+
+TEST(RuntimeShape, SpecializedKernelsCompileTheShapeIn) {
+  ScheduleOverrides o = pinned();
+  o.specialize_shape = true;
+  const codegen::KernelSource a = codegen::emit(schedule(bf16Problem(4096, 4096, 4096), kH100, o));
+  const codegen::KernelSource b = codegen::emit(schedule(bf16Problem(4000, 4096, 4096), kH100, o));
+  EXPECT_FALSE(a.cuda == b.cuda);
+  EXPECT_NE(a.kernel_name.find("_4096x4096x4096"), std::string::npos) << a.kernel_name;
+  EXPECT_NE(a.cuda.find("const int M = 4096, N = 4096, K = 4096;"), std::string::npos);
+  // sm_80 kernels always compile the shape in.
+  const MatmulSchedule sm80 = schedule(bf16Problem(512, 512, 512), kH100, {.arch = Arch::Sm80});
+  EXPECT_FALSE(sm80.params.shapeAtLaunch());
+  EXPECT_TRUE(sm80.shapeLimits().empty());
+}
+
+// The argument holds the kernel problem: swap_ab turns the caller's around, a padded operand is
+// read at its copy's pitch, and the work split is planned for the clusters launched.
+TEST(RuntimeShape, ProblemArgumentDescribesTheKernelProblem) {
+  MatmulProblem p = bf16Problem(300, 5000, 1000, Layout::NT);  // A M-major: lda = M = 300
+  p.batch = 3;
+  p.stride_c = 300 * 5000 + 40;
+  p.align_c = 0;
+  p.validate();
+  const MatmulSchedule s = schedule(p, kH100, {.swap_ab = true});
+  const tg_problem args = codegen::problemArgs(s, 66);
+  EXPECT_EQ(args.M, 5000);
+  EXPECT_EQ(args.N, 300);
+  EXPECT_EQ(args.K, 1000);
+  EXPECT_EQ(args.batch, 3);
+  // The kernel's A is the caller's B (N-major: K rows of N = 5000) and its B the caller's A (M-major:
+  // K rows of M = 300, 8-byte aligned, so read through a copy whose rows are padded to 16 bytes).
+  EXPECT_EQ(args.lda, 5000);
+  EXPECT_EQ(args.ldb, 304);
+  EXPECT_EQ(args.ldc, 5000);
+  EXPECT_EQ(args.batch_stride_c, 300 * 5000 + 40);
+  EXPECT_EQ(args.tiles_m, ceilDiv(5000, s.params.cta_tile.m));
+  EXPECT_EQ(args.tiles_n, ceilDiv(300, s.params.cta_tile.n));
+  EXPECT_EQ(args.k_tiles, ceilDiv(1000, s.params.cta_tile.k));
+  EXPECT_EQ(args.k_tail_steps, ceilDiv(1000 % s.params.cta_tile.k, 16));
+  EXPECT_EQ(args.units * 3, s.workUnits());
+  EXPECT_EQ(args.split.clusters, 66);
+  EXPECT_EQ(args.split.k_tiles, args.k_tiles);
+  EXPECT_EQ(args.split.dp_units + args.split.sk_total / args.k_tiles, s.workUnits());
+}
+
+// Tile coordinates are int, computed in 32 bits wherever the range analysis proves it for the grids
+// the kernel accepts: the narrow grid's bound, or a wide grid in 64 bits.
+TEST(RuntimeShape, TileGridArithmeticIsProvenThirtyTwoBitForNarrowGrids) {
+  const codegen::KernelSource narrow = codegen::emit(schedule(bf16Problem(4096, 4096, 4096), kH100, pinned()));
+  const size_t at = narrow.cuda.find("__device__ __forceinline__ void tg_tile_of(");
+  ASSERT_NE(at, std::string::npos);
+  const std::string body = narrow.cuda.substr(at, narrow.cuda.find("\n}\n", at) - at);
+  EXPECT_NE(body.find("int& tile_m, int& tile_n"), std::string::npos) << body;
+  EXPECT_EQ(body.find("long long"), std::string::npos) << body;
+  // 2^31 - 1 rows by 64: the kernel computes C^T, 8.4 million tiles along its N.
+  const MatmulSchedule tall = schedule(bf16Problem(2147483647, 64, 64), kH100);
+  EXPECT_TRUE(tall.params.wide_tile_grid);
+  const codegen::KernelSource wide = codegen::emit(tall);
+  EXPECT_NE(wide.kernel_name.find("_widegrid"), std::string::npos) << wide.kernel_name;
+  EXPECT_NE(wide.cuda.find("int& tile_m, int& tile_n"), std::string::npos);
+  // Params that promise a narrow grid for a problem past it are refused before code is generated.
+  MatmulParams params = tall.params;
+  params.wide_tile_grid = false;
+  try {
+    scheduleWith(tall.problem, kH100, params);
+    ADD_FAILURE() << "a narrow tile grid took 8.4 million tiles";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("past the 32768"), std::string::npos) << e.what();
+  }
+}
+
+TEST(RuntimeShape, LeadingDimensionsAndStridesSpanTheBuffers) {
+  MatmulProblem p = bf16Problem(10, 20, 30, Layout::NT);  // A M-major (K rows of M), B N-major
+  p.batch = 2;
+  p.lda = 16;
+  p.ldb = 24;
+  p.ldc = 32;
+  p.stride_a = 1000;
+  p.stride_b = p.stride_c = 0;  // packed again: validate() filled them for the old leading dimensions
+  p.align_a = p.align_b = p.align_c = 0;
+  p.validate();
+  EXPECT_EQ(p.rowsA(), 30);
+  EXPECT_EQ(p.contiguousA(), 10);
+  EXPECT_EQ(p.batchStrideA(), 1000);
+  EXPECT_EQ(p.batchStrideB(), 24 * 30);  // packed batches over padded rows
+  EXPECT_EQ(p.spanA(), 1000 + 29 * 16 + 10);
+  EXPECT_EQ(p.spanC(), 32 * 10 + 9 * 32 + 20);
+  EXPECT_FALSE(p.packed());
+  EXPECT_EQ(p.align_a, 8);   // 16 and 1000 are multiples of 8
+  EXPECT_EQ(p.align_b, 8);
+  const MatmulProblem swapped = swapOperands(p);
+  EXPECT_EQ(swapped.lda, 24);
+  EXPECT_EQ(swapped.stride_b, 1000);
+  EXPECT_TRUE(bf16Problem(64, 64, 64).packed());
+}
+
+TEST(RuntimeShape, KernelsCommandCountsDistinctKernelsOverARange) {
+  const testing::CliResult r = testing::runCli({"kernels", "--m", "1:256:5", "--n", "4096", "--k", "4096", "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["shapes"], 52);
+  int64_t shapes = 0;
+  for (const auto& k : j["list"]) shapes += k["shapes"].get<int64_t>();
+  EXPECT_EQ(shapes, 52);
+  EXPECT_GE(j["kernels"].get<int64_t>(), 1);
+  EXPECT_LT(j["kernels"].get<int64_t>(), 52);
+  const testing::CliResult bad = testing::runCli({"kernels", "--m", "8:1", "--n", "64", "--k", "64"});
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("--m: '8:1'"), std::string::npos) << bad.err;
+}
+
+}  // namespace
+}  // namespace tilegrid::scheduler

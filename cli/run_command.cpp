@@ -132,7 +132,9 @@ int runRunCommand(const RunCommandOptions& options, std::ostream& out) {
     const auto& e = *result.errors;
     out << fmt::format("check    vs {}: max rel {:.2e}, norm rel {:.2e} (tolerance {:.0e}), {} non-finite{}: {}\n",
                        reference_name, e.max_rel, e.norm_rel, e.tolerance, e.non_finite,
-                       e.gap_writes ? fmt::format(", {} written between C's rows", e.gap_writes) : "",
+                       e.gap_writes ? fmt::format(", {} written between C's rows (the first at element {})",
+                                                  e.gap_writes, e.first_gap_write)
+                                    : "",
                        e.passed ? "PASS" : "FAIL");
   }
   if (result.ours && !result.cublas) {

@@ -150,8 +150,8 @@ std::string kernelName(const scheduler::MatmulSchedule& s) {
   } else {
     name += fmt::format("_{}x{}x{}", p.m, p.n, p.k);
     if (p.batch != 1) name += fmt::format("_b{}", p.batch);
-    if (!p.packed()) name += fmt::format("_ld{}.{}.{}", p.leadingDimA(), p.leadingDimB(), p.leadingDimC());
-    if (!p.packed() && p.batch != 1) name += fmt::format("_bs{}.{}.{}", p.batchStrideA(), p.batchStrideB(), p.batchStrideC());
+    if (!p.packed()) name += fmt::format("_ld{}x{}x{}", p.leadingDimA(), p.leadingDimB(), p.leadingDimC());
+    if (!p.packed() && p.batch != 1) name += fmt::format("_bs{}x{}x{}", p.batchStrideA(), p.batchStrideB(), p.batchStrideC());
   }
   if (s.params.cluster.m * s.params.cluster.n > 1) name += fmt::format("_c{}x{}", s.params.cluster.m, s.params.cluster.n);
   if (s.params.vec_a != 8 || s.params.vec_b != 8) name += fmt::format("_v{}{}", s.params.vec_a, s.params.vec_b);
@@ -165,9 +165,9 @@ std::string kernelName(const scheduler::MatmulSchedule& s) {
 }
 
 bool tmaStoresC(const scheduler::MatmulSchedule& s) {
-  // TMA stores need C's rows and batch entries 16-byte aligned: the alignment C promises.
-  const scheduler::MatmulProblem& p = s.problem;
-  return p.align_c * scheduler::bytes(p.out_dtype) % 16 == 0;
+  // TMA stores need C's rows and batch entries 16-byte aligned (the alignment C promises), and
+  // write whole 16-byte granules: a row that ends inside one would be written past its end.
+  return s.problem.rowsOfCAreWhole16Bytes();
 }
 
 namespace {

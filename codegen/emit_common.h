@@ -22,7 +22,7 @@ const char* cudaType(scheduler::DType t);
 // the problem's sizes only where they are compiled in (tilegrid_sm80_..._4096x4096x4096).
 std::string kernelName(const scheduler::MatmulSchedule& schedule);
 
-// Whether the sm_90 epilogue stores C by TMA: C promises 16-byte aligned rows and batch entries.
+// Whether the sm_90 epilogue stores C by TMA: C's rows and batch entries start and end on 16 bytes.
 bool tmaStoresC(const scheduler::MatmulSchedule& schedule);
 
 // The values every GEMM kernel template takes (types, sizes: constants or fields of `prob`, tile, stages, the Indexer's index

@@ -100,19 +100,20 @@ std::vector<float> denseC(const scheduler::MatmulProblem& p, const std::vector<f
 namespace {
 
 // Elements of C's span outside the matrix (the gaps between rows and batch entries) whose bytes are
-// not all `poison`: writes that went where they must not.
-int64_t gapWrites(const scheduler::MatmulProblem& p, const std::vector<uint8_t>& bytes, uint8_t poison) {
+// not all `poison`: writes that went where they must not. `first` gets the first one's offset.
+int64_t gapWrites(const scheduler::MatmulProblem& p, const std::vector<uint8_t>& bytes, uint8_t poison, int64_t& first) {
   const int64_t esize = scheduler::bytes(p.out_dtype);
   std::vector<bool> inside(static_cast<size_t>(p.spanC()), false);
   for (int64_t batch = 0; batch < p.batch; ++batch)
     for (int64_t m = 0; m < p.m; ++m)
       for (int64_t n = 0; n < p.n; ++n) inside[static_cast<size_t>(batch * p.batchStrideC() + m * p.leadingDimC() + n)] = true;
   int64_t writes = 0;
+  first = -1;
   for (int64_t e = 0; e < p.spanC(); ++e) {
     if (inside[static_cast<size_t>(e)]) continue;
     for (int64_t byte = 0; byte < esize; ++byte) {
       if (bytes[static_cast<size_t>(e * esize + byte)] != poison) {
-        ++writes;
+        if (writes++ == 0) first = e;
         break;
       }
     }
@@ -268,7 +269,7 @@ ErrorStats checkLaunch(MatmulLaunch& launch, MatmulBuffers& buffers, const std::
   const std::vector<uint8_t> bytes = buffers.c.toHost<uint8_t>();
   const scheduler::MatmulProblem& p = buffers.problem;
   ErrorStats e = compareOutputs(denseC(p, decode(bytes, p.out_dtype)), reference, p.out_dtype);
-  e.gap_writes = gapWrites(p, bytes, kPoison);
+  e.gap_writes = gapWrites(p, bytes, kPoison, e.first_gap_write);
   e.passed = e.passed && e.gap_writes == 0;
   return e;
 }

@@ -20,6 +20,7 @@ struct ErrorStats {
   double norm_rel = 0;     // ||ours - ref|| / ||ref||
   int64_t non_finite = 0;  // NaN or Inf in our output (poisoned elements never written, too)
   int64_t gap_writes = 0;  // elements between C's rows or batch entries that were written
+  int64_t first_gap_write = -1;  // the first one's element offset in C, or -1
   bool passed = false;
   double tolerance = 0;    // the bound on norm_rel for this output dtype
 };

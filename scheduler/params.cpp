@@ -66,7 +66,7 @@ bool MatmulParams::sm90AccumulatorsFit() const {
 bool MatmulParams::stagedEpilogue(const MatmulProblem& problem) const {
   if (arch == Arch::Sm90) return true;
   const int64_t row_chunks = warp_tile.n * bytes(problem.out_dtype) / 16;
-  return stage_epilogue && problem.align_c * bytes(problem.out_dtype) == 16 && row_chunks >= 2 && 32 % row_chunks == 0;
+  return stage_epilogue && problem.rowsOfCAreWhole16Bytes() && row_chunks >= 2 && 32 % row_chunks == 0;
 }
 
 int64_t MatmulParams::ctasPerSm(const MatmulProblem& problem, const DeviceSpec& device) const {

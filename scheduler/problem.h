@@ -66,6 +66,10 @@ struct MatmulProblem {
   int64_t spanC() const { return (batch - 1) * batchStrideC() + (m - 1) * leadingDimC() + n; }
   // Whether every operand is stored packed: rows at their contiguous extent, batches back to back.
   bool packed() const;
+  // Whether C's rows start and end on 16-byte boundaries: what stores of whole 16-byte chunks (TMA
+  // stores, vector stores) need so as not to write past a row's end into the gap before the next
+  // (ldc > N). A leading dimension's alignment alone does not say where the row ends.
+  bool rowsOfCAreWhole16Bytes() const { return align_c * bytes(out_dtype) == 16 && n * bytes(out_dtype) % 16 == 0; }
   double flops() const { return 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) * static_cast<double>(batch); }
   std::string toString() const;
   bool operator==(const MatmulProblem&) const = default;

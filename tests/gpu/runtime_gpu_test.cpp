@@ -218,7 +218,8 @@ TEST(Gpu, PadRowsCopiesEveryRow) {
       src.copyFromHost(host.data(), host.size());
       Stream stream;
       padRows(src.ptr() + offset, src_bytes, dst.ptr(),
-              codegen::PaddedCopy{c.rows, c.row_bytes, c.src_pitch, c.dst_pitch}, stream.get());
+              codegen::PaddedCopy{c.rows, c.row_bytes, c.src_pitch, c.dst_pitch, c.rows, c.rows * c.src_pitch},
+              stream.get());
       stream.synchronize();
       const auto out = dst.toHost<uint8_t>();
       for (uint64_t r = 0; r < c.rows; ++r) {

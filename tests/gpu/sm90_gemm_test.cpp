@@ -42,6 +42,7 @@ TEST(Sm90RuntimeShape, OneCompiledKernelServesEveryProblemOfItsConfiguration) {
   o.swap_ab = false;
   o.method = scheduler::GridMethod::SwizzleMerge;
   o.factors = std::vector<int64_t>{8};
+  o.group = scheduler::GridGroup::N;
   const auto bf16 = scheduler::DType::BF16;
   const std::vector<scheduler::MatmulProblem> problems = {
       makeProblem(2048, 2048, 2048, scheduler::Layout::TN, bf16, bf16),

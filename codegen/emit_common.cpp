@@ -7,6 +7,7 @@
 
 #include "codegen/device_helpers.h"
 #include "codegen/index_functions.h"
+#include "ir/affine.h"
 #include "ir/error.h"
 #include "ir/indexer.h"
 
@@ -58,6 +59,16 @@ SmemOffsets::SmemOffsets(const ir::TensorDomain& tile)
 int64_t SmemOffsets::operator()(int64_t row, int64_t col, int64_t stage) const {
   const int64_t v[3] = {row, col, stage};
   return offset_(v);
+}
+
+std::optional<int64_t> constantStep(const ir::TensorDomain& gmem, int axis) {
+  TG_INTERNAL_CHECK(axis == 0 || axis == 1) << gmem.name() << " has logical axes 0 and 1, not " << axis;
+  ir::Indexer indexer(gmem);
+  const ir::IndexResult alloc = indexer.allocationIndex({ir::Val::loopIndex("x0"), ir::Val::loopIndex("x1")});
+  if (!alloc.predicates.empty()) return std::nullopt;
+  const auto form = ir::affineIn(indexer.linearize(gmem.allocation(), alloc.indices), axis == 0 ? "x0" : "x1");
+  if (!form) return std::nullopt;
+  return form->step.constValue();
 }
 
 // Whether tg_gmem_x's offset is base + mn * s_mn + k * s_k, checked on the Indexer's expression over

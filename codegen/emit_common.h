@@ -45,6 +45,12 @@ class SmemOffsets {
   int64_t rows_, cols_, stages_;
 };
 
+// The constant step of a global matrix's element offset along logical axis `axis` (0 or 1): the
+// offset is base + step * index there, by IR algebra (ir::affineIn) on the Indexer's expression.
+// Nothing where it is not affine in that index or the step is not a constant (a leading dimension
+// read at launch, say).
+std::optional<int64_t> constantStep(const ir::TensorDomain& gmem, int axis);
+
 // Steps (s_mn, s_k) when tg_gmem_x(mn, k) == mn * s_mn + k * s_k on the Indexer's expression.
 std::optional<std::pair<int64_t, int64_t>> affineSteps(const ir::TensorDomain& gmem);
 

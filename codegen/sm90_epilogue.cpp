@@ -151,33 +151,44 @@ std::string tmaStores(const scheduler::MatmulSchedule& s, bool batched) {
 
 // Stores of a filled slab from shared memory when TMA cannot store C: a warp per C row, consecutive
 // elements from consecutive lanes. C's rows are the slab's rows straight, its columns transposed.
+// Where the IR's algebra shows C's offset stepping by 1 along a row (ir::affineIn on gmem_c), a warp
+// computes the row's start once and indexes it by the column (the full offset is a 64-bit product
+// with a leading dimension read at launch).
 std::string directStores(const scheduler::MatmulSchedule& s, int64_t slab_n) {
-  if (!s.params.swap_ab) {
+  const bool straight = !s.params.swap_ab;
+  // Straight, a warp's lanes walk n (axis 1 of gmem_c) along a row m; transposed, they walk m.
+  const bool row_start = constantStep(s.gmem_c, straight ? 1 : 0) == 1;
+  const std::string row = straight ? "tg_gmem_c(prob, m, 0)" : "tg_gmem_c(prob, 0, n)";
+  const std::string setup = row_start ? "          tg_out_t* c_row = c_batch + " + row + ";\n" : "";
+  const std::string at = row_start ? (straight ? "c_row[n]" : "c_row[m]") : "c_batch[tg_gmem_c(prob, m, n)]";
+  if (straight) {
     return fmt::format(
         "#pragma unroll 4\n"
         "        for (int r = warp; r < WM; r += 4) {{\n"
         "          const int m = tile_m * BM + consumer * WM + r;\n"
         "          if (m >= M) break;\n"
+        "{1}"
         "#pragma unroll\n"
         "          for (int e = lane; e < {0}; e += 32) {{\n"
         "            const int n = tile_n * BN + col0 + e;\n"
-        "            if (n < N) c_batch[tg_gmem_c(prob, m, n)] = smem_c[tg_smem_epilogue(consumer * WM + r, e, buffer)];\n"
+        "            if (n < N) {2} = smem_c[tg_smem_epilogue(consumer * WM + r, e, buffer)];\n"
         "          }}\n"
         "        }}\n",
-        slab_n);
+        slab_n, setup, at);
   }
   return fmt::format(
       "#pragma unroll 4\n"
       "        for (int r = warp; r < {0}; r += 4) {{\n"
       "          const int n = tile_n * BN + col0 + r;\n"
       "          if (n >= N) break;\n"
+      "{1}"
       "#pragma unroll\n"
       "          for (int e = lane; e < WM; e += 32) {{\n"
       "            const int m = tile_m * BM + consumer * WM + e;\n"
-      "            if (m < M) c_batch[tg_gmem_c(prob, m, n)] = smem_c[tg_smem_epilogue(consumer * WM + e, r, buffer)];\n"
+      "            if (m < M) {2} = smem_c[tg_smem_epilogue(consumer * WM + e, r, buffer)];\n"
       "          }}\n"
       "        }}\n",
-      slab_n);
+      slab_n, setup, at);
 }
 
 }  // namespace

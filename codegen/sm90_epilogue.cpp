@@ -158,9 +158,14 @@ std::string directStores(const scheduler::MatmulSchedule& s, int64_t slab_n) {
   const bool straight = !s.params.swap_ab;
   // Straight, a warp's lanes walk n (axis 1 of gmem_c) along a row m; transposed, they walk m.
   const bool row_start = constantStep(s.gmem_c, straight ? 1 : 0) == 1;
+  // The batch entry's offset is added where it is used: a pointer to it kept across the slabs cost
+  // the consumers registers.
+  const std::string batch = fmt::format(
+      "static_cast<long long>(batch) * {}",
+      s.params.shapeAtLaunch() ? std::string("prob.batch_stride_c") : std::to_string(s.operandLayout('c').batch_stride) + "LL");
   const std::string row = straight ? "tg_gmem_c(prob, m, 0)" : "tg_gmem_c(prob, 0, n)";
-  const std::string setup = row_start ? "          tg_out_t* c_row = c_batch + " + row + ";\n" : "";
-  const std::string at = row_start ? (straight ? "c_row[n]" : "c_row[m]") : "c_batch[tg_gmem_c(prob, m, n)]";
+  const std::string setup = row_start ? "          tg_out_t* c_row = C + " + batch + " + " + row + ";\n" : "";
+  const std::string at = row_start ? (straight ? "c_row[n]" : "c_row[m]") : "C[" + batch + " + tg_gmem_c(prob, m, n)]";
   if (straight) {
     return fmt::format(
         "#pragma unroll 4\n"
@@ -227,7 +232,6 @@ std::string sm90EpilogueCode(const scheduler::MatmulSchedule& s, bool tma_store,
   return fmt::format(
       "// Epilogue: {0}-column slabs through shared memory, stored back a C row per warp (C's rows are\n"
       "      // not 16-byte aligned for TMA).{1}\n"
-      "      tg_out_t* c_batch = C + static_cast<long long>(batch) * {6};\n"
       "#pragma unroll\n"
       "      for (int slab = 0; slab < {2}; ++slab, ++epilogue_slabs) {{\n"
       "        const int col0 = {3};\n"
@@ -237,8 +241,7 @@ std::string sm90EpilogueCode(const scheduler::MatmulSchedule& s, bool tma_store,
       "        // The buffer is written again two slabs on; every lane must have read it by then.\n"
       "        tg_named_barrier_sync(1 + consumer, 128);\n"
       "      }}",
-      slab_n, note, slabs, col0, fill, directStores(s, slab_n),
-      s.params.shapeAtLaunch() ? std::string("prob.batch_stride_c") : std::to_string(s.operandLayout('c').batch_stride) + "LL");
+      slab_n, note, slabs, col0, fill, directStores(s, slab_n));
 }
 
 }  // namespace tilegrid::codegen

@@ -36,9 +36,15 @@ inline int64_t spilledAtLongK(const scheduler::MatmulSchedule& schedule, runtime
   return spilledBytes(*cache.get(codegen::emit(specialized), params.arch));
 }
 
+// What a kernel that reads its shape at launch may spill beyond spilledAtLongK: its direct-store
+// epilogue (C's rows not 16-byte aligned) addresses C in 64 bits from a leading dimension read at
+// launch, which the heaviest tiles (192x192, 192x152 and 256x152 consumers) pay for with a few
+// spilled registers (docs/runtime-shapes.md).
+inline constexpr int64_t kRuntimeShapeSpillSlack = 32;
+
 // Every `stride`-th case from the first, on the named device preset; "" when all compile cleanly:
 // without ptxas warnings, and without spills (a kernel that reads its shape at launch: no more than
-// spilledAtLongK).
+// spilledAtLongK plus kRuntimeShapeSpillSlack).
 inline std::string compileCases(const std::vector<GemmCase>& cases, const std::string& preset, size_t stride,
                                 runtime::KernelCache& cache) {
   const auto device = scheduler::DeviceSpec::preset(preset);
@@ -54,7 +60,8 @@ inline std::string compileCases(const std::vector<GemmCase>& cases, const std::s
           const codegen::KernelSource source = codegen::emit(schedule);
           const auto kernel = cache.get(source, schedule.params.arch);
           if (const int64_t spilled = spilledBytes(*kernel); spilled > 0) {
-            const int64_t allowed = schedule.params.shapeAtLaunch() ? spilledAtLongK(schedule, cache) : 0;
+            const int64_t allowed =
+                schedule.params.shapeAtLaunch() ? spilledAtLongK(schedule, cache) + kRuntimeShapeSpillSlack : 0;
             if (spilled > allowed) {
               failures += cases[i].label() + ": spills " + std::to_string(spilled) + " bytes (allowed " +
                           std::to_string(allowed) + ")\n";

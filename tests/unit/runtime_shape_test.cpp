@@ -171,5 +171,15 @@ TEST(RuntimeShape, KernelsCommandCountsDistinctKernelsOverARange) {
   EXPECT_NE(bad.err.find("--m: '8:1'"), std::string::npos) << bad.err;
 }
 
+TEST(RuntimeShape, OutputDtypeDefaultsToTheInputs) {
+  const testing::CliResult r = testing::runCli({"plan", "--m", "64", "--n", "64", "--k", "64", "--dtype", "fp16", "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["problem"]["out_dtype"], "fp16");
+  const testing::CliResult f32 =
+      testing::runCli({"plan", "--m", "64", "--n", "64", "--k", "64", "--dtype", "fp16", "--out-dtype", "fp32", "--format", "json"});
+  ASSERT_EQ(f32.status, 0) << f32.err;
+  EXPECT_EQ(nlohmann::json::parse(f32.out)["problem"]["out_dtype"], "fp32");
+}
+
 }  // namespace
 }  // namespace tilegrid::scheduler

@@ -1,5 +1,6 @@
 #pragma once
 // Everything in the IterDomain IR.
+#include "ir/affine.h"
 #include "ir/error.h"
 #include "ir/indexer.h"
 #include "ir/iter_domain.h"

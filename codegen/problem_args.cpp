@@ -25,9 +25,8 @@ tg_problem problemArgs(const scheduler::MatmulSchedule& s, int64_t clusters) {
   args.ldc = narrow(c.ld, "ldc");
   args.tiles_m = narrow(s.tilesM(), "tiles_m");
   args.tiles_n = narrow(s.tilesN(), "tiles_n");
-  const int64_t bk = s.params.cta_tile.k;
-  args.k_tiles = narrow(scheduler::ceilDiv(p.k, bk), "k_tiles");
-  args.k_tail_steps = narrow(p.k % bk == 0 ? 0 : scheduler::ceilDiv(p.k % bk, 16), "k_tail_steps");
+  args.k_tiles = narrow(s.kTiles(), "k_tiles");
+  args.k_tail_steps = narrow(s.kTailSteps(), "k_tail_steps");
   args.units = narrow(s.workUnits() / p.batch, "units");
   TG_INTERNAL_CHECK(clusters >= 1) << "a launch of " << clusters << " clusters";
   args.split = tg_plan_split(narrow(s.workUnits(), "work units"), narrow(clusters, "clusters"), args.k_tiles,

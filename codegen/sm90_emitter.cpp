@@ -348,11 +348,8 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   addTemplateValues(values,
                     {{"STREAM_K", p.stream_k ? "true" : "false"},
                      {"MAX_CTAS", std::to_string(p.stream_k ? s.ctas() : 0)},
-                     {"K_TILES", p.shapeAtLaunch() ? "prob.k_tiles" : std::to_string(scheduler::ceilDiv(prob.k, p.cta_tile.k))},
-                     {"K_TAIL_STEPS", p.shapeAtLaunch() ? "prob.k_tail_steps"
-                                                        : std::to_string(prob.k % p.cta_tile.k == 0
-                                                                             ? 0
-                                                                             : scheduler::ceilDiv(prob.k % p.cta_tile.k, 16))},
+                     {"K_TILES", p.shapeAtLaunch() ? "prob.k_tiles" : std::to_string(s.kTiles())},
+                     {"K_TAIL_STEPS", p.shapeAtLaunch() ? "prob.k_tail_steps" : std::to_string(s.kTailSteps())},
                      {"WORKSPACE_PARAM", p.stream_k ? ",\n    float* __restrict__ workspace" : ""},
                      {"WORKSPACE_DECL", p.stream_k ? "" : "float* const workspace = nullptr;  // no stream-K: no partial sums"},
                      {"CLUSTER_M", std::to_string(cm)},

@@ -164,6 +164,11 @@ MatmulSchedule schedule(MatmulProblem problem, const DeviceSpec& device, const S
 int64_t MatmulSchedule::tilesM() const { return ceilDiv(kernelProblem().m, params.cta_tile.m); }
 int64_t MatmulSchedule::tilesN() const { return ceilDiv(kernelProblem().n, params.cta_tile.n); }
 
+int64_t MatmulSchedule::kTailSteps() const {
+  const int64_t cut = kernelProblem().k % params.cta_tile.k;
+  return cut == 0 ? 0 : ceilDiv(cut, 16);
+}
+
 int64_t MatmulSchedule::workUnits() const {
   return ir::evaluate(tile_grid.axis(0).extent, shapeValues()) * problem.batch;
 }

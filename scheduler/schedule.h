@@ -67,6 +67,10 @@ struct MatmulSchedule {
   int64_t tilesM() const;
   int64_t tilesN() const;
   int64_t tiles() const { return tilesM() * tilesN() * problem.batch; }
+  // K tiles of the kernel problem, and the k16 steps of a last K tile cut by K (0 when the tile's k
+  // divides K).
+  int64_t kTiles() const { return ceilDiv(kernelProblem().k, params.cta_tile.k); }
+  int64_t kTailSteps() const;
   // Work units the traversal launches (tiles plus any split-merge overhang); a clustered grid's
   // unit is one cluster tile.
   int64_t workUnits() const;

@@ -3,6 +3,7 @@
 # the A/B of issue #6's table (each shape and layout: the default schedule reading its shape at
 # launch, the same schedule with the shape compiled in, and cuBLAS, checked and timed in turns in one
 # process, median of ITERS runs after an L2 flush each).
+# Then the distinct kernels M = 1..8192 at N = K = 4096 needs, each compiled cold with NVRTC.
 # Usage: bench/device_runtime_shape.sh [ITERS]   (on the GPU machine; logs under $OUT)
 set -uo pipefail
 source "$(dirname "$0")/device_build.sh"
@@ -34,3 +35,5 @@ PY
   done
 done
 cat "$out/ab.txt"
+$b/tilegrid kernels --m 1:8192 --n 4096 --k 4096 --compile > "$out/kernels_m.txt" 2>&1
+tail -1 "$out/kernels_m.txt"

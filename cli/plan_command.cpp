@@ -7,7 +7,6 @@
 
 #include "cli/parse.h"
 #include "codegen/emit_common.h"
-#include "codegen/work_split.h"
 #include "ir/error.h"
 #include "scheduler/one_wave_tile.h"
 #include "scheduler/schedule.h"
@@ -26,57 +25,36 @@ nlohmann::json atomJson(const scheduler::SmemAtom& atom) {
           {"wgmma_layout_type", atom.wgmmaLayoutType()}};
 }
 
-// How a persistent launch of the whole planned grid divides its work units: whole waves, and with
-// stream-K the units whose K tiles the clusters share. Computed by the kernel's own split.
-struct SplitSummary {
-  int64_t clusters = 0, units = 0, shared_units = 0, k_tiles = 0, min_share = 0, max_share = 0;
-  int64_t whole_unit_clusters = 0;  // the clusters the whole units go round robin over (dp_stride)
-  int64_t pieces = 0;  // in-step cuts: the K pieces of every unit, one a cluster; 0 for contiguous ranges
-  bool slices = false;  // the pieces add their sums up a slice each (tg_reduces_in_slices)
-};
-
-SplitSummary splitSummary(const scheduler::MatmulSchedule& s) {
-  const codegen::ScheduledSplit first = codegen::scheduledSplit(s, 0);
-  SplitSummary out;
-  out.clusters = first.clusters;
-  out.units = s.workUnits();
-  out.k_tiles = first.k_tiles;
-  out.whole_unit_clusters = first.whole_unit_clusters;
-  if (!s.params.stream_k) return out;
-  out.shared_units = out.units - first.split.dp_units;
-  out.min_share = first.split.sk_share;
-  out.max_share = first.split.sk_share + (first.split.sk_extra > 0 ? 1 : 0);
-  out.pieces = first.split.pieces;
-  out.slices = tg_reduces_in_slices(first.split);
-  return out;
-}
-
+// How a persistent launch of the planned grid divides its work units: the split the kernel receives.
 std::string splitText(const scheduler::MatmulSchedule& s) {
   if (!s.params.persistent) return "";
-  const SplitSummary w = splitSummary(s);
-  const int64_t last = w.units % w.clusters;
-  std::string text = fmt::format("work:     {} units on {} launched clusters: {} whole wave(s){}", w.units, w.clusters,
-                                 w.units / w.clusters, last ? fmt::format(" and {} of {} in the last", last, w.clusters) : "");
-  const int64_t whole_units = w.units - w.shared_units;
-  if (whole_units > w.clusters && w.whole_unit_clusters < w.clusters) {
-    text += fmt::format("; the {} whole units go to the first {} clusters, {} round(s) each, the other {} idle", whole_units,
-                        w.whole_unit_clusters, (whole_units + w.whole_unit_clusters - 1) / w.whole_unit_clusters,
-                        w.clusters - w.whole_unit_clusters);
+  std::string text = "work:     " + s.workSplit().describe();
+  if (s.params.stream_k && s.workSplit().reduction == scheduler::SplitReduction::None) {
+    text += "; stream-K cuts nothing (it shares a last wave only where a share and its hand-over take less than a "
+            "whole unit, given 4 K tiles a cluster; under a wave, one at most 80% full)";
   }
-  if (!s.params.stream_k) return text + "\n";
-  if (w.shared_units == 0) {
-    return text + "; stream-K cuts nothing (it shares a last wave only where a share and its hand-over take "
-                  "less than a whole unit, given 4 K tiles a cluster; under a wave, one at most 80% full)\n";
+  return text + "\n";
+}
+
+nlohmann::json splitJson(const scheduler::WorkSplit& w) {
+  nlohmann::json j = {{"units", w.units},
+                      {"clusters", w.clusters},
+                      {"k_tiles_per_unit", w.k_tiles},
+                      {"waves", static_cast<double>(w.units) / static_cast<double>(w.clusters)},
+                      {"whole_units", w.dp_units},
+                      {"whole_unit_clusters", w.dp_stride},
+                      {"shared_units", w.sharedUnits()},
+                      {"reduction", scheduler::toString(w.reduction)}};
+  if (w.sharedUnits() == 0) return j;
+  j["k_tiles_per_cluster"] = {w.sk_share, w.sk_share + (w.sk_extra > 0 ? 1 : 0)};
+  j["pieces_per_unit"] = w.pieces;
+  nlohmann::json shared = nlohmann::json::array();
+  for (int64_t u = w.dp_units; u < w.units; ++u) {
+    const scheduler::UnitSharing sh = w.sharing(u);
+    shared.push_back({{"unit", u}, {"clusters", {sh.first_cluster, sh.last_cluster}}, {"finisher", sh.finisher}});
   }
-  if (w.pieces > 0) {
-    return text + fmt::format("; stream-K cuts every unit's {} K tiles into the same {} pieces of {}-{}, one a "
-                              "cluster ({} of {} clusters busy); {}\n",
-                              w.k_tiles, w.pieces, w.min_share, w.max_share, w.units * w.pieces, w.clusters,
-                              w.slices ? "the other pieces add up their sums a slice each, the last adds the result"
-                                       : "the last piece adds the others' sums");
-  }
-  return text + fmt::format("; stream-K shares the last {} units' {} K tiles each, {}-{} K tiles a cluster\n",
-                            w.shared_units, w.k_tiles, w.min_share, w.max_share);
+  j["shared"] = std::move(shared);
+  return j;
 }
 
 // The sm_90 tile ranking behind the heuristic's choice; empty where the user chose the tile or the
@@ -189,17 +167,7 @@ nlohmann::json scheduleJson(const scheduler::MatmulSchedule& s) {
                {"tiles", s.tiles()},
                {"work_units", s.workUnits()},
                {"ctas", s.ctas()}};
-  if (!s.params.persistent) return j;
-  const SplitSummary w = splitSummary(s);
-  j["grid"]["whole_unit_clusters"] = w.whole_unit_clusters;
-  if (s.params.stream_k) {
-    j["grid"]["stream_k"] = {{"clusters", w.clusters},
-                             {"shared_units", w.shared_units},
-                             {"k_tiles_per_unit", w.k_tiles},
-                             {"k_tiles_per_cluster", {w.min_share, w.max_share}},
-                             {"pieces_per_unit", w.pieces},
-                             {"reduction", w.shared_units == 0 ? "none" : w.slices ? "slices" : "last_piece"}};
-  }
+  if (s.params.persistent) j["grid"]["work_split"] = splitJson(s.workSplit());
   return j;
 }
 

@@ -29,9 +29,26 @@ tg_problem problemArgs(const scheduler::MatmulSchedule& s, int64_t clusters) {
   args.k_tail_steps = narrow(s.kTailSteps(), "k_tail_steps");
   args.units = narrow(s.workUnits() / p.batch, "units");
   TG_INTERNAL_CHECK(clusters >= 1) << "a launch of " << clusters << " clusters";
-  args.split = tg_plan_split(narrow(s.workUnits(), "work units"), narrow(clusters, "clusters"), args.k_tiles,
-                             s.params.stream_k);
+  args.split = kernelSplit(s.workSplit(clusters));
   return args;
+}
+
+tg_work_split kernelSplit(const scheduler::WorkSplit& w) {
+  // planWorkSplit refused counts past 32 bits, and its stream-K sequence stays within them.
+  const auto narrow = [](int64_t value) {
+    TG_INTERNAL_CHECK(value >= 0 && value <= 0x7fffffff) << "a work split count of " << value;
+    return static_cast<int>(value);
+  };
+  tg_work_split k{};
+  k.clusters = narrow(w.clusters);
+  k.k_tiles = narrow(w.k_tiles);
+  k.dp_units = narrow(w.dp_units);
+  k.dp_stride = narrow(w.dp_stride);
+  k.sk_total = narrow(w.sk_total);
+  k.sk_share = narrow(w.sk_share);
+  k.sk_extra = narrow(w.sk_extra);
+  k.pieces = narrow(w.pieces);
+  return k;
 }
 
 }  // namespace tilegrid::codegen

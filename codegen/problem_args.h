@@ -1,8 +1,9 @@
 #pragma once
 // The problem argument of a GEMM kernel (tg_problem, codegen/device/problem.cuh), filled on the host
 // for one concrete problem of the kernel's configuration.
-#include "codegen/work_split.h"
+#include "codegen/device/work_split.cuh"
 #include "codegen/device/problem.cuh"
+#include "scheduler/work_split.h"
 #include "scheduler/schedule.h"
 
 static_assert(sizeof(tg_problem) == 3 * 8 + 12 * 4 + sizeof(tg_work_split), "tg_problem's layout is what the kernels read");
@@ -13,5 +14,8 @@ namespace tilegrid::codegen {
 // the leading dimensions and batch strides its kernel reads (the padded copies' where operands are
 // padded), its tile counts and the split of its work units among those clusters.
 tg_problem problemArgs(const scheduler::MatmulSchedule& schedule, int64_t clusters);
+
+// The kernel's copy of a planned split (the plan's fields; the per-cluster ones are left 0).
+tg_work_split kernelSplit(const scheduler::WorkSplit& split);
 
 }  // namespace tilegrid::codegen

@@ -347,6 +347,7 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   source.kernel_name = values.at("KERNEL_NAME");
   addTemplateValues(values,
                     {{"STREAM_K", p.stream_k ? "true" : "false"},
+                     {"SLICE_MIN_PIECES", std::to_string(scheduler::kSliceReductionMinPieces)},
                      {"MAX_CTAS", std::to_string(p.stream_k ? s.ctas() : 0)},
                      {"K_TILES", p.shapeAtLaunch() ? "prob.k_tiles" : std::to_string(s.kTiles())},
                      {"K_TAIL_STEPS", p.shapeAtLaunch() ? "prob.k_tail_steps" : std::to_string(s.kTailSteps())},

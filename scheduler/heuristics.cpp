@@ -75,7 +75,8 @@ ClusterShape evenRowPairs(const MatmulProblem& problem, const MatmulParams& p) {
 constexpr int64_t kLongestKForNarrowTiles = 8192;
 
 // Under half a wave, stream-K cuts every unit into the same K pieces, one a cluster, as many as the
-// clusters allow (tg_split_work in codegen/device/work_split.cuh). The K tiles each piece gets.
+// clusters allow (planWorkSplit). The K tiles each piece would get, whether or not the split then
+// finds the cut worth its hand-overs.
 int64_t inStepPieceKTiles(const MatmulProblem& problem, const WaveFit& fit, int64_t cta_k) {
   const int64_t k_tiles = ceilDiv(problem.k, cta_k);
   return 2 * fit.units <= fit.slots ? k_tiles / (fit.slots / fit.units) : k_tiles;

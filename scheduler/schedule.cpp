@@ -179,11 +179,16 @@ int64_t MatmulSchedule::ctas() const {
   if (!params.persistent) return cluster * workUnits();
   // Persistent: as many CTAs as are resident at once.
   const int64_t resident = waveCtas(params, problem, device) / cluster;
-  // Stream-K can share less than a wave of units among every resident cluster (tg_split_work in
-  // codegen/device/work_split.cuh decides in the kernel; clusters it leaves without work exit at
-  // once).
+  // Stream-K can share less than a wave of units among every resident cluster (workSplit() plans
+  // how; clusters it leaves without work exit at once).
   if (params.stream_k) return cluster * resident;
   return cluster * std::min<int64_t>(workUnits(), resident);
+}
+
+WorkSplit MatmulSchedule::workSplit(int64_t clusters) const {
+  WorkSplit w = planWorkSplit(workUnits(), clusters, kTiles(), params.stream_k);
+  if (params.arch == Arch::Sm80) w.dp_stride = clusters;
+  return w;
 }
 
 std::string MatmulSchedule::toString() const {

@@ -10,6 +10,7 @@
 #include "scheduler/kernel_domains.h"
 #include "scheduler/operand_banks.h"
 #include "scheduler/params.h"
+#include "scheduler/work_split.h"
 
 namespace tilegrid::scheduler {
 
@@ -78,6 +79,11 @@ struct MatmulSchedule {
   int64_t wastedTiles() const { return workUnits() * params.cluster.m * params.cluster.n - tiles(); }
   // CTAs launched: the work units, or for a persistent kernel at most one CTA per SM.
   int64_t ctas() const;
+  // How a persistent launch of `clusters` clusters divides the work units (planWorkSplit; the sm_80
+  // kernel walks its units round robin over every CTA launched, without stream-K). Without an
+  // argument, for the planned grid, ctas() / cluster size.
+  WorkSplit workSplit(int64_t clusters) const;
+  WorkSplit workSplit() const { return workSplit(ctas() / (params.cluster.m * params.cluster.n)); }
 
   // Params, atoms, bank checks, the IR of each scheduled domain and the tile-grid summary.
   std::string toString() const;

@@ -4,6 +4,7 @@
 
 #include "ir/error.h"
 #include "scheduler/problem.h"
+#include "scheduler/work_split.h"
 
 namespace tilegrid::scheduler {
 
@@ -21,10 +22,13 @@ WaveFit fitWaves(const MatmulProblem& problem, int64_t cta_m, int64_t cta_n, int
   fit.useful = static_cast<double>(problem.m) * static_cast<double>(problem.n) * static_cast<double>(problem.batch) / padded;
   const double whole = std::floor(fit.waves);
   const int64_t rem = fit.units % slots, k_tiles = ceilDiv(problem.k, cta_k);
-  const bool shared = fit.units < slots ? 5 * rem <= 4 * slots : k_tiles * (slots - rem) > kHandOverKTiles * slots;
+  // Counts past the kernels' 32 bits are refused later, with the schedule's own message.
+  constexpr int64_t kCountable = 0x7fffffff;
+  const bool shared = stream_k && fit.units <= kCountable && k_tiles <= kCountable && slots <= kCountable &&
+                      planWorkSplit(fit.units, slots, k_tiles, true).sharedUnits() > 0;
   if (rem == 0) {
     fit.busy = 1;
-  } else if (stream_k && shared) {
+  } else if (shared) {
     fit.busy = fit.waves / (fit.waves + kStreamKCost);
   } else {
     fit.busy = fit.waves / (whole + 1);

@@ -20,13 +20,8 @@ struct WaveFit {
   double lastWave() const { return waves - std::ceil(waves) + 1; }
 };
 
-// What handing a stream-K partial sum over costs, in K tiles of math: the kernels' split
-// (tg_hand_over_k_tiles in codegen/device/work_split.cuh, which a unit test holds equal).
-constexpr int64_t kHandOverKTiles = 12;
-
-// `slots` units run at once. Stream-K (when on) shares a last wave whose idle part, (1 - fill) x
-// the K tiles of a unit, is more than a hand-over (under a wave, also at most 80% full), as the
-// kernel's split does. The model charges the shared wave as 0.26 of a wave (measured:
+// `slots` units run at once. Stream-K (when on) shares a last wave where the kernel's split
+// (planWorkSplit) cuts it. The model charges the shared wave as 0.26 of a wave (measured:
 // 5000x3000x4096 on an H100, 128x256 tiles, 3.64 waves ran as fast as 3.90 whole ones); an unshared
 // last wave runs as a whole wave.
 WaveFit fitWaves(const MatmulProblem& problem, int64_t cta_m, int64_t cta_n, int64_t cta_k, int64_t cluster_m,

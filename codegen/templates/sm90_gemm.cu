@@ -47,6 +47,8 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
   // Stream-K: `workspace` holds two flags per consumer warpgroup of every CTA the launch may have (a
   // slot), then a partial sum of a warpgroup tile per slot.
   constexpr bool STREAM_K = @STREAM_K@;
+  // In-step pieces are added up in slices from this many on (the scheduler's rule, planWorkSplit).
+  constexpr int SLICE_MIN_PIECES = @SLICE_MIN_PIECES@;
   @WORKSPACE_DECL@
   // A stream-K launch has a persistent grid: as many CTAs as the device holds at once, whatever the
   // problem (a constant of the configuration: computed at launch, the workspace's layout cost the
@@ -174,7 +176,7 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
         // end of its range); the others store their partial sums. Cut in step into many pieces, the
         // others also add a slice of all their sums each into the last piece's slot. Its first flag
         // counts stored sums, its second added slices.
-        const bool slices = tg_reduces_in_slices(work);
+        const bool slices = work.pieces >= SLICE_MIN_PIECES;
         const int piece = slices ? work.cluster % work.pieces : 0;
         const int stride = CM * CONSUMERS;  // slots from one piece to the next
         const int last = slices ? own + (work.pieces - 1 - piece) * stride : own;

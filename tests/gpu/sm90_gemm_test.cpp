@@ -3,7 +3,6 @@
 // against cuBLAS for the shapes issue #6 names, every layout.
 #include <algorithm>
 
-#include "codegen/work_split.h"
 #include "runtime/kernel_cache.h"
 #include "runtime/launcher.h"
 #include "support/gpu_gemm_check.h"
@@ -86,7 +85,7 @@ TEST_P(Sm90StreamKFlags, RepeatedLaunchesLeaveTheFlagsCleared) {
   const std::vector<GemmCase> cases = sm90StreamKCases();
   const auto found = std::find_if(cases.begin(), cases.end(), [&](const GemmCase& c) {
     const auto s = scheduler::schedule(c.problem, device, c.overrides);
-    return tg_reduces_in_slices(codegen::scheduledSplit(s, 0).split) == GetParam();
+    return (s.workSplit().reduction == scheduler::SplitReduction::InSlices) == GetParam();
   });
   ASSERT_NE(found, cases.end()) << "no stream-K case " << (GetParam() ? "adds up slices" : "adds sums in turn")
                                 << " on " << device.toString();

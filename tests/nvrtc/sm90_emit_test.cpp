@@ -8,7 +8,6 @@
 #include "codegen/emit_common.h"
 #include "codegen/sm80_emitter.h"
 #include "codegen/sm90_emitter.h"
-#include "codegen/work_split.h"
 #include "ir/error.h"
 #include "ir/indexer.h"
 #include "runtime/kernel_cache.h"
@@ -137,13 +136,12 @@ TEST(Sm90Emit, EveryStreamKCaseCutsUnitsOnAnH100) {
   for (const testing::GemmCase& c : testing::sm90StreamKCases()) {
     const auto s = scheduler::schedule(c.problem, device, c.overrides);
     ASSERT_TRUE(s.params.stream_k) << c.label();
-    const ScheduledSplit w = scheduledSplit(s, 0);
-    EXPECT_GT(w.split.sk_total, 0) << c.label() << ": " << s.workUnits() << " units on " << w.clusters
-                                   << " clusters";
-    ranges += w.split.pieces == 0;
-    in_turn += w.split.pieces > 0 && !tg_reduces_in_slices(w.split);
-    slices += tg_reduces_in_slices(w.split);
-    fewest_slices += w.split.pieces == tg_split_reduce_min_pieces;
+    const scheduler::WorkSplit w = s.workSplit();
+    EXPECT_GT(w.sharedUnits(), 0) << c.label() << ": " << w.describe();
+    ranges += w.pieces == 0;
+    in_turn += w.pieces > 0 && w.reduction == scheduler::SplitReduction::InTurn;
+    slices += w.reduction == scheduler::SplitReduction::InSlices;
+    fewest_slices += w.pieces == scheduler::kSliceReductionMinPieces;
   }
   EXPECT_GE(ranges, 10);
   EXPECT_GE(in_turn, 1);

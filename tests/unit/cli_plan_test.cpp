@@ -40,15 +40,22 @@ TEST(CliPlan, ShowsHowStreamKSharesTheLastWave) {
                            "128,256,64", "--format", "json"});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
-  EXPECT_EQ(j["grid"]["stream_k"]["shared_units"], 42);
-  EXPECT_EQ(j["grid"]["stream_k"]["k_tiles_per_cluster"], nlohmann::json::array({40, 41}));
+  EXPECT_EQ(j["grid"]["work_split"]["shared_units"], 42);
+  EXPECT_EQ(j["grid"]["work_split"]["k_tiles_per_cluster"], nlohmann::json::array({40, 41}));
+  // Who reduces: the first cut unit's 64 K tiles span clusters 0 (40 of them) and 1, which finishes it.
+  const auto& first = j["grid"]["work_split"]["shared"][0];
+  EXPECT_EQ(first["unit"], 198);
+  EXPECT_EQ(first["clusters"], nlohmann::json::array({0, 1}));
+  EXPECT_EQ(first["finisher"], 1);
+  EXPECT_EQ(j["grid"]["work_split"]["shared"].size(), 42u);
+  EXPECT_EQ(j["grid"]["work_split"]["reduction"], "in_turn");
   const Result text = runCli({"plan", "--m", "4096", "--n", "4096", "--k", "4096", "--arch", "sm_90"});
   EXPECT_NE(text.out.find("3 whole wave(s) and 58 of 66 in the last; the 256 whole units go to the first 64 "
                           "clusters, 4 round(s) each, the other 2 idle; stream-K cuts nothing"),
             std::string::npos)
       << text.out;
   const Result json = runCli({"plan", "--m", "4096", "--n", "4096", "--k", "4096", "--arch", "sm_90", "--format", "json"});
-  EXPECT_EQ(nlohmann::json::parse(json.out)["grid"]["whole_unit_clusters"], 64);
+  EXPECT_EQ(nlohmann::json::parse(json.out)["grid"]["work_split"]["whole_unit_clusters"], 64);
   const Result off = runCli({"plan", "--m", "5000", "--n", "3000", "--k", "4096", "--arch", "sm_90", "--stream-k", "off"});
   EXPECT_EQ(off.out.find("stream-K"), std::string::npos) << off.out;
 }
@@ -60,16 +67,16 @@ TEST(CliPlan, ShowsTheInStepPiecesUnderHalfAWave) {
                            "128,256,64", "--cluster", "2", "--format", "json"});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
-  EXPECT_EQ(j["grid"]["stream_k"]["shared_units"], 16);
-  EXPECT_EQ(j["grid"]["stream_k"]["pieces_per_unit"], 4);
-  EXPECT_EQ(j["grid"]["stream_k"]["k_tiles_per_cluster"], nlohmann::json::array({128, 128}));
+  EXPECT_EQ(j["grid"]["work_split"]["shared_units"], 16);
+  EXPECT_EQ(j["grid"]["work_split"]["pieces_per_unit"], 4);
+  EXPECT_EQ(j["grid"]["work_split"]["k_tiles_per_cluster"], nlohmann::json::array({128, 128}));
   const Result text = runCli({"plan", "--m", "1024", "--n", "1024", "--k", "32768", "--arch", "sm_90", "--cta-tile",
                               "128,256,64", "--cluster", "2"});
-  EXPECT_NE(text.out.find("into the same 4 pieces of 128-128, one a cluster (64 of 66 clusters busy); the last "
-                          "piece adds the others' sums"),
+  EXPECT_NE(text.out.find("into the same 4 pieces of 128-128 K tiles, one a cluster (64 of 66 clusters busy), the "
+                          "cluster with a unit's last piece finishes it; it adds the others' sums in turn"),
             std::string::npos)
       << text.out;
-  EXPECT_EQ(j["grid"]["stream_k"]["reduction"], "last_piece");
+  EXPECT_EQ(j["grid"]["work_split"]["reduction"], "in_turn");
 }
 
 // From six pieces on, the pieces add up their sums together: 512x512x16384 in 128x128 pairs is 8 units
@@ -80,15 +87,16 @@ TEST(CliPlan, ShowsManyPiecesAddingUpTheirSumsInSlices) {
                                          "--cluster", "2"};
   const Result text = runCli(args);
   ASSERT_EQ(text.status, 0) << text.err;
-  EXPECT_NE(text.out.find("into the same 8 pieces of 32-32, one a cluster (64 of 66 clusters busy); the other pieces "
-                          "add up their sums a slice each, the last adds the result"),
+  EXPECT_NE(text.out.find("into the same 8 pieces of 32-32 K tiles, one a cluster (64 of 66 clusters busy), the "
+                          "cluster with a unit's last piece finishes it; the other pieces first add up the sums a "
+                          "slice each"),
             std::string::npos)
       << text.out;
   std::vector<std::string> json = args;
   json.insert(json.end(), {"--format", "json"});
   const auto j = nlohmann::json::parse(runCli(json).out);
-  EXPECT_EQ(j["grid"]["stream_k"]["pieces_per_unit"], 8);
-  EXPECT_EQ(j["grid"]["stream_k"]["reduction"], "slices");
+  EXPECT_EQ(j["grid"]["work_split"]["pieces_per_unit"], 8);
+  EXPECT_EQ(j["grid"]["work_split"]["reduction"], "in_slices");
 }
 
 // Where 128-row tiles of a fitted width fill one wave, plan says so: 640x2560x8192 computes C^T in

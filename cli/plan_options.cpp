@@ -23,9 +23,8 @@ void addPlanOptions(CLI::App& cmd, PlanOptions& o) {
   cmd.add_option("--stride-b", o.stride_b, "Elements between batch entries of B (0: packed)")->capture_default_str();
   cmd.add_option("--stride-c", o.stride_c, "Elements between batch entries of C (0: packed)")->capture_default_str();
   cmd.add_flag("--specialize-shape", o.specialize_shape,
-               "Compile M, N, K, batch, leading dimensions and strides into the kernel (sm_90; sm_80 kernels always "
-               "do). By default sm_90 kernels read them at launch, so one compiled kernel serves every problem of its "
-               "configuration");
+               "Compile M, N, K, batch, leading dimensions and strides into the kernel. By default kernels read them "
+               "at launch, so one compiled kernel serves every problem of its configuration");
   cmd.add_option("--layout", o.layout, "TN | NT | NN | TT (A then B; T = K-major A, N = K-major B)")
       ->capture_default_str();
   cmd.add_option("--arch", o.arch,

@@ -71,34 +71,26 @@ std::optional<int64_t> constantStep(const ir::TensorDomain& gmem, int axis) {
   return form->step.constValue();
 }
 
-// Whether tg_gmem_x's offset is base + mn * s_mn + k * s_k, checked on the Indexer's expression over
-// a spread of points (corners, edges, powers of two, and a stride through the whole matrix).
-std::optional<std::pair<int64_t, int64_t>> affineSteps(const ir::TensorDomain& gmem) {
+std::optional<GmemSteps> gmemSteps(const ir::TensorDomain& gmem) {
   ir::Indexer indexer(gmem);
-  const ir::IndexResult alloc = indexer.allocationIndex({ir::Val::loopIndex("x"), ir::Val::loopIndex("y")});
+  const ir::IndexResult alloc = indexer.allocationIndex({ir::Val::loopIndex("x0"), ir::Val::loopIndex("x1")});
   if (!alloc.predicates.empty()) return std::nullopt;
-  ir::CompiledVal f(indexer.linearize(gmem.allocation(), alloc.indices), {"x", "y"});
-  auto at = [&](int64_t x, int64_t y) {
-    const int64_t v[2] = {x, y};
-    return f(v);
+  const ir::Val offset = indexer.linearize(gmem.allocation(), alloc.indices);
+  const auto along_mn = ir::affineIn(offset, "x0");
+  if (!along_mn) return std::nullopt;
+  const auto along_k = ir::affineIn(along_mn->base, "x1");
+  if (!along_k) return std::nullopt;
+  // The mn step must not change with k (no x0 * x1 term), and nothing may be left at the origin.
+  const auto holds_index = [](const ir::Val& v) {
+    const auto vars = v.freeVars();
+    return std::find(vars.begin(), vars.end(), "x0") != vars.end() || std::find(vars.begin(), vars.end(), "x1") != vars.end();
   };
-  auto samples = [](int64_t extent) {
-    std::vector<int64_t> v = {0, extent - 1, extent / 2};
-    for (int64_t p = 1; p < extent; p *= 2) v.insert(v.end(), {p - 1, p});
-    for (int64_t x = 0; x < extent; x += std::max<int64_t>(1, extent / 61)) v.push_back(x);
-    return v;
-  };
-  const int64_t ex = *gmem.iterDomain(gmem.logical()[0]).extent.constValue();
-  const int64_t ey = *gmem.iterDomain(gmem.logical()[1]).extent.constValue();
-  const int64_t base = at(0, 0);
-  const int64_t sx = ex > 1 ? at(1, 0) - base : 0, sy = ey > 1 ? at(0, 1) - base : 0;
-  for (int64_t x : samples(ex)) {
-    for (int64_t y : samples(ey)) {
-      if (x < ex && y < ey && at(x, y) != base + x * sx + y * sy) return std::nullopt;
-    }
-  }
-  if (base != 0) return std::nullopt;
-  return std::pair{sx, sy};
+  if (holds_index(along_mn->step) || holds_index(along_k->step) || along_k->base.constValue() != 0) return std::nullopt;
+  return GmemSteps{along_mn->step, along_k->step};
+}
+
+std::string launchValue(const scheduler::MatmulSchedule& s, const char* field, int64_t value) {
+  return s.params.shapeAtLaunch() ? std::string("prob.") + field : std::to_string(value);
 }
 
 std::optional<PaddedCopy> paddedCopy(const scheduler::MatmulSchedule& s, char operand) {
@@ -155,8 +147,16 @@ std::string kernelName(const scheduler::MatmulSchedule& s) {
   std::string name = fmt::format("tilegrid_{}_{}_{}_{}x{}x{}_s{}_{}", s.params.arch == scheduler::Arch::Sm80 ? "sm80" : "sm90",
                                  types, layout, t.m, t.n, t.k, s.params.stages, gridTag(s.params.grid));
   if (s.params.shapeAtLaunch()) {
-    if (p.batch != 1) name += "_batched";
-    if (!tmaStoresC(s)) name += "_directc";
+    // What the problem fixes about the code. sm_90: 3-D tensor maps for batches, and TMA stores where
+    // C's rows are whole 16-byte granules. sm_80: the staged epilogue (16-byte stores) or direct
+    // stores, in pairs where C is 4-byte aligned.
+    if (s.params.arch == scheduler::Arch::Sm90) {
+      if (p.batch != 1) name += "_batched";
+      if (!tmaStoresC(s)) name += "_directc";
+    } else {
+      if (!s.params.stagedEpilogue(p)) name += "_directc";
+      if (p.align_c < 2) name += "_cscalar";
+    }
     if (s.params.wide_tile_grid) name += "_widegrid";
   } else {
     name += fmt::format("_{}x{}x{}", p.m, p.n, p.k);
@@ -201,9 +201,7 @@ std::map<std::string, std::string> commonTemplateValues(const scheduler::MatmulS
                                                                    : "v";
   // A kernel that reads its shape at launch takes every size from its tg_problem argument `prob`.
   const bool at_launch = p.shapeAtLaunch();
-  const auto size = [&](const char* field, int64_t value) {
-    return at_launch ? std::string("prob.") + field : std::to_string(value);
-  };
+  const auto size = [&](const char* field, int64_t value) { return launchValue(s, field, value); };
   return {{"HEADER", name + ": " + (at_launch ? std::string("any problem of its configuration") : prob.toString()) +
                          "; " + p.toString()},
           {"KERNEL_NAME", name},

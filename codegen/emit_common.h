@@ -51,8 +51,18 @@ class SmemOffsets {
 // read at launch, say).
 std::optional<int64_t> constantStep(const ir::TensorDomain& gmem, int axis);
 
-// Steps (s_mn, s_k) when tg_gmem_x(mn, k) == mn * s_mn + k * s_k on the Indexer's expression.
-std::optional<std::pair<int64_t, int64_t>> affineSteps(const ir::TensorDomain& gmem);
+// A global matrix's element offset as a linear form, tg_gmem_x(mn, k) == mn * mn_step + k * k_step,
+// by IR algebra (ir::affineIn) on the Indexer's expression: exact for every (mn, k) and every problem
+// the kernel takes. The steps are constants or expressions of problem parameters (a leading
+// dimension read at launch). Nothing where the offset is not of that form.
+struct GmemSteps {
+  ir::Val mn_step, k_step;
+};
+std::optional<GmemSteps> gmemSteps(const ir::TensorDomain& gmem);
+
+// A size of the kernel problem as the kernel reads it: the field of its tg_problem argument `prob`
+// where the shape is read at launch, else the constant.
+std::string launchValue(const scheduler::MatmulSchedule& s, const char* field, int64_t value);
 
 // The copy the runtime makes before every launch of a schedule that pads operand 'a' or 'b' of its
 // kernel problem: the operand's rows at its leading dimension, into rows of gmem's padded pitch.

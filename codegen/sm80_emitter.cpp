@@ -6,6 +6,7 @@
 #include <optional>
 #include <tuple>
 
+#include "codegen/cuda_printer.h"
 #include "codegen/device_helpers.h"
 #include "codegen/emit_common.h"
 #include "codegen/index_functions.h"
@@ -53,9 +54,9 @@ std::string moveCode(int64_t vec) {
 struct CopyPlan {
   bool derived = false;
   int64_t d_mn = 0, d_k = 0, d_dst = 0;  // per iteration: coordinate and smem offset steps
-  // Global offsets affine in (mn, k): a thread keeps one source pointer and steps it by constants.
+  // Global offsets linear in (mn, k) (gmemSteps): a thread keeps one source pointer and steps it by
+  // the steps tg_gmem_x_steps computes (constants, or from leading dimensions read at launch).
   bool gmem_affine = false;
-  int64_t gmem_mn = 0, gmem_k = 0;
 };
 
 
@@ -96,10 +97,7 @@ CopyPlan deriveCopyPlan(const ir::TensorDomain& copy, const ir::TensorDomain& sm
     }
   }
   plan.derived = true;
-  if (const auto steps = affineSteps(gmem)) {
-    plan.gmem_affine = true;
-    std::tie(plan.gmem_mn, plan.gmem_k) = *steps;
-  }
+  plan.gmem_affine = gmemSteps(gmem).has_value();
   return plan;
 }
 
@@ -159,15 +157,21 @@ CopyCode copyLoop(char operand, Major major, int64_t iterations, int64_t vec, co
     std::string src_code = src;
     std::string bind;
     if (plan.gmem_affine) {
-      // tg_gmem_{0}(mn, k) == mn * s_mn + k * s_k (checked by the emitter); 64-bit from the start.
-      setup += fmt::format("\n  const tg_in_t* copy_{0}_src = nullptr;", operand);
+      // tg_gmem_{0}(mn, k) == mn * mn_step + k * k_step (gmemSteps, by IR algebra); 64-bit throughout.
+      setup += fmt::format(
+          "\n  long long copy_{0}_mn_step, copy_{0}_k_step;\n"
+          "  tg_gmem_{0}_steps(prob, copy_{0}_mn_step, copy_{0}_k_step);\n"
+          "  const long long copy_{0}_it_step = {1} * copy_{0}_mn_step + {2} * copy_{0}_k_step;\n"
+          "  const tg_in_t* copy_{0}_src = nullptr;",
+          operand, plan.d_mn, plan.d_k);
       bind = fmt::format(
-          "copy_{0}_src = {1} + static_cast<long long>({2} + copy_{0}_mn) * {3}LL + "
-          "static_cast<long long>(copy_{0}_k) * {4}LL;",
-          operand, base, origin, plan.gmem_mn, plan.gmem_k);
+          "copy_{0}_src = {1} + static_cast<long long>({2} + copy_{0}_mn) * copy_{0}_mn_step + "
+          "static_cast<long long>(copy_{0}_k) * copy_{0}_k_step;",
+          operand, base, origin);
       src_code = fmt::format(
-          "const tg_in_t* src = avail > 0 ? copy_{0}_src + static_cast<long long>(k0) * {1}LL + it * {2}LL : {3};",
-          operand, plan.gmem_k, plan.d_mn * plan.gmem_mn + plan.d_k * plan.gmem_k, base);
+          "const tg_in_t* src = avail > 0 ? copy_{0}_src + static_cast<long long>(k0) * copy_{0}_k_step + it * "
+          "copy_{0}_it_step : {1};",
+          operand, base);
     }
     const std::string loop = fmt::format(
         "if (copy_{0}_ok) {{\n"
@@ -422,6 +426,21 @@ std::string epilogueCode(const scheduler::MatmulSchedule& s) {
          "    }";
 }
 
+// tg_gmem_a_steps / tg_gmem_b_steps: the steps of the operand's linear offset, for the copies that
+// step one pointer (CopyPlan::gmem_affine).
+std::string gmemStepFunctions(const scheduler::MatmulSchedule& s) {
+  std::string out;
+  for (const auto& [name, gmem] : {std::pair{"tg_gmem_a_steps", &s.gmem_a}, std::pair{"tg_gmem_b_steps", &s.gmem_b}}) {
+    const std::optional<GmemSteps> steps = gmemSteps(*gmem);
+    if (!steps) continue;
+    out += emitIndexFunction(name, std::string("elements from one ") + (gmem == &s.gmem_a ? "m" : "n") + " and one k of " +
+                                       gmem->name() + " to the next",
+                             {}, {{"mn_step", steps->mn_step, "long long"}, {"k_step", steps->k_step, "long long"}},
+                             s.shapeLimits());
+  }
+  return out;
+}
+
 }  // namespace
 
 
@@ -461,6 +480,7 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
   const auto copy_a = copyLoop('a', major_a, copy_a_iters, p.vec_a, deriveCopyPlan(s.copy_a, s.smem_a, s.gmem_a, major_a));
   const auto copy_b = copyLoop('b', major_b, copy_b_iters, p.vec_b, deriveCopyPlan(s.copy_b, s.smem_b, s.gmem_b, major_b));
   std::map<std::string, std::string> values = commonTemplateValues(s, {"sm80"});
+  values.at("INDEX_FUNCTIONS") += gmemStepFunctions(s);
   KernelSource source;
   source.kernel_name = values.at("KERNEL_NAME");
   addTemplateValues(values,
@@ -470,10 +490,11 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
                      {"COPY_BIND", copy_a.bind + (copy_a.bind.empty() ? "" : "\n    ") + copy_b.bind},
                      {"COPY_A", copy_a.loop},
                      {"COPY_B", copy_b.loop},
-                     {"A_BATCH_STRIDE", std::to_string(s.operandLayout('a').batch_stride)},
-                     {"BATCH", std::to_string(prob.batch)},
-                     {"BATCH_STRIDE_C", std::to_string(s.operandLayout('c').batch_stride)},
-                     {"B_BATCH_STRIDE", std::to_string(s.operandLayout('b').batch_stride)},
+                     {"A_BATCH_STRIDE", launchValue(s, "batch_stride_a", s.operandLayout('a').batch_stride)},
+                     {"BATCH", launchValue(s, "batch", s.kernelProblem().batch)},
+                     {"BATCH_STRIDE_C", launchValue(s, "batch_stride_c", s.operandLayout('c').batch_stride)},
+                     {"B_BATCH_STRIDE", launchValue(s, "batch_stride_b", s.operandLayout('b').batch_stride)},
+                     {"K_TILES", launchValue(s, "k_tiles", s.kTiles())},
                      {"PERSISTENT", p.persistent ? "true" : "false"},
                      {"A_STAGE_ELEMS", std::to_string(p.cta_tile.m * p.cta_tile.k)},
                      {"B_STAGE_ELEMS", std::to_string(p.cta_tile.n * p.cta_tile.k)},

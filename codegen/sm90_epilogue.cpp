@@ -160,9 +160,8 @@ std::string directStores(const scheduler::MatmulSchedule& s, int64_t slab_n) {
   const bool row_start = constantStep(s.gmem_c, straight ? 1 : 0) == 1;
   // The batch entry's offset is added where it is used: a pointer to it kept across the slabs cost
   // the consumers registers.
-  const std::string batch = fmt::format(
-      "static_cast<long long>(batch) * {}",
-      s.params.shapeAtLaunch() ? std::string("prob.batch_stride_c") : std::to_string(s.operandLayout('c').batch_stride) + "LL");
+  const std::string batch =
+      "static_cast<long long>(batch) * " + launchValue(s, "batch_stride_c", s.operandLayout('c').batch_stride);
   const std::string row = straight ? "tg_gmem_c(prob, m, 0)" : "tg_gmem_c(prob, 0, n)";
   const std::string setup = row_start ? "          tg_out_t* c_row = C + " + batch + " + " + row + ";\n" : "";
   const std::string at = row_start ? (straight ? "c_row[n]" : "c_row[m]") : "C[" + batch + " + tg_gmem_c(prob, m, n)]";

@@ -87,8 +87,8 @@ struct MatmulParams {
   // copy widths and the grid traversal all describe that kernel problem.
   bool swap_ab = false;
   // Compile the problem's sizes (M, N, K, batch, leading dimensions, batch strides) into the kernel
-  // instead of reading them at launch. sm_90 kernels read them at launch unless this is set, so one
-  // compiled kernel serves every problem of its configuration; sm_80 kernels always compile them in.
+  // instead of reading them at launch. Kernels of both families read them at launch unless this is
+  // set, so one compiled kernel serves every problem of its configuration.
   bool specialize_shape = false;
   // A kernel that reads its shape at launch prints its tile-grid arithmetic in 32 bits for grids of
   // up to kNarrowTilesPerDim tiles a side (schedule.h), and in 64 bits where needed for larger ones
@@ -101,7 +101,7 @@ struct MatmulParams {
   }
 
   // Whether the kernel reads the problem's sizes at launch (else they are compiled in).
-  bool shapeAtLaunch() const { return arch == Arch::Sm90 && !specialize_shape; }
+  bool shapeAtLaunch() const { return !specialize_shape; }
 
   // Warps (sm_80) or warpgroups (sm_90) doing math.
   int64_t mathGroups() const;

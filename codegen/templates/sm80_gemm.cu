@@ -20,12 +20,14 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@([[maybe
                                                                      const tg_in_t* __restrict__ A_all,
                                                                      const tg_in_t* __restrict__ B_all,
                                                                      tg_out_t* __restrict__ C_all) {
-  constexpr int M = @M@, N = @N@, K = @K@;
+  // The problem's sizes: fields of `prob`, or constants where the shape is compiled in.
+  const int M = @M@, N = @N@, K = @K@;
   constexpr int BM = @BM@, BN = @BN@, BK = @BK@, STAGES = @STAGES@;
   constexpr int TM = @TM@, TN = @TN@, MI = TM / 16, NI = TN / 8;
-  constexpr int K_TILES = (K + BK - 1) / BK;
-  // Work units per batch entry (tiles, plus split-merge's overhang) and in all.
-  constexpr int UNITS = @UNITS@, ALL_UNITS = UNITS * @BATCH@;
+  const int K_TILES = @K_TILES@;
+  // Work units per batch entry (tiles, plus split-merge's overhang) and in all (the schedule refuses
+  // problems of more than 2^31 - 1).
+  const int UNITS = @UNITS@, ALL_UNITS = UNITS * @BATCH@;
   // Persistent: the grid is smaller than the units and each CTA walks several. Otherwise each CTA
   // takes exactly one unit.
   constexpr bool PERSISTENT = @PERSISTENT@;
@@ -69,8 +71,8 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@([[maybe
   @COPY_SETUP@
   auto bind_loads = [&](int u) {
     tile_of(u, load_m0, load_n0, load_batch);
-    load_A = A_all + static_cast<long long>(load_batch) * @A_BATCH_STRIDE@LL;
-    load_B = B_all + static_cast<long long>(load_batch) * @B_BATCH_STRIDE@LL;
+    load_A = A_all + static_cast<long long>(load_batch) * @A_BATCH_STRIDE@;
+    load_B = B_all + static_cast<long long>(load_batch) * @B_BATCH_STRIDE@;
     load_inside = load_m0 + BM <= M && load_n0 + BN <= N;
     @COPY_BIND@
   };
@@ -81,7 +83,7 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@([[maybe
   // bounds arithmetic of every piece would otherwise run in the main loop of every tile. `checked` is
   // a constant at both inlined calls, so each gets its own copy code; a generic lambda taking a
   // compile-time flag would be clearer, but NVRTC compiles its call operator as host code.
-  constexpr bool EDGES = M % BM != 0 || N % BN != 0 || K % BK != 0;
+  const bool EDGES = M % BM != 0 || N % BN != 0 || K % BK != 0;
   auto load_tile = [&](int kt, int stage, bool checked) {
     const int k0 = kt * BK;
     @COPY_A@
@@ -170,7 +172,7 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@([[maybe
   while (true) {
     int m0, n0, batch;
     tile_of(unit, m0, n0, batch);
-    tg_out_t* C = C_all + static_cast<long long>(batch) * @BATCH_STRIDE_C@LL;
+    tg_out_t* C = C_all + static_cast<long long>(batch) * @BATCH_STRIDE_C@;
 #pragma unroll
     for (int mi = 0; mi < MI; ++mi)
 #pragma unroll

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "codegen/emit.h"
+#include "codegen/problem_args.h"
 #include "ir/error.h"
 #include "ir/indexer.h"
 #include "scheduler/kernel_domains.h"
@@ -167,7 +168,10 @@ TEST(OperandPadding, Sm80KernelReadsTheCopyAtItsPitch) {
   EXPECT_EQ(a.padded->dst_pitch, 4104u * 2);
   EXPECT_FALSE(source.args[2].padded.has_value());  // N-major B, ldb 304: aligned
   EXPECT_NE(source.kernel_name.find("_pada"), std::string::npos) << source.kernel_name;
-  EXPECT_NE(source.cuda.find("load_batch) * 16809984LL"), std::string::npos);  // 4096 rows of 4104
+  // The kernel reads the copy's batch stride at launch: 4096 rows of 4104.
+  EXPECT_NE(source.cuda.find("load_batch) * prob.batch_stride_a"), std::string::npos);
+  EXPECT_EQ(codegen::problemArgs(s, s.ctas()).batch_stride_a, 4096 * 4104);
+  EXPECT_EQ(codegen::problemArgs(s, s.ctas()).lda, 4104);
 }
 
 }  // namespace

@@ -69,10 +69,39 @@ TEST(RuntimeShape, SpecializedKernelsCompileTheShapeIn) {
   EXPECT_FALSE(a.cuda == b.cuda);
   EXPECT_NE(a.kernel_name.find("_4096x4096x4096"), std::string::npos) << a.kernel_name;
   EXPECT_NE(a.cuda.find("const int M = 4096, N = 4096, K = 4096;"), std::string::npos);
-  // sm_80 kernels always compile the shape in.
-  const MatmulSchedule sm80 = schedule(bf16Problem(512, 512, 512), kH100, {.arch = Arch::Sm80});
+  // sm_80 kernels too, on request.
+  const MatmulSchedule sm80 = schedule(bf16Problem(512, 512, 512), kH100, {.arch = Arch::Sm80, .specialize_shape = true});
   EXPECT_FALSE(sm80.params.shapeAtLaunch());
   EXPECT_TRUE(sm80.shapeLimits().empty());
+  EXPECT_NE(codegen::emit(sm80).cuda.find("const int M = 512, N = 512, K = 512;"), std::string::npos);
+}
+
+// sm_80 kernels read their shape at launch like sm_90a ones: one source for every problem of a
+// configuration, whose global copies step by leading dimensions read at launch (tg_gmem_a_steps).
+TEST(RuntimeShape, Sm80KernelsReadTheirShapeAtLaunch) {
+  const ScheduleOverrides o{.arch = Arch::Sm80,
+                            .cta_tile = TileShape{128, 128, 32},
+                            .stages = 3,
+                            .factors = std::vector<int64_t>{4},
+                            .group = GridGroup::M};
+  MatmulProblem sub = bf16Problem(3000, 2000, 1000);
+  sub.lda = 3072;
+  sub.ldb = 3008;
+  sub.ldc = 2048;
+  sub.validate();
+  const codegen::KernelSource a = codegen::emit(schedule(bf16Problem(4096, 4096, 4096), kH100, o));
+  for (const MatmulProblem& p : {bf16Problem(4000, 4000, 4000), bf16Problem(257, 4096, 104), sub}) {
+    const codegen::KernelSource b = codegen::emit(schedule(p, kH100, o));
+    EXPECT_EQ(a.kernel_name, b.kernel_name) << p.toString();
+    EXPECT_TRUE(a.cuda == b.cuda) << p.toString();
+  }
+  EXPECT_NE(a.cuda.find("const int M = prob.M, N = prob.N, K = prob.K;"), std::string::npos);
+  EXPECT_NE(a.cuda.find("const int K_TILES = prob.k_tiles;"), std::string::npos);
+  EXPECT_NE(a.cuda.find("mn_step = static_cast<long long>(p.lda);"), std::string::npos);
+  // An odd ldc makes C only 2-byte aligned: scalar stores, a configuration of its own.
+  MatmulProblem odd = bf16Problem(512, 511, 512);
+  odd.validate();
+  EXPECT_NE(codegen::emit(schedule(odd, kH100, o)).kernel_name.find("_directc_cscalar"), std::string::npos);
 }
 
 // The argument holds the kernel problem: swap_ab turns the caller's around, a padded operand is

@@ -38,11 +38,11 @@ const char* cudaType(scheduler::DType t) {
 
 
 namespace {
-ir::CompiledVal compileOffsets(const ir::TensorDomain& tile) {
+ir::Val offsetExpression(const ir::TensorDomain& tile) {
   ir::Indexer indexer(tile);
   const ir::IndexResult alloc =
       indexer.allocationIndex({ir::Val::loopIndex("x"), ir::Val::loopIndex("y"), ir::Val::loopIndex("s")});
-  return ir::CompiledVal(indexer.linearize(tile.allocation(), alloc.indices), {"x", "y", "s"});
+  return indexer.linearize(tile.allocation(), alloc.indices);
 }
 
 int64_t logicalExtent(const ir::TensorDomain& tile, size_t axis) {
@@ -51,7 +51,8 @@ int64_t logicalExtent(const ir::TensorDomain& tile, size_t axis) {
 }  // namespace
 
 SmemOffsets::SmemOffsets(const ir::TensorDomain& tile)
-    : offset_(compileOffsets(tile)),
+    : expression_(offsetExpression(tile)),
+      offset_(expression_, {"x", "y", "s"}),
       rows_(logicalExtent(tile, 0)),
       cols_(logicalExtent(tile, 1)),
       stages_(logicalExtent(tile, 2)) {}

@@ -36,11 +36,14 @@ class SmemOffsets {
  public:
   explicit SmemOffsets(const ir::TensorDomain& tile);
   int64_t operator()(int64_t row, int64_t col, int64_t stage = 0) const;
+  // The same offset as index math over loop variables "x" (row), "y" (col) and "s" (stage).
+  const ir::Val& expression() const { return expression_; }
   int64_t rows() const { return rows_; }
   int64_t cols() const { return cols_; }
   int64_t stages() const { return stages_; }
 
  private:
+  ir::Val expression_;
   ir::CompiledVal offset_;
   int64_t rows_, cols_, stages_;
 };

@@ -12,6 +12,7 @@
 #include "codegen/template.h"
 #include "ir/error.h"
 #include "ir/indexer.h"
+#include "ir/ir.h"
 
 namespace tilegrid::codegen {
 namespace {
@@ -19,9 +20,11 @@ namespace {
 using scheduler::DType;
 using scheduler::Major;
 
-// The hardware swizzle on shared-memory byte addresses: Swizzle<B, 4, 3>.
-int64_t hardwareSwizzle(int64_t address, int bits) {
-  return address ^ ((address >> 3) & (((int64_t{1} << bits) - 1) << 4));
+// The hardware swizzle on shared-memory byte addresses: the IR's Swizzle with the atom's byte
+// parameters (Swizzle<B, 4, 3>).
+int64_t hardwareSwizzle(const scheduler::SmemAtom& atom, int64_t address) {
+  const auto [bits, base, shift] = atom.byteSwizzle();
+  return ir::Swizzle::apply(address, bits, base, shift);
 }
 
 // How one operand's staged tile is filled by TMA and read by wgmma, all derived from the smem
@@ -86,7 +89,7 @@ OperandPlan planOperand(const char* name, const ir::TensorDomain& smem, const sc
       for (int64_t c = 0; c < plan.width; ++c) {
         const int64_t mn = k_major ? box.mn + r : box.mn + c;
         const int64_t k = k_major ? box.k + c : box.k + r;
-        TG_INTERNAL_CHECK(at(mn, k) == hardwareSwizzle(base + r * span + c * esize, bits))
+        TG_INTERNAL_CHECK(at(mn, k) == hardwareSwizzle(atom, base + r * span + c * esize))
             << name << ": element (" << mn << ", " << k << ") is not where a TMA box with " << span
             << "-byte swizzle puts it: the scheduled smem layout and the hardware disagree";
       }
@@ -120,7 +123,7 @@ OperandPlan planOperand(const char* name, const ir::TensorDomain& smem, const sc
             const int64_t block = bits == 0 ? plan.sbo : plan.lbo, group = bits == 0 ? plan.lbo : plan.sbo;
             canonical = (mn / plan.width) * block + (mn % plan.width) * esize + (k / 8) * group + (k % 8) * span;
           }
-          TG_INTERNAL_CHECK(hardwareSwizzle(start + canonical, bits) == at(g * wgmma_mn + mn, kk + k))
+          TG_INTERNAL_CHECK(hardwareSwizzle(atom, start + canonical) == at(g * wgmma_mn + mn, kk + k))
               << name << ": wgmma's canonical " << (k_major ? "K" : "MN") << "-major layout (LBO " << plan.lbo
               << ", SBO " << plan.sbo << ") misses element (" << g * wgmma_mn + mn << ", " << kk + k
               << ") of the scheduled smem tile";
@@ -133,25 +136,39 @@ OperandPlan planOperand(const char* name, const ir::TensorDomain& smem, const sc
   return plan;
 }
 
-// wgmma descriptors whose start addresses step by constants: from group g's first k16 step of stage 0
-// to any k16 step kk of any stage, in 16-byte units. Checked at every start wgmma reads; empty where
-// the smem domain is not affine there, and the kernel then evaluates the index at every step.
+// wgmma descriptors whose start addresses step by constants: from a 64-row block's first k16 step
+// of stage 0 to any k16 step kk of any stage, in 16-byte units. Derived by algebra on the smem
+// domain's offset at (group_mn * g, 16 * kk, stage) for every block g of the tile: the swizzle's
+// XOR drops out where the bits it reads are provably clear (ir::simplifyBits), and what remains must
+// be affine in kk and stage with constant steps (ir::affineIn). Nothing otherwise, and the kernel
+// then evaluates the index at every step.
 struct DescriptorSteps {
   int64_t stage = 0, kk = 0;
 };
 
-std::optional<DescriptorSteps> descriptorSteps(const ir::TensorDomain& smem, DType dtype, int64_t groups,
-                                               int64_t group_mn, int64_t tile_k) {
+std::optional<DescriptorSteps> descriptorSteps(const ir::TensorDomain& smem, DType dtype, int64_t group_mn,
+                                               int64_t tile_k) {
   const SmemOffsets offset(smem);
   const int64_t esize = scheduler::bytes(dtype);
-  auto at = [&](int64_t g, int64_t kk, int64_t stage) { return offset(g * group_mn, kk * 16, stage) * esize; };
-  const int64_t steps = tile_k / 16;
-  const DescriptorSteps bytes{offset.stages() > 1 ? at(0, 0, 1) - at(0, 0, 0) : 0, steps > 1 ? at(0, 1, 0) - at(0, 0, 0) : 0};
+  const ir::Val g = ir::Val::loopIndex("g"), kk = ir::Val::loopIndex("kk"), stage = ir::Val::loopIndex("stage");
+  const std::map<std::string, int64_t> ranges = {
+      {"g", offset.rows() / group_mn - 1}, {"kk", tile_k / 16 - 1}, {"stage", offset.stages() - 1}};
+  const ir::Val start =
+      ir::simplifyBits(ir::substitute(offset.expression(), {{"x", g * group_mn}, {"y", kk * 16}, {"s", stage}}), ranges);
+  const auto along_kk = ir::affineIn(start, "kk");
+  if (!along_kk) return std::nullopt;
+  const auto along_stage = ir::affineIn(along_kk->base, "stage");
+  if (!along_stage) return std::nullopt;
+  const auto kk_step = along_kk->step.constValue(), stage_step = along_stage->step.constValue();
+  if (!kk_step || !stage_step) return std::nullopt;
+  const DescriptorSteps bytes{*stage_step * esize, *kk_step * esize};
   if (bytes.stage % 16 != 0 || bytes.kk % 16 != 0) return std::nullopt;
-  for (int64_t g = 0; g < groups; ++g) {
-    for (int64_t stage = 0; stage < offset.stages(); ++stage) {
-      for (int64_t kk = 0; kk < steps; ++kk) {
-        if (at(g, kk, stage) != at(g, 0, 0) + stage * bytes.stage + kk * bytes.kk) return std::nullopt;
+  // The algebra's postcondition, on every start wgmma reads.
+  for (int64_t gv = 0; gv <= ranges.at("g"); ++gv) {
+    for (int64_t sv = 0; sv <= ranges.at("stage"); ++sv) {
+      for (int64_t kv = 0; kv <= ranges.at("kk"); ++kv) {
+        TG_INTERNAL_CHECK(offset(gv * group_mn, kv * 16, sv) == offset(gv * group_mn, 0, 0) + sv * *stage_step + kv * *kk_step)
+            << smem.name() << ": the derived descriptor steps miss block " << gv << ", stage " << sv << ", k16 step " << kv;
       }
     }
   }
@@ -302,8 +319,8 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
     return fmt::format("tg_wgmma_desc(smem_{0}_addr + tg_smem_{0}({1}, {2}, {3}) * {4}, {5}, {6}, {7})", x, mn, k, stage,
                        scheduler::bytes(x == 'a' ? prob.a_dtype : prob.b_dtype), plan.lbo, plan.sbo, plan.layout_type);
   };
-  const auto steps_a = descriptorSteps(s.smem_a, prob.a_dtype, m_blocks, 64, p.cta_tile.k);
-  const auto steps_b = descriptorSteps(s.smem_b, prob.b_dtype, 1, p.cta_tile.n, p.cta_tile.k);
+  const auto steps_a = descriptorSteps(s.smem_a, prob.a_dtype, 64, p.cta_tile.k);
+  const auto steps_b = descriptorSteps(s.smem_b, prob.b_dtype, p.cta_tile.n, p.cta_tile.k);
   // A's rows of the warpgroup's 64-row block mb.
   const char* a_rows = "consumer * WM + mb * 64";
   std::string descriptor_bases, descriptor_a, descriptor_b;

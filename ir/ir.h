@@ -1,6 +1,7 @@
 #pragma once
 // Everything in the IterDomain IR.
 #include "ir/affine.h"
+#include "ir/bits.h"
 #include "ir/error.h"
 #include "ir/indexer.h"
 #include "ir/iter_domain.h"

@@ -174,5 +174,7 @@ Val substitute(const Val& v, const std::map<std::string, Val>& replacements);
 // The largest value `v` can take when each variable ranges over [0, max_of[name]], a problem
 // parameter (a size) over [1, max_of[name]] (conservative interval arithmetic). Nothing if a variable has no range or a bound overflows int64.
 std::optional<int64_t> maxValue(const Val& v, const std::map<std::string, int64_t>& max_of);
+// The smallest, by the same analysis.
+std::optional<int64_t> minValue(const Val& v, const std::map<std::string, int64_t>& max_of);
 
 }  // namespace tilegrid::ir

@@ -137,6 +137,12 @@ std::optional<Range> rangeOf(const Val& v, const std::map<std::string, int64_t>&
 
 }  // namespace
 
+std::optional<int64_t> minValue(const Val& v, const std::map<std::string, int64_t>& max_of) {
+  auto r = rangeOf(v, max_of);
+  if (!r) return std::nullopt;
+  return static_cast<int64_t>(r->lo);
+}
+
 std::optional<int64_t> maxValue(const Val& v, const std::map<std::string, int64_t>& max_of) {
   auto r = rangeOf(v, max_of);
   if (!r) return std::nullopt;

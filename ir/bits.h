@@ -1,0 +1,27 @@
+#pragma once
+// Bit-level algebra on index math, in the spirit of CuTe's MixedBits: which bits a value can have
+// set when each variable ranges over [0, max], and the rewrites that knowledge allows. A swizzled
+// offset x ^ ((x & mask) >> shift) whose masked bits are provably clear is x itself, and an XOR of
+// two values with no bit in common is their sum; what remains is plain arithmetic that
+// ir::affineIn can take apart into a static step and a dynamic base.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "ir/val.h"
+
+namespace tilegrid::ir {
+
+// A mask of every bit `v` can have set when each variable ranges over [0, max_of[name]] (a problem
+// parameter over [1, max]). Nothing where `v` may be negative or a variable has no range.
+std::optional<uint64_t> possibleBits(const Val& v, const std::map<std::string, int64_t>& max_of);
+
+// `v` rebuilt bottom-up with rules that hold over those ranges:
+//   a & b -> 0      where a and b have no possible bit in common;
+//   a ^ b -> a + b  where a and b have no possible bit in common (no bit flips, no carry);
+//   a / d -> 0, a % d -> a  where 0 <= a < d.
+// Every other node is rebuilt as it was (and simplifies as built).
+Val simplifyBits(const Val& v, const std::map<std::string, int64_t>& max_of);
+
+}  // namespace tilegrid::ir

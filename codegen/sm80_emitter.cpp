@@ -13,6 +13,7 @@
 #include "codegen/template.h"
 #include "ir/error.h"
 #include "ir/indexer.h"
+#include "ir/ir.h"
 
 namespace tilegrid::codegen {
 namespace {
@@ -229,67 +230,112 @@ struct FragmentAddressing {
   int64_t k_steps = 0;              // k16 steps in a K tile
 };
 
+// Each structure is derived by algebra on the tile's offset expression (ir/bits.h, ir/affine.h):
+// substituting the row or column as a thread-dependent part plus a compile-time step, the swizzle's
+// XOR is taken apart where the bits involved are provably separate, and what remains must be affine
+// (or XOR-affine) in the step with a constant coefficient. The ranges below are those of the tile.
+using Ranges = std::map<std::string, int64_t>;
+
 // The step s with at(x, y + 16 kk) == at(x, y) ^ (kk * s) for every element and k16 step, or 0.
-int64_t stepXor(const SmemOffsets& at, int64_t bk) {
+int64_t stepXor(const ir::Val& tile0, int64_t rows, int64_t bk) {
   if (bk < 32) return 0;
-  const int64_t step = at(0, 16, 0) ^ at(0, 0, 0);
-  for (int64_t kk = 0; kk * 16 < bk; ++kk) {
+  const ir::Val yl = ir::Val::loopIndex("yl"), kk = ir::Val::loopIndex("kk");
+  const Ranges ranges = {{"x", rows - 1}, {"yl", 15}, {"kk", bk / 16 - 1}};
+  const ir::Val e = ir::simplifyBits(ir::substitute(tile0, {{"y", yl + kk * 16}}), ranges);
+  const auto split = ir::xorSplit(e, "kk", ranges);
+  if (!split) return 0;
+  const auto form = ir::affineIn(split->part, "kk");
+  if (!form || form->base.constValue() != 0 || !form->step.constValue()) return 0;
+  return *form->step.constValue();
+}
+
+// How k16 step `kk` moves every element of the tile: at(x, y + 16 kk) == at(x, y) + d (add) or
+// ^ d (xor) for y < 16, with t in {0, 1} standing for "at step kk or at step 0".
+std::optional<int64_t> stepDelta(const ir::Val& tile0, int64_t rows, int64_t kk, bool use_xor) {
+  const ir::Val yl = ir::Val::loopIndex("yl"), t = ir::Val::loopIndex("t");
+  const Ranges ranges = {{"x", rows - 1}, {"yl", 15}, {"t", 1}};
+  const ir::Val e = ir::simplifyBits(ir::substitute(tile0, {{"y", yl + t * (16 * kk)}}), ranges);
+  if (!use_xor) {
+    const auto form = ir::affineIn(e, "t");
+    if (!form) return std::nullopt;
+    return form->step.constValue();
+  }
+  const auto split = ir::xorSplit(e, "t", ranges);
+  if (!split) return std::nullopt;
+  const ir::Bindings at0{{"t", 0}}, at1{{"t", 1}};
+  if (ir::evaluate(split->part, at0) != 0) return std::nullopt;
+  return ir::evaluate(split->part, at1);
+}
+
+// The algebra's postcondition, on every element of every stage of the tile: each ldmatrix address
+// the structure produces is the tile's offset.
+void checkFragmentAddressing(const SmemOffsets& at, const FragmentAddressing& a, int64_t bk, const std::string& name) {
+  for (int64_t st = 0; st < at.stages(); ++st) {
     for (int64_t x = 0; x < at.rows(); ++x) {
-      for (int64_t y = 0; y < 16; ++y) {
-        if (at(x, y + 16 * kk, 0) != (at(x, y, 0) ^ (kk * step))) return 0;
+      for (int64_t y = 0; y < bk; ++y) {
+        const int64_t kk = y / 16;
+        int64_t derived = 0;
+        switch (a.mode) {
+          case FragmentMode::Linear:
+            derived = st * a.stage_size + (x / 16) * a.fragment_step +
+                      (a.xor_step > 0 ? at(x % 16, y % 16, 0) ^ (kk * a.xor_step) : at(x % 16, y, 0));
+            break;
+          case FragmentMode::Add: derived = st * a.stage_size + at(x, y % 16, 0) + a.step_delta[kk]; break;
+          case FragmentMode::Xor: derived = st * a.stage_size + (at(x, y % 16, 0) ^ a.step_delta[kk]); break;
+          case FragmentMode::Full: return;
+        }
+        TG_INTERNAL_CHECK(derived == at(x, y, st)) << name << ": the derived ldmatrix addressing misses element (" << x
+                                                   << ", " << y << ") of stage " << st;
       }
     }
   }
-  return step;
 }
 
-FragmentAddressing deriveFragmentAddressing(const ir::TensorDomain& tile, int64_t bk) {
+FragmentAddressing deriveFragmentAddressingByAlgebra(const ir::TensorDomain& tile, int64_t bk) {
   const SmemOffsets at(tile);
   const int64_t rows = at.rows(), stages = at.stages();
   FragmentAddressing out;
-  out.stage_size = at(0, 0, 1) - at(0, 0, 0);
-  for (int64_t st = 0; st < stages; ++st) {
-    for (int64_t x = 0; x < rows; ++x) {
-      for (int64_t y = 0; y < bk; ++y) {
-        if (at(x, y, st) != st * out.stage_size + at(x, y, 0)) return {};
-      }
-    }
-  }
-  if (rows > 16) {
-    const int64_t step = at(16, 0, 0) - at(0, 0, 0);
-    bool holds = true;
-    for (int64_t x = 0; x + 16 < rows && holds; ++x) {
-      for (int64_t y = 0; y < bk && holds; ++y) holds = at(x + 16, y, 0) == at(x, y, 0) + step;
-    }
-    if (holds) {
+  // Stages a constant apart.
+  const Ranges ranges = {{"x", rows - 1}, {"y", bk - 1}, {"s", stages - 1}};
+  const auto along_stage = ir::affineIn(ir::simplifyBits(at.expression(), ranges), "s");
+  if (!along_stage || !along_stage->step.constValue()) return {};
+  out.stage_size = *along_stage->step.constValue();
+  const ir::Val tile0 = along_stage->base;  // stage 0, over x and y
+  // Linear: fragments 16 rows apart a constant apart, x = xl + 16 f.
+  if (rows > 16 && rows % 16 == 0) {
+    const ir::Val xl = ir::Val::loopIndex("xl"), f = ir::Val::loopIndex("f");
+    const Ranges fragments = {{"xl", 15}, {"f", rows / 16 - 1}, {"y", bk - 1}};
+    const auto along_f =
+        ir::affineIn(ir::simplifyBits(ir::substitute(tile0, {{"x", xl + f * 16}}), fragments), "f");
+    if (along_f && along_f->step.constValue()) {
       out.mode = FragmentMode::Linear;
-      out.fragment_step = step;
-      out.xor_step = stepXor(at, bk);
+      out.fragment_step = *along_f->step.constValue();
+      out.xor_step = stepXor(tile0, rows, bk);
       out.k_steps = bk / 16;
       return out;
     }
   }
   // Add before Xor: where both hold (steps above the swizzle bits) an add folds into the address.
   for (FragmentMode mode : {FragmentMode::Add, FragmentMode::Xor}) {
-    const bool use_xor = mode == FragmentMode::Xor;
     std::vector<int64_t> deltas;
-    bool holds = true;
-    for (int64_t kk = 0; kk < bk && holds; kk += 16) {
-      const int64_t d = use_xor ? (at(0, kk, 0) ^ at(0, 0, 0)) : at(0, kk, 0) - at(0, 0, 0);
-      for (int64_t x = 0; x < rows && holds; ++x) {
-        for (int64_t y = 0; y < 16 && holds; ++y) {
-          holds = at(x, y + kk, 0) == (use_xor ? (at(x, y, 0) ^ d) : at(x, y, 0) + d);
-        }
-      }
-      deltas.push_back(d);
+    for (int64_t kk = 0; kk * 16 < bk; ++kk) {
+      const auto d = stepDelta(tile0, rows, kk, mode == FragmentMode::Xor);
+      if (!d) break;
+      deltas.push_back(*d);
     }
-    if (holds) {
+    if (static_cast<int64_t>(deltas.size()) * 16 >= bk) {
       out.mode = mode;
       out.step_delta = deltas;
       return out;
     }
   }
   return {};
+}
+
+FragmentAddressing deriveFragmentAddressing(const ir::TensorDomain& tile, int64_t bk) {
+  FragmentAddressing out = deriveFragmentAddressingByAlgebra(tile, bk);
+  checkFragmentAddressing(SmemOffsets(tile), out, bk, tile.name());
+  return out;
 }
 
 std::string joinInts(const std::vector<int64_t>& values) {

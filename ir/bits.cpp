@@ -1,5 +1,6 @@
 #include "ir/bits.h"
 
+#include <algorithm>
 #include <bit>
 #include <vector>
 
@@ -47,10 +48,17 @@ std::optional<uint64_t> bitsOf(const Val& v, const std::map<std::string, int64_t
   };
   switch (v.op()) {
     case Op::Add: return sumBits(b[0], b[1]) & coarse;
-    case Op::Mul:
+    case Op::Mul: {
       if (const auto s = pow2(ops[1])) return (b[0] << *s) & coarse;
       if (const auto s = pow2(ops[0])) return (b[1] << *s) & coarse;
-      return coarse;
+      // A value of 0 or 1 times anything: that thing's bits, or none.
+      if (b[0] <= 1) return b[1] & coarse;
+      if (b[1] <= 1) return b[0] & coarse;
+      // Otherwise nothing below the product of the lowest bits either may have.
+      if (b[0] == 0 || b[1] == 0) return uint64_t{0};
+      const int low = std::countr_zero(b[0]) + std::countr_zero(b[1]);
+      return low >= 64 ? uint64_t{0} : coarse & ~((uint64_t{1} << low) - 1);
+    }
     case Op::BitAnd: return b[0] & b[1];
     case Op::BitXor: return b[0] | b[1];
     case Op::Shl:
@@ -75,21 +83,65 @@ std::optional<uint64_t> possibleBits(const Val& v, const std::map<std::string, i
   return bitsOf(v, max_of);
 }
 
+namespace {
+
+bool disjoint(const Val& a, const Val& b, const std::map<std::string, int64_t>& max_of) {
+  const auto pa = possibleBits(a, max_of), pb = possibleBits(b, max_of);
+  return pa && pb && (*pa & *pb) == 0;
+}
+
+// a & m, distributed over the addends of a that share no bit (their sum is their OR).
+Val andInto(const Val& a, const Val& m, const std::map<std::string, int64_t>& max_of) {
+  if (disjoint(a, m, max_of)) return Val(0);
+  if (a.op() == Op::Add) {
+    const std::vector<Val> ops = a.operands();
+    if (disjoint(ops[0], ops[1], max_of)) return andInto(ops[0], m, max_of) + andInto(ops[1], m, max_of);
+  }
+  return a & m;
+}
+
+// a ^ c, with every addend of a that shares no bit with the rest of a nor with c moved outside
+// (it passes through the XOR untouched, and adding it sets bits nothing else has).
+Val xorInto(const Val& a, const Val& c, const std::map<std::string, int64_t>& max_of) {
+  if (disjoint(a, c, max_of)) return a + c;
+  if (a.op() == Op::Add) {
+    const std::vector<Val> ops = a.operands();
+    if (disjoint(ops[0], ops[1], max_of)) {
+      if (disjoint(ops[0], c, max_of)) return ops[0] + xorInto(ops[1], c, max_of);
+      if (disjoint(ops[1], c, max_of)) return xorInto(ops[0], c, max_of) + ops[1];
+    }
+  }
+  return a ^ c;
+}
+
+}  // namespace
+
 Val simplifyBits(const Val& v, const std::map<std::string, int64_t>& max_of) {
   const std::vector<Val> ops = v.operands();
   if (ops.empty()) return v;
   std::vector<Val> args;
   for (const Val& op : ops) args.push_back(simplifyBits(op, max_of));
-  if (v.op() == Op::BitAnd || v.op() == Op::BitXor) {
-    const auto a = possibleBits(args[0], max_of), b = possibleBits(args[1], max_of);
-    if (a && b && (*a & *b) == 0) return v.op() == Op::BitAnd ? Val(0) : args[0] + args[1];
-  }
+  if (v.op() == Op::BitAnd) return andInto(args[0], args[1], max_of);
+  if (v.op() == Op::BitXor) return xorInto(args[0], args[1], max_of);
   if (v.op() == Op::Div || v.op() == Op::Mod) {
     // A non-negative value below a positive divisor: the quotient is 0 and the remainder the value.
     const auto lo = minValue(args[0], max_of), hi = maxValue(args[0], max_of), d = minValue(args[1], max_of);
     if (lo && hi && d && *lo >= 0 && *d > 0 && *hi < *d) return v.op() == Op::Div ? Val(0) : args[0];
   }
   return rebuildOp(v.op(), args);
+}
+
+std::optional<XorForm> xorSplit(const Val& v, const std::string& var, const std::map<std::string, int64_t>& max_of) {
+  const std::vector<std::string> vars = v.freeVars();
+  if (std::find(vars.begin(), vars.end(), var) == vars.end()) return XorForm{v, Val(0)};
+  if (vars.size() == 1) return XorForm{Val(0), v};
+  if (v.op() != Op::Add && v.op() != Op::BitXor) return std::nullopt;
+  const std::vector<Val> ops = v.operands();
+  // A sum of addends with no bit in common is their XOR.
+  if (v.op() == Op::Add && !disjoint(ops[0], ops[1], max_of)) return std::nullopt;
+  const auto a = xorSplit(ops[0], var, max_of), b = xorSplit(ops[1], var, max_of);
+  if (!a || !b) return std::nullopt;
+  return XorForm{a->base ^ b->base, a->part ^ b->part};
 }
 
 }  // namespace tilegrid::ir

@@ -17,11 +17,22 @@ namespace tilegrid::ir {
 // parameter over [1, max]). Nothing where `v` may be negative or a variable has no range.
 std::optional<uint64_t> possibleBits(const Val& v, const std::map<std::string, int64_t>& max_of);
 
-// `v` rebuilt bottom-up with rules that hold over those ranges:
-//   a & b -> 0      where a and b have no possible bit in common;
-//   a ^ b -> a + b  where a and b have no possible bit in common (no bit flips, no carry);
-//   a / d -> 0, a % d -> a  where 0 <= a < d.
+// `v` rebuilt bottom-up with rules that hold over those ranges ("disjoint": no possible bit in
+// common, so that a sum of disjoint values is their OR and their XOR):
+//   a & b -> 0                    where a and b are disjoint;
+//   (p + q) & m -> p & m + q & m  where p and q are disjoint;
+//   a ^ b -> a + b                where a and b are disjoint;
+//   (p + q) ^ c -> p + (q ^ c)    where p is disjoint from q and from c (either addend);
+//   a / d -> 0, a % d -> a        where 0 <= a < d.
 // Every other node is rebuilt as it was (and simplifies as built).
 Val simplifyBits(const Val& v, const std::map<std::string, int64_t>& max_of);
+
+// v == base ^ part, with `part` holding only `var` and `base` free of it: the split of a swizzled
+// offset into what changes with a compile-time step and what a thread computes once. Sums split
+// where their addends are disjoint. Nothing where `var` cannot be separated so.
+struct XorForm {
+  Val base, part;
+};
+std::optional<XorForm> xorSplit(const Val& v, const std::string& var, const std::map<std::string, int64_t>& max_of);
 
 }  // namespace tilegrid::ir

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "codegen/cuda_dtype.h"
 #include "codegen/device_helpers.h"
 #include "codegen/index_functions.h"
 #include "ir/affine.h"
@@ -27,14 +28,7 @@ std::string gridTag(const scheduler::GridTraversal& g) {
 
 }  // namespace
 
-const char* cudaType(scheduler::DType t) {
-  switch (t) {
-    case scheduler::DType::BF16: return "__nv_bfloat16";
-    case scheduler::DType::FP16: return "__half";
-    case scheduler::DType::FP32: return "float";
-  }
-  return "?";
-}
+const char* cudaType(scheduler::DType t) { return cudaDType(t).type; }
 
 
 namespace {
@@ -114,16 +108,8 @@ std::optional<PaddedCopy> paddedCopy(const scheduler::MatmulSchedule& s, char op
 
 std::string pairStore(scheduler::DType out, const std::string& address, const std::string& v0,
                       const std::string& v1) {
-  switch (out) {
-    case scheduler::DType::BF16:
-      return fmt::format("*reinterpret_cast<__nv_bfloat162*>({}) = __floats2bfloat162_rn({}, {});", address, v0, v1);
-    case scheduler::DType::FP16:
-      return fmt::format("*reinterpret_cast<__half2*>({}) = __floats2half2_rn({}, {});", address, v0, v1);
-    case scheduler::DType::FP32:
-      return fmt::format("*reinterpret_cast<float2*>({}) = make_float2({}, {});", address, v0, v1);
-  }
-  TG_INTERNAL_CHECK(false) << "unknown output dtype";
-  return {};
+  const CudaDType& d = cudaDType(out);
+  return fmt::format("*reinterpret_cast<{}*>({}) = {}({}, {});", d.pair_type, address, d.pair_from_floats, v0, v1);
 }
 
 std::string storeCode(scheduler::DType out, bool pairs, const std::string& c) {
@@ -197,9 +183,8 @@ std::map<std::string, std::string> commonTemplateValues(const scheduler::MatmulS
   const scheduler::MatmulProblem prob = s.kernelProblem();  // computing C^T, the problem turned around
   const auto& p = s.params;
   const std::string name = kernelName(s);
-  const char* convert = prob.out_dtype == scheduler::DType::BF16   ? "__float2bfloat16_rn(v)"
-                        : prob.out_dtype == scheduler::DType::FP16 ? "__float2half_rn(v)"
-                                                                   : "v";
+  const std::string from_float = cudaDType(prob.out_dtype).from_float;
+  const std::string convert = from_float.empty() ? "v" : from_float + "(v)";
   // A kernel that reads its shape at launch takes every size from its tg_problem argument `prob`.
   const bool at_launch = p.shapeAtLaunch();
   const auto size = [&](const char* field, int64_t value) { return launchValue(s, field, value); };

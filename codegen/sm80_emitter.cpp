@@ -6,6 +6,7 @@
 #include <optional>
 #include <tuple>
 
+#include "codegen/cuda_dtype.h"
 #include "codegen/cuda_printer.h"
 #include "codegen/device_helpers.h"
 #include "codegen/emit_common.h"
@@ -547,7 +548,7 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
                      {"FRAGMENT_SETUP", setup},
                      {"LDMATRIX_A", frag_a.load},
                      {"LDMATRIX_B", frag_b.load},
-                     {"IS_BF16", prob.a_dtype == DType::BF16 ? "true" : "false"},
+                     {"IS_BF16", std::string(cudaDType(prob.a_dtype).mma_type) == "bf16" ? "true" : "false"},
                      {"MMA_BY_COLUMNS", p.mma_order == scheduler::MmaOrder::Columns ? "true" : "false"},
                      {"EPILOGUE", epilogueCode(s)}});
   source.cuda = fillTemplate(kernelTemplate("sm80_gemm"), values);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "codegen/cuda_dtype.h"
 #include "codegen/device_helpers.h"
 #include "codegen/emit_common.h"
 #include "codegen/index_functions.h"
@@ -244,7 +245,7 @@ std::string wgmmaWrapper(int64_t n, DType in, Major major_a, Major major_b) {
     outputs += fmt::format("{}%{}", i ? ", " : "", i);
     operands += fmt::format("{}\"+f\"(d[{}])", i ? ", " : "", i);
   }
-  const char* type = in == DType::BF16 ? "bf16" : "f16";
+  const char* type = cudaDType(in).mma_type;
   return fmt::format(
       "// wgmma m64n{0}k16, {1} inputs, fp32 accumulators; A {2}-major, B {3}-major (transpose bits {4}, {5}).\n"
       "__device__ __forceinline__ void tg_wgmma(float (&d)[{6}], tg_u64 desc_a, tg_u64 desc_b, bool accumulate) {{\n"

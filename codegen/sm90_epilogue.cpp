@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "codegen/cuda_dtype.h"
 #include "codegen/emit_common.h"
 #include "ir/error.h"
 
@@ -62,10 +63,8 @@ std::string blockFill(const scheduler::MatmulSchedule& s, int64_t slab_n) {
   const DType out = s.problem.out_dtype;
   const bool transposed = s.params.swap_ab;
   const BlockAddressing block = blockAddressing(s.smem_epilogue, s.params.warp_tile.m);
-  const char* pair = out == DType::BF16 ? "__nv_bfloat162" : out == DType::FP16 ? "__half2" : "float2";
-  const char* pack = out == DType::BF16   ? "__floats2bfloat162_rn(v0, v1)"
-                     : out == DType::FP16 ? "__floats2half2_rn(v0, v1)"
-                                          : "make_float2(v0, v1)";
+  const char* pair = cudaDType(out).pair_type;
+  const std::string pack = std::string(cudaDType(out).pair_from_floats) + "(v0, v1)";
   if (stmatrixFits(s.smem_epilogue, out, transposed)) {
     // A quarter of the store instructions of element pairs. Lane l addresses row l % 8 of block l / 8
     // as stored: of the warp's rows when straight, of the block's columns when transposed.

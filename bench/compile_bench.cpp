@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <map>
+#include <string>
 
 #include "codegen/emit.h"
 #include "runtime/kernel_cache.h"
@@ -64,5 +66,29 @@ void BM_CacheHitOnDisk(benchmark::State& state) {
   std::filesystem::remove_all(dir);
 }
 BENCHMARK(BM_CacheHitOnDisk)->Arg(80)->Arg(90)->Unit(benchmark::kMicrosecond);
+
+// What an application calling N = K = 4096 GEMMs with every M from 1 to 8192 (the token count, say)
+// pays in compiles: the distinct kernels the default sm_90 schedules of that range use, each compiled
+// cold, one after another. arg 0: the step between Ms (1 schedules all 8192). Scheduling is not
+// timed; counters give the kernels and the shapes.
+void BM_NvrtcColdCompileMRange(benchmark::State& state) {
+  std::map<std::string, tilegrid::codegen::KernelSource> kernels;
+  int64_t shapes = 0;
+  for (int64_t m = 1; m <= 8192; m += state.range(0), ++shapes) {
+    sc::MatmulProblem problem;
+    problem.m = m;
+    problem.n = problem.k = 4096;
+    problem.validate();
+    const auto source = tilegrid::codegen::emit(sc::schedule(problem, sc::DeviceSpec::preset("sm_90")));
+    kernels.emplace(source.cuda, source);
+  }
+  for (auto _ : state) {
+    rt::KernelCache cache;  // empty, no disk: every get compiles
+    for (const auto& [text, source] : kernels) benchmark::DoNotOptimize(cache.get(source, sc::Arch::Sm90).get());
+  }
+  state.counters["kernels"] = static_cast<double>(kernels.size());
+  state.counters["shapes"] = static_cast<double>(shapes);
+}
+BENCHMARK(BM_NvrtcColdCompileMRange)->Arg(1)->Iterations(1)->Unit(benchmark::kSecond);
 
 }  // namespace

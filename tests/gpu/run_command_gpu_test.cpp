@@ -33,5 +33,16 @@ TEST(GpuRun, CpuReferenceWithoutBaselineReportsOnlyOurKernel) {
   EXPECT_EQ(text.out.find("cuBLAS"), std::string::npos) << text.out;
 }
 
+// A problem whose buffers cannot fit in the device's memory is refused before anything is allocated
+// or compiled: 150000^3 in bf16 needs A, B, C and a reference C of 45 GB each.
+TEST(GpuRun, AProblemLargerThanTheDeviceMemoryIsRefusedClearly) {
+  scheduler::DeviceSpec device;
+  if (auto why = testing::findDevice(device)) GTEST_SKIP() << *why;
+  const auto r = testing::runCli({"run", "--m", "150000", "--n", "150000", "--k", "150000", "--baseline", "none",
+                                  "--iters", "1"});
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("MiB of device memory; the device has"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace tilegrid

@@ -21,9 +21,9 @@ namespace {
 using scheduler::DType;
 using scheduler::Major;
 
-// The hardware swizzle on shared-memory byte addresses: the IR's Swizzle with the atom's byte
-// parameters (Swizzle<B, 4, 3>).
-int64_t hardwareSwizzle(const scheduler::SmemAtom& atom, int64_t address) {
+// Where TMA and wgmma put a shared-memory byte: the IR's Swizzle with the atom's byte parameters
+// (Swizzle<B, 4, 3>), which is the hardware's.
+int64_t swizzledByte(const scheduler::SmemAtom& atom, int64_t address) {
   const auto [bits, base, shift] = atom.byteSwizzle();
   return ir::Swizzle::apply(address, bits, base, shift);
 }
@@ -90,7 +90,7 @@ OperandPlan planOperand(const char* name, const ir::TensorDomain& smem, const sc
       for (int64_t c = 0; c < plan.width; ++c) {
         const int64_t mn = k_major ? box.mn + r : box.mn + c;
         const int64_t k = k_major ? box.k + c : box.k + r;
-        TG_INTERNAL_CHECK(at(mn, k) == hardwareSwizzle(atom, base + r * span + c * esize))
+        TG_INTERNAL_CHECK(at(mn, k) == swizzledByte(atom, base + r * span + c * esize))
             << name << ": element (" << mn << ", " << k << ") is not where a TMA box with " << span
             << "-byte swizzle puts it: the scheduled smem layout and the hardware disagree";
       }
@@ -124,7 +124,7 @@ OperandPlan planOperand(const char* name, const ir::TensorDomain& smem, const sc
             const int64_t block = bits == 0 ? plan.sbo : plan.lbo, group = bits == 0 ? plan.lbo : plan.sbo;
             canonical = (mn / plan.width) * block + (mn % plan.width) * esize + (k / 8) * group + (k % 8) * span;
           }
-          TG_INTERNAL_CHECK(hardwareSwizzle(atom, start + canonical) == at(g * wgmma_mn + mn, kk + k))
+          TG_INTERNAL_CHECK(swizzledByte(atom, start + canonical) == at(g * wgmma_mn + mn, kk + k))
               << name << ": wgmma's canonical " << (k_major ? "K" : "MN") << "-major layout (LBO " << plan.lbo
               << ", SBO " << plan.sbo << ") misses element (" << g * wgmma_mn + mn << ", " << kk + k
               << ") of the scheduled smem tile";

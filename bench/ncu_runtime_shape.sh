@@ -14,23 +14,4 @@ for mode in launch compiled; do
     { tail -5 "$out/$mode.log"; continue; }
   ncu -i "$out/$mode.ncu-rep" --page details --print-details all > "$out/$mode.txt" 2>&1
 done
-python3 - "$out/launch.txt" "$out/compiled.txt" <<'PY'
-import re, sys
-wanted = ['Duration', 'SM Frequency', 'Executed Instructions', 'Executed Ipc Active', 'Issue Slots Busy',
-          'Registers Per Thread', 'Warp Cycles Per Issued Instruction', 'Compute (SM) Throughput',
-          'Memory Throughput', 'L2 Hit Rate', 'DRAM Throughput', 'Achieved Occupancy', 'Grid Size']
-def read(path):
-    vals = {}
-    try:
-        for line in open(path):
-            m = re.match(r'\s{4}(\S.*?)\s{2,}(\S+)\s+(\S+)\s*$', line)
-            if m and m.group(1) not in vals:
-                vals[m.group(1)] = m.group(2) + ' ' + m.group(3)
-    except OSError:
-        pass
-    return vals
-a, b = read(sys.argv[1]), read(sys.argv[2])
-print(f'{"metric":<36} {"shape at launch":>22} {"shape compiled in":>22}')
-for w in wanted:
-    print(f'{w:<36} {a.get(w, "-"):>22} {b.get(w, "-"):>22}')
-PY
+python3 "$(dirname "$0")/ncu_headline.py" "$out/launch.txt" "$out/compiled.txt" "shape at launch" "shape compiled in"

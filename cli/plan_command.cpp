@@ -28,8 +28,9 @@ nlohmann::json atomJson(const scheduler::SmemAtom& atom) {
 // How a persistent launch of the planned grid divides its work units: the split the kernel receives.
 std::string splitText(const scheduler::MatmulSchedule& s) {
   if (!s.params.persistent) return "";
-  std::string text = "work:     " + s.workSplit().describe();
-  if (s.params.stream_k && s.workSplit().reduction == scheduler::SplitReduction::None) {
+  const scheduler::WorkSplit split = s.workSplit();
+  std::string text = "work:     " + split.describe();
+  if (s.params.stream_k && split.reduction == scheduler::SplitReduction::None) {
     text += "; stream-K cuts nothing (it shares a last wave only where a share and its hand-over take less than a "
             "whole unit, given 4 K tiles a cluster; under a wave, one at most 80% full)";
   }

@@ -3,15 +3,20 @@
 #include "ir/error.h"
 
 namespace tilegrid::codegen {
+namespace {
+
+// A count the kernels hold in an int. The schedule refused every problem past the kernels' 32-bit
+// counts (scheduler::kMaxExtent, which is also planWorkSplit's limit) before this is reached.
+int narrow(int64_t value, const char* what) {
+  TG_INTERNAL_CHECK(value >= 0 && value <= scheduler::kMaxExtent) << what << " = " << value << " passed validation";
+  return static_cast<int>(value);
+}
+
+}  // namespace
 
 tg_problem problemArgs(const scheduler::MatmulSchedule& s, int64_t clusters) {
   const scheduler::MatmulProblem p = s.kernelProblem();
   const scheduler::OperandLayout a = s.operandLayout('a'), b = s.operandLayout('b'), c = s.operandLayout('c');
-  // scheduleWith refused every problem past the kernels' 32-bit counts (scheduler::kMaxExtent).
-  const auto narrow = [](int64_t value, const char* what) {
-    TG_INTERNAL_CHECK(value >= 0 && value <= scheduler::kMaxExtent) << what << " = " << value << " passed validation";
-    return static_cast<int>(value);
-  };
   tg_problem args{};
   args.batch_stride_a = a.batch_stride;
   args.batch_stride_b = b.batch_stride;
@@ -34,20 +39,15 @@ tg_problem problemArgs(const scheduler::MatmulSchedule& s, int64_t clusters) {
 }
 
 tg_work_split kernelSplit(const scheduler::WorkSplit& w) {
-  // planWorkSplit refused counts past 32 bits, and its stream-K sequence stays within them.
-  const auto narrow = [](int64_t value) {
-    TG_INTERNAL_CHECK(value >= 0 && value <= 0x7fffffff) << "a work split count of " << value;
-    return static_cast<int>(value);
-  };
   tg_work_split k{};
-  k.clusters = narrow(w.clusters);
-  k.k_tiles = narrow(w.k_tiles);
-  k.dp_units = narrow(w.dp_units);
-  k.dp_stride = narrow(w.dp_stride);
-  k.sk_total = narrow(w.sk_total);
-  k.sk_share = narrow(w.sk_share);
-  k.sk_extra = narrow(w.sk_extra);
-  k.pieces = narrow(w.pieces);
+  k.clusters = narrow(w.clusters, "clusters");
+  k.k_tiles = narrow(w.k_tiles, "k_tiles");
+  k.dp_units = narrow(w.dp_units, "dp_units");
+  k.dp_stride = narrow(w.dp_stride, "dp_stride");
+  k.sk_total = narrow(w.sk_total, "sk_total");
+  k.sk_share = narrow(w.sk_share, "sk_share");
+  k.sk_extra = narrow(w.sk_extra, "sk_extra");
+  k.pieces = narrow(w.pieces, "pieces");
   return k;
 }
 

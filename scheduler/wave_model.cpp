@@ -22,9 +22,8 @@ WaveFit fitWaves(const MatmulProblem& problem, int64_t cta_m, int64_t cta_n, int
   fit.useful = static_cast<double>(problem.m) * static_cast<double>(problem.n) * static_cast<double>(problem.batch) / padded;
   const double whole = std::floor(fit.waves);
   const int64_t rem = fit.units % slots, k_tiles = ceilDiv(problem.k, cta_k);
-  // Counts past the kernels' 32 bits are refused later, with the schedule's own message.
-  constexpr int64_t kCountable = 0x7fffffff;
-  const bool shared = stream_k && fit.units <= kCountable && k_tiles <= kCountable && slots <= kCountable &&
+  // Counts past the kernels' 32 bits (kMaxExtent) are refused later, with the schedule's own message.
+  const bool shared = stream_k && fit.units <= kMaxExtent && k_tiles <= kMaxExtent && slots <= kMaxExtent &&
                       planWorkSplit(fit.units, slots, k_tiles, true).sharedUnits() > 0;
   if (rem == 0) {
     fit.busy = 1;

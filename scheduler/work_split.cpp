@@ -19,8 +19,9 @@ const char* toString(SplitReduction r) {
 
 namespace {
 
-// The kernel walks the split in 32-bit arithmetic (its fields sit beside the accumulators).
-constexpr int64_t kMaxSplitCount = 0x7fffffff;
+// The kernel walks the split in 32-bit arithmetic (its fields sit beside the accumulators): counts
+// up to kMaxExtent.
+constexpr int64_t kMaxSplitCount = kMaxExtent;
 
 // How many units stream-K cuts, before the checks on the size of the shares.
 int64_t unitsWorthCutting(int64_t units, int64_t clusters, int64_t k_tiles) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <set>
 
 #include "ir/error.h"
 
@@ -72,9 +73,16 @@ std::string emitIndexFunction(const std::string& name, const std::string& commen
     ranges["p." + var] = max;
     from_struct.emplace(var, ir::Val::param("p." + var));
   }
+  // A parameter none of the results reads is still taken, so that every configuration's function
+  // has one signature (a tile grid without clusters ignores the CTA rank).
+  std::set<std::string> read;
+  for (const auto& r : results) {
+    for (const std::string& var : r.value.freeVars()) read.insert(var);
+  }
   for (const auto& p : params) {
     ranges[p.name] = p.max;
-    signature += (signature.empty() ? "" : ", ") + std::string("int ") + p.name;
+    const char* unused = read.count(p.name) ? "" : "[[maybe_unused]] ";
+    signature += (signature.empty() ? "" : ", ") + std::string(unused) + "int " + p.name;
   }
   struct Printed {
     std::string name, type, text;

@@ -6,8 +6,9 @@
 
 namespace tilegrid::codegen {
 
-std::string deviceHelperSource(const std::vector<std::string>& names) {
-  std::vector<std::string> order{"common"};
+std::string deviceHelperSource(const std::vector<std::string>& names, bool with_common) {
+  std::vector<std::string> order;
+  if (with_common) order.push_back("common");
   for (const std::string& n : names) {
     if (std::find(order.begin(), order.end(), n) == order.end()) order.push_back(n);
   }

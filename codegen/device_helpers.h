@@ -17,8 +17,8 @@ const std::vector<DeviceHelper>& embeddedKernelTemplates();
 // The template named `name`; throws InternalError if it is not embedded.
 const char* kernelTemplate(const std::string& name);
 
-// The named helpers' sources, concatenated in the order given ("common" is always first and
-// included once). Throws UserError for an unknown name, listing the known ones.
-std::string deviceHelperSource(const std::vector<std::string>& names);
+// The named helpers' sources, concatenated in the order given (with `with_common`, "common" first
+// and once). Throws UserError for an unknown name, listing the known ones.
+std::string deviceHelperSource(const std::vector<std::string>& names, bool with_common = true);
 
 }  // namespace tilegrid::codegen

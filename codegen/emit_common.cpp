@@ -6,8 +6,6 @@
 #include <vector>
 
 #include "codegen/cuda_dtype.h"
-#include "codegen/device_helpers.h"
-#include "codegen/index_functions.h"
 #include "ir/affine.h"
 #include "ir/error.h"
 #include "ir/indexer.h"
@@ -27,8 +25,6 @@ std::string gridTag(const scheduler::GridTraversal& g) {
 }
 
 }  // namespace
-
-const char* cudaType(scheduler::DType t) { return cudaDType(t).type; }
 
 
 namespace {
@@ -84,10 +80,6 @@ std::optional<GmemSteps> gmemSteps(const ir::TensorDomain& gmem) {
   return GmemSteps{along_mn->step, along_k->step};
 }
 
-std::string launchValue(const scheduler::MatmulSchedule& s, const char* field, int64_t value) {
-  return s.params.shapeAtLaunch() ? std::string("prob.") + field : std::to_string(value);
-}
-
 std::optional<PaddedCopy> paddedCopy(const scheduler::MatmulSchedule& s, char operand) {
   TG_INTERNAL_CHECK(operand == 'a' || operand == 'b') << "operand '" << operand << "': only A and B are padded";
   const scheduler::OperandLayout o = s.operandLayout(operand);
@@ -104,23 +96,6 @@ std::optional<PaddedCopy> paddedCopy(const scheduler::MatmulSchedule& s, char op
   copy.rows_per_batch = static_cast<uint64_t>(o.rows);
   copy.src_batch_pitch = static_cast<uint64_t>(o.user_batch_stride) * esize;
   return copy;
-}
-
-std::string pairStore(scheduler::DType out, const std::string& address, const std::string& v0,
-                      const std::string& v1) {
-  const CudaDType& d = cudaDType(out);
-  return fmt::format("*reinterpret_cast<{}*>({}) = {}({}, {});", d.pair_type, address, d.pair_from_floats, v0, v1);
-}
-
-std::string storeCode(scheduler::DType out, bool pairs, const std::string& c) {
-  const std::string scalar = fmt::format(
-      "if (n < N) {0}[tg_gmem_c(prob, m, n)] = tg_convert(v0);\n"
-      "        if (n + 1 < N) {0}[tg_gmem_c(prob, m, n + 1)] = tg_convert(v1);",
-      c);
-  if (!pairs) return scalar;
-  // Pairs need n even and N even (align_c >= 2) so the two elements are one aligned store.
-  return "if (n + 1 < N) {\n          " + pairStore(out, c + " + tg_gmem_c(prob, m, n)", "v0", "v1") +
-         "\n        } else {\n          " + scalar + "\n        }";
 }
 
 std::string kernelName(const scheduler::MatmulSchedule& s) {
@@ -168,43 +143,31 @@ bool tmaStoresC(const scheduler::MatmulSchedule& s) {
   return s.problem.rowsOfCAreWhole16Bytes();
 }
 
-namespace {
+int64_t fixedSize(const scheduler::MatmulSchedule& s, int64_t value) { return s.params.shapeAtLaunch() ? 0 : value; }
 
-// Every GEMM kernel takes a tg_problem argument, which holds the work split.
-std::vector<std::string> withProblem(std::vector<std::string> helpers) {
-  helpers.insert(helpers.begin(), {"work_split", "problem"});
-  return helpers;
+std::string kernelSummary(const scheduler::MatmulSchedule& s) {
+  const scheduler::MatmulProblem prob = s.kernelProblem();  // computing C^T, the problem turned around
+  return (s.params.shapeAtLaunch() ? std::string("any problem of its configuration") : prob.toString()) + "; " +
+         s.params.toString();
 }
 
-}  // namespace
-
-std::map<std::string, std::string> commonTemplateValues(const scheduler::MatmulSchedule& s,
-                                                        const std::vector<std::string>& helpers) {
-  const scheduler::MatmulProblem prob = s.kernelProblem();  // computing C^T, the problem turned around
+ConfigBlock commonConfig(const scheduler::MatmulSchedule& s) {
+  const scheduler::MatmulProblem prob = s.kernelProblem();
   const auto& p = s.params;
-  const std::string name = kernelName(s);
-  const std::string from_float = cudaDType(prob.out_dtype).from_float;
-  const std::string convert = from_float.empty() ? "v" : from_float + "(v)";
-  // A kernel that reads its shape at launch takes every size from its tg_problem argument `prob`.
-  const bool at_launch = p.shapeAtLaunch();
-  const auto size = [&](const char* field, int64_t value) { return launchValue(s, field, value); };
-  return {{"HEADER", name + ": " + (at_launch ? std::string("any problem of its configuration") : prob.toString()) +
-                         "; " + p.toString()},
-          {"KERNEL_NAME", name},
-          {"IN_TYPE", cudaType(prob.a_dtype)},
-          {"OUT_TYPE", cudaType(prob.out_dtype)},
-          {"CONVERT", convert},
-          {"HELPERS", deviceHelperSource(withProblem(helpers))},
-          {"INDEX_FUNCTIONS", emitMatmulIndexFunctions(s)},
-          {"THREADS", std::to_string(p.threadsPerCta())},
-          {"M", size("M", prob.m)},
-          {"N", size("N", prob.n)},
-          {"K", size("K", prob.k)},
-          {"UNITS", size("units", s.workUnits() / prob.batch)},
-          {"BM", std::to_string(p.cta_tile.m)},
-          {"BN", std::to_string(p.cta_tile.n)},
-          {"BK", std::to_string(p.cta_tile.k)},
-          {"STAGES", std::to_string(p.stages)}};
+  ConfigBlock config(kernelName(s));
+  config.type("in_t", cudaTypeName(prob.a_dtype)).type("out_t", cudaTypeName(prob.out_dtype));
+  config.value("THREADS", p.threadsPerCta())
+      .value("BM", p.cta_tile.m)
+      .value("BN", p.cta_tile.n)
+      .value("BK", p.cta_tile.k)
+      .value("STAGES", p.stages)
+      .flag("SHAPE_AT_LAUNCH", p.shapeAtLaunch(), "sizes come from the kernel's tg_problem argument, not FIXED_*")
+      .value("FIXED_M", fixedSize(s, prob.m))
+      .value("FIXED_N", fixedSize(s, prob.n))
+      .value("FIXED_K_TILES", fixedSize(s, s.kTiles()))
+      .value("FIXED_UNITS", fixedSize(s, s.workUnits() / prob.batch), "work units per batch entry")
+      .value("FIXED_BATCH_STRIDE_C", fixedSize(s, s.operandLayout('c').batch_stride));
+  return config;
 }
 
 KernelArg streamKWorkspace(int64_t slots, int64_t sum_elems) {

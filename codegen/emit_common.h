@@ -1,6 +1,6 @@
 #pragma once
-// Pieces both GEMM emitters share: type names, kernel names, the epilogue store, and a check that a
-// global-memory domain is affine (so kernels can step pointers by constants).
+// Pieces both GEMM emitters share: kernel names, the common configuration, smem offsets for layout
+// checks, and the affine forms of global-memory offsets (so kernels can step pointers by constants).
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -8,15 +8,13 @@
 #include <utility>
 #include <vector>
 
+#include "codegen/config_block.h"
 #include "codegen/kernel_source.h"
 #include "ir/tensor_domain.h"
 #include "ir/val.h"
 #include "scheduler/schedule.h"
 
 namespace tilegrid::codegen {
-
-// The CUDA type of a dtype: __nv_bfloat16, __half or float.
-const char* cudaType(scheduler::DType t);
 
 // The kernel's configuration as a name, e.g. tilegrid_sm90_bf16_tn_128x256x64_s4_smerge8m_c2x1, with
 // the problem's sizes only where they are compiled in (tilegrid_sm80_..._4096x4096x4096).
@@ -25,10 +23,16 @@ std::string kernelName(const scheduler::MatmulSchedule& schedule);
 // Whether the sm_90 epilogue stores C by TMA: C's rows and batch entries start and end on 16 bytes.
 bool tmaStoresC(const scheduler::MatmulSchedule& schedule);
 
-// The values every GEMM kernel template takes (types, sizes: constants or fields of `prob`, tile, stages, the Indexer's index
-// functions, the device helpers named), keyed by placeholder; each emitter adds its own.
-std::map<std::string, std::string> commonTemplateValues(const scheduler::MatmulSchedule& s,
-                                                        const std::vector<std::string>& helpers);
+// The configuration every GEMM kernel has: its element types, threads, tile and stages, and the
+// sizes of its problem where they are compiled in (FIXED_*, read only where SHAPE_AT_LAUNCH is false;
+// 0 otherwise, so that the source does not depend on the problem).
+ConfigBlock commonConfig(const scheduler::MatmulSchedule& s);
+
+// A compiled-in size: `value` where the shape is compiled in, else 0 (the kernel reads `prob`).
+int64_t fixedSize(const scheduler::MatmulSchedule& s, int64_t value);
+
+// What the kernel computes, for its source's first line.
+std::string kernelSummary(const scheduler::MatmulSchedule& s);
 
 // A shared-memory tile's element offset of (row, col, stage), from the Indexer's expression, for the
 // emitters to check layout properties on element by element.
@@ -63,20 +67,9 @@ struct GmemSteps {
 };
 std::optional<GmemSteps> gmemSteps(const ir::TensorDomain& gmem);
 
-// A size of the kernel problem as the kernel reads it: the field of its tg_problem argument `prob`
-// where the shape is read at launch, else the constant.
-std::string launchValue(const scheduler::MatmulSchedule& s, const char* field, int64_t value);
-
 // The copy the runtime makes before every launch of a schedule that pads operand 'a' or 'b' of its
 // kernel problem: the operand's rows at its leading dimension, into rows of gmem's padded pitch.
 std::optional<PaddedCopy> paddedCopy(const scheduler::MatmulSchedule& s, char operand);
-
-// One 2-element store of fp32 values v0 and v1, converted to `out`, at `address` (aligned for two).
-std::string pairStore(scheduler::DType out, const std::string& address, const std::string& v0, const std::string& v1);
-
-// Stores v0 and v1 to `c` at (m, n) and (m, n + 1): one paired store when `pairs` (n even, N even),
-// else one guarded element at a time.
-std::string storeCode(scheduler::DType out, bool pairs, const std::string& c = "C");
 
 // The stream-K workspace argument: two flags per slot (rounded up to 256 bytes), then an fp32 partial
 // sum of `sum_elems` per slot. A slot is what hands one sum over: a CTA (sm_80) or a consumer

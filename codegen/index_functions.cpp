@@ -60,12 +60,11 @@ std::string emitMatmulIndexFunctions(const scheduler::MatmulSchedule& s) {
     // The schedule refuses problems of more work units than kernels count in 32 bits
     // (scheduler::kMaxExtent), whatever bound the tile counts' product has.
     const int64_t units = std::min(extentOf(s.tile_grid, s.tile_grid.loop()[0], limits), scheduler::kMaxExtent);
-    std::vector<IndexFunctionParam> params = {{"cta", units - 1}};
-    std::string what = "CTA -> output tile: ";
-    if (s.tile_grid.nDims() == 2) {
-      params.push_back({"rank", extentOf(s.tile_grid, s.tile_grid.loop()[1]) - 1});
-      what = "cluster work unit and CTA rank -> output tile: ";
-    }
+    // Every kernel passes the CTA's rank in its cluster; without clusters it is always 0.
+    const int64_t ranks = s.tile_grid.nDims() == 2 ? extentOf(s.tile_grid, s.tile_grid.loop()[1]) : 1;
+    const std::vector<IndexFunctionParam> params = {{"cta", units - 1}, {"rank", ranks - 1}};
+    const std::string what =
+        ranks > 1 ? "cluster work unit and CTA rank -> output tile: " : "work unit (rank 0: no clusters) -> output tile: ";
     // Kernels count work units and tiles in int: the schedule refuses problems past that. The number
     // of work units (the grid's extent) reaches the kernel in its tg_problem argument.
     out += emitIndexFunction("tg_tile_of", what + s.params.grid.toString() + " (tile_grid)", params,

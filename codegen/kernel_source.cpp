@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "ir/error.h"
+
 namespace tilegrid::codegen {
 
 std::string LaunchConfig::toString() const {
@@ -20,6 +22,12 @@ const char* toString(ArgKind kind) {
     case ArgKind::Problem: return "problem";
   }
   return "?";
+}
+
+KernelArg unusedArg(const std::string& name, ArgKind kind) {
+  TG_INTERNAL_CHECK(kind == ArgKind::Pointer || kind == ArgKind::TensorMap)
+      << "unused kernel argument " << name << " must be a pointer or a tensor map";
+  return {name, kind, "", {}, {}};
 }
 
 }  // namespace tilegrid::codegen

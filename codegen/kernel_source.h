@@ -42,7 +42,8 @@ struct KernelArg {
   ArgKind kind = ArgKind::Pointer;
   // Pointers and tensor maps: the matrix they address ("A", "B" or "C"), or "workspace": scratch
   // memory of `workspace_bytes` the launcher owns, zeroed once when it is allocated. Kernels leave
-  // it zeroed again where they need zeros (stream-K's flags).
+  // it zeroed again where they need zeros (stream-K's flags). Empty: a parameter the kernel's
+  // configuration does not read (unusedArg), passed as zeros.
   std::string buffer;
   // Tensor maps: what to encode over `buffer`.
   std::optional<TensorMapSpec> tensor_map;
@@ -62,5 +63,9 @@ struct KernelSource {
 };
 
 const char* toString(ArgKind kind);
+
+// A parameter of the kernel's signature that its configuration does not read: a null pointer or a
+// zeroed tensor map.
+KernelArg unusedArg(const std::string& name, ArgKind kind);
 
 }  // namespace tilegrid::codegen

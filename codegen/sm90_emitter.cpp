@@ -1,12 +1,10 @@
 #include "codegen/sm90_emitter.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <optional>
 
 #include "codegen/cuda_dtype.h"
-#include "codegen/device_helpers.h"
+#include "codegen/device/tma_boxes.cuh"
 #include "codegen/emit_common.h"
 #include "codegen/index_functions.h"
 #include "codegen/sm90_epilogue.h"
@@ -40,6 +38,7 @@ struct TmaBox {
 struct OperandPlan {
   int64_t width = 0;            // atom elements along the contiguous mode
   std::vector<TmaBox> boxes;    // the TMA boxes that fill one stage
+  int64_t box_rows = 0, tile_rows = 0, blocks = 0;  // as the kernel walks them (tg_load_stage)
   std::vector<uint32_t> box;    // box extents, contiguous first
   int64_t sharers = 1;          // CTAs of a cluster sharing this operand tile (multicast)
   int64_t landed_bytes = 0;     // bytes the boxes write into each CTA's stage (overlaps twice)
@@ -73,10 +72,15 @@ OperandPlan planOperand(const char* name, const ir::TensorDomain& smem, const sc
   const int64_t rows = scheduler::ceilDiv(scheduler::ceilDiv(tile_rows, sharers), 8) * 8;
   const int64_t blocks = (k_major ? tile_k : tile_mn) / plan.width;
   plan.sharers = sharers;
+  plan.box_rows = rows;
+  plan.tile_rows = tile_rows;
+  plan.blocks = blocks;
   plan.box = {static_cast<uint32_t>(plan.width), static_cast<uint32_t>(rows)};
   for (int64_t j = 0; j < blocks; ++j) {
     for (int64_t part = 0; part < sharers; ++part) {
-      const int64_t first = std::min(part * rows, tile_rows - rows);
+      // Where the kernel loads the box (codegen/device/tma_boxes.cuh).
+      const int64_t first =
+          tg_box_first_row(static_cast<int>(part), static_cast<int>(rows), static_cast<int>(tile_rows));
       const TmaBox box = k_major ? TmaBox{first, j * plan.width, part} : TmaBox{j * plan.width, first, part};
       plan.boxes.push_back(box);
     }
@@ -211,54 +215,6 @@ OperandMap operandMap(const scheduler::MatmulSchedule& s, char operand, const Op
   return out;
 }
 
-// The TMA loads of one operand's stage: one per box, each by its owner rank (multicast to the
-// cluster's sharers) when the tile is shared.
-std::string loadCode(char operand, const OperandPlan& plan, Major major, bool batched) {
-  const std::string tile = operand == 'a' ? "tile_m * BM" : "tile_n * BN";
-  const std::string mask = std::to_string((1 << plan.sharers) - 1);
-  std::string code;
-  for (int64_t owner = 0; owner < plan.sharers; ++owner) {
-    std::string loads;
-    for (const TmaBox& box : plan.boxes) {
-      if (box.owner != owner) continue;
-      const std::string c_mn = fmt::format("{} + {}", tile, box.mn), c_k = fmt::format("k0 + {}", box.k);
-      const std::string& inner = major == Major::K ? c_k : c_mn;
-      const std::string& outer = major == Major::K ? c_mn : c_k;
-      const std::string coords = inner + ", " + outer + (batched ? ", batch" : "");
-      const std::string call = fmt::format("tg_tma_load_{}d{}", batched ? 3 : 2, plan.sharers > 1 ? "_multicast" : "");
-      const std::string tail = plan.sharers > 1 ? ", " + mask : "";
-      if (!loads.empty()) loads += "\n          ";
-      loads += fmt::format("{}(smem_{} + tg_smem_{}({}, {}, stage), &tmap_{}, {}, &full[stage]{});", call, operand,
-                           operand, box.mn, box.k, operand, coords, tail);
-    }
-    if (!code.empty()) code += "\n          ";
-    code += plan.sharers > 1 ? fmt::format("if (cta_rank == {}) {{\n          {}\n          }}", owner, loads) : loads;
-  }
-  return code;
-}
-
-// D (64 x n fp32) += A * B for wgmma m64nNk16 from two descriptors; `accumulate` false overwrites D.
-std::string wgmmaWrapper(int64_t n, DType in, Major major_a, Major major_b) {
-  const int64_t regs = n / 2;
-  std::string outputs, operands;
-  for (int64_t i = 0; i < regs; ++i) {
-    outputs += fmt::format("{}%{}", i ? ", " : "", i);
-    operands += fmt::format("{}\"+f\"(d[{}])", i ? ", " : "", i);
-  }
-  const char* type = cudaDType(in).mma_type;
-  return fmt::format(
-      "// wgmma m64n{0}k16, {1} inputs, fp32 accumulators; A {2}-major, B {3}-major (transpose bits {4}, {5}).\n"
-      "__device__ __forceinline__ void tg_wgmma(float (&d)[{6}], tg_u64 desc_a, tg_u64 desc_b, bool accumulate) {{\n"
-      "  asm volatile(\n"
-      "      \"{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{9}, 0;\\n\"\n"
-      "      \"wgmma.mma_async.sync.aligned.m64n{0}k16.f32.{1}.{1} {{{7}}}, %{6}, %{8}, p, 1, 1, {4}, {5};\\n}}\\n\"\n"
-      "      : {10}\n"
-      "      : \"l\"(desc_a), \"l\"(desc_b), \"r\"(static_cast<int>(accumulate)));\n"
-      "}}\n",
-      n, type, major_a == Major::K ? "K" : "MN", major_b == Major::K ? "K" : "MN", major_a == Major::K ? 0 : 1,
-      major_b == Major::K ? 0 : 1, regs, outputs, regs + 1, regs + 2, operands);
-}
-
 }  // namespace
 
 KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
@@ -295,8 +251,6 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   const int64_t out_bytes = scheduler::bytes(prob.out_dtype);
   const scheduler::OperandLayout layout_c = s.operandLayout('c');
   const int64_t slab_n = p.epilogue_tile.n;
-  TG_INTERNAL_CHECK(slab_n <= p.cta_tile.n && (p.cta_tile.n - slab_n) % 8 == 0 && p.epilogue_tile.m == p.cta_tile.m)
-      << "epilogue tile " << p.epilogue_tile.toString() << " does not tile the cta tile " << p.cta_tile.toString();
   // Straight, each consumer stores its rows of the slab as one box; transposed (an m-contiguous
   // slab), as boxes of the atom's width.
   const OperandPlan plan_c =
@@ -312,102 +266,72 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
     map_c.box.push_back(1);
   }
   map_c.swizzle = static_cast<TmaSwizzle>(p.smem_epilogue.tmaSwizzle());
-  const int64_t c_smem_elems = 2 * p.cta_tile.m * slab_n;
 
-  // The descriptor of operand `x`'s tile at (mn, k) of `stage`, from the Indexer's smem offset.
-  const auto desc = [&](char x, const char* mn, const char* k, const char* stage) {
-    const OperandPlan& plan = x == 'a' ? plan_a : plan_b;
-    return fmt::format("tg_wgmma_desc(smem_{0}_addr + tg_smem_{0}({1}, {2}, {3}) * {4}, {5}, {6}, {7})", x, mn, k, stage,
-                       scheduler::bytes(x == 'a' ? prob.a_dtype : prob.b_dtype), plan.lbo, plan.sbo, plan.layout_type);
-  };
+  // wgmma descriptors step by constants where the algebra finds the steps for both operands.
   const auto steps_a = descriptorSteps(s.smem_a, prob.a_dtype, 64, p.cta_tile.k);
   const auto steps_b = descriptorSteps(s.smem_b, prob.b_dtype, p.cta_tile.n, p.cta_tile.k);
-  // A's rows of the warpgroup's 64-row block mb.
-  const char* a_rows = "consumer * WM + mb * 64";
-  std::string descriptor_bases, descriptor_a, descriptor_b;
-  if (steps_a && steps_b) {
-    descriptor_bases = fmt::format(
-        "// The operands' start addresses step by constants over stages and k16 steps (checked on the smem\n"
-        "    // domains): each step adds them to the warpgroup's first descriptors.\n"
-        "    tg_u64 desc_a0[M_BLOCKS];\n"
-        "#pragma unroll\n"
-        "    for (int mb = 0; mb < M_BLOCKS; ++mb) desc_a0[mb] = {0};\n"
-        "    const tg_u64 desc_b0 = {1};",
-        desc('a', a_rows, "0", "0"), desc('b', "0", "0", "0"));
-    descriptor_a = fmt::format("const tg_u64 desc_a = desc_a0[mb] + static_cast<tg_u64>(stage * {0} + kk * {1});",
-                               steps_a->stage, steps_a->kk);
-    descriptor_b = fmt::format("const tg_u64 desc_b = desc_b0 + static_cast<tg_u64>(stage * {0} + kk * {1});",
-                               steps_b->stage, steps_b->kk);
-  } else {
-    descriptor_a = fmt::format("const tg_u64 desc_a = {};", desc('a', a_rows, "kk * 16", "stage"));
-    descriptor_b = fmt::format("const tg_u64 desc_b = {};", desc('b', "0", "kk * 16", "stage"));
-  }
-  const int64_t a_stage = p.cta_tile.m * p.cta_tile.k, b_stage = p.cta_tile.n * p.cta_tile.k;
-  std::vector<std::string> helpers{"mbarrier", "tma", "wgmma", "stmatrix", "work_split", "stream_k"};
-  if (cm > 1) helpers.push_back("cluster");
-  const char* tile_of =
-      cm > 1 ? "// The cluster's first tile decides whether the unit exists, for every rank alike; a rank's own\n"
-               "        // tile may lie past M (computed on zero-filled loads, never stored).\n"
-               "        tg_tile_of(prob, unit % UNITS, 0, tile_m, tile_n, tile_valid);\n"
-               "        if (!tile_valid) continue;\n"
-               "        tg_tile_of(prob, unit % UNITS, cta_rank, tile_m, tile_n, tile_valid);"
-             : "tg_tile_of(prob, unit % UNITS, tile_m, tile_n, tile_valid);\n        if (!tile_valid) continue;";
-  const char* release_previous =
-      cm > 1 ? "for (int r = 0; r < CM; ++r) tg_mbarrier_arrive_cluster(&empty[(iter - 1) % STAGES], r);"
-             : "tg_mbarrier_arrive(&empty[(iter - 1) % STAGES]);";
-  const char* exit_sync = cm > 1 ? "// Peers multicast into this CTA's shared memory and arrive on its barriers until "
-                                   "they finish.\n  tg_cluster_sync();"
-                                 : "";
-  const char* epilogue_drain =
-      tma_store ? "// Shared memory must outlive the last stores' reads.\n    if (t == 0) tg_tma_store_wait_all();" : "";
-  std::map<std::string, std::string> values = commonTemplateValues(s, helpers);
+  const bool stepped = steps_a && steps_b;
+  ConfigBlock config = commonConfig(s);
+  config.value("FIXED_K_TAIL_STEPS", fixedSize(s, s.kTailSteps()), "k16 steps of a last K tile cut by K")
+      .value("WM", p.warp_tile.m, "rows of a consumer warpgroup")
+      .value("WN", p.warp_tile.n)
+      .value("CONSUMERS", consumers)
+      .value("CLUSTER_M", cm, "CTAs of a cluster, along M; they share B tiles")
+      .value("PRODUCER_REGS", p.sm90Registers().producer)
+      .value("CONSUMER_REGS", p.sm90Registers().consumer)
+      .value("A_STAGE_ELEMS", p.cta_tile.m * p.cta_tile.k)
+      .value("B_STAGE_ELEMS", p.cta_tile.n * p.cta_tile.k)
+      .value("C_SMEM_ELEMS", 2 * p.cta_tile.m * slab_n, "two epilogue slab buffers")
+      .value("STAGE_TX_BYTES", plan_a.landed_bytes + plan_b.landed_bytes,
+             "bytes a stage's TMA boxes land in this CTA: overlapping boxes count twice")
+      .flag("BATCHED", batched, "3-D tensor maps: the batch entry is the last coordinate")
+      .flag("STREAM_K", p.stream_k)
+      .value("SLICE_MIN_PIECES", scheduler::kSliceReductionMinPieces,
+             "in-step stream-K pieces add up in slices from this many on (planWorkSplit)")
+      .value("MAX_CTAS", p.stream_k ? s.ctas() : 0, "a stream-K launch's persistent grid, at most")
+      .flag("DESCRIPTOR_STEPS", stepped, "wgmma descriptors step by constants over stages and k16 steps");
+  const auto add_operand = [&](const char* group, const OperandPlan& plan, Major major,
+                               const std::optional<DescriptorSteps>& steps) {
+    config.flag("K_MAJOR", major == Major::K, "", group)
+        .value("BOX_WIDTH", plan.width, "TMA box elements along the contiguous mode (one swizzle row)", group)
+        .value("BOX_ROWS", plan.box_rows, "", group)
+        .value("TILE_ROWS", plan.tile_rows, "", group)
+        .value("BLOCKS", plan.blocks, "boxes along the contiguous mode", group)
+        .value("SHARERS", plan.sharers, "CTAs loading the tile together (multicast)", group)
+        .value("LBO", plan.lbo, "wgmma descriptor: leading byte offset", group)
+        .value("SBO", plan.sbo, "stride byte offset", group)
+        .value("LAYOUT", plan.layout_type, "swizzle mode (1: 128B, 2: 64B, 3: 32B, 0: none)", group)
+        .value("DESC_STAGE_STEP", stepped ? steps->stage : 0, "descriptor steps, in 16 bytes", group)
+        .value("DESC_KK_STEP", stepped ? steps->kk : 0, "", group);
+  };
+  add_operand("operand_a", plan_a, major_a, steps_a);
+  add_operand("operand_b", plan_b, major_b, steps_b);
+  addSm90EpilogueConfig(s, tma_store, config);
+
   KernelSource source;
-  source.kernel_name = values.at("KERNEL_NAME");
-  addTemplateValues(values,
-                    {{"STREAM_K", p.stream_k ? "true" : "false"},
-                     {"SLICE_MIN_PIECES", std::to_string(scheduler::kSliceReductionMinPieces)},
-                     {"MAX_CTAS", std::to_string(p.stream_k ? s.ctas() : 0)},
-                     {"K_TILES", launchValue(s, "k_tiles", s.kTiles())},
-                     {"K_TAIL_STEPS", launchValue(s, "k_tail_steps", s.kTailSteps())},
-                     {"WORKSPACE_PARAM", p.stream_k ? ",\n    float* __restrict__ workspace" : ""},
-                     {"WORKSPACE_DECL", p.stream_k ? "" : "float* const workspace = nullptr;  // no stream-K: no partial sums"},
-                     {"CLUSTER_M", std::to_string(cm)},
-                     {"INIT_SYNC", cm > 1 ? "tg_cluster_sync();" : "__syncthreads();"},
-                     {"CTA_RANK", cm > 1 ? "tg_cluster_rank()" : "0"},
-                     {"TILE_OF", tile_of},
-                     {"RELEASE_PREVIOUS", release_previous},
-                     {"EXIT_SYNC", exit_sync},
-                     {"WGMMA", wgmmaWrapper(p.instruction_tile.n, prob.a_dtype, major_a, major_b)},
-                     {"WM", std::to_string(p.warp_tile.m)},
-                     {"WN", std::to_string(p.warp_tile.n)},
-                     {"CONSUMERS", std::to_string(consumers)},
-                     {"A_STAGE_ELEMS", std::to_string(a_stage)},
-                     {"B_STAGE_ELEMS", std::to_string(b_stage)},
-                     {"STAGE_TX_BYTES", std::to_string(plan_a.landed_bytes + plan_b.landed_bytes)},
-                     {"PRODUCER_REGS", std::to_string(p.sm90Registers().producer)},
-                     {"CONSUMER_REGS", std::to_string(p.sm90Registers().consumer)},
-                     {"LOAD_A", loadCode('a', plan_a, major_a, batched)},
-                     {"LOAD_B", loadCode('b', plan_b, major_b, batched)},
-                     {"DESCRIPTOR_BASES", descriptor_bases},
-                     {"DESCRIPTOR_A", descriptor_a},
-                     {"DESCRIPTOR_B", descriptor_b},
-                     {"C_PARAM", tma_store ? "const __grid_constant__ tg_tensor_map tmap_c"
-                                           : "tg_out_t* __restrict__ C"},
-                     {"C_SMEM_ELEMS", std::to_string(c_smem_elems)},
-                     {"EPILOGUE", sm90EpilogueCode(s, tma_store, batched)},
-                     {"EPILOGUE_DRAIN", epilogue_drain}});
-  source.cuda = fillTemplate(kernelTemplate("sm90_gemm"), values);
+  source.kernel_name = config.kernelName();
+  source.cuda = assembleKernel({kernelSummary(s),
+                                {"dtype", "work_split", "problem", "mbarrier", "cluster", "tma", "tma_boxes", "wgmma",
+                                 "wgmma_shapes", "stmatrix", "stream_k"},
+                                emitMatmulIndexFunctions(s),
+                                &config,
+                                {"sm90_operands", "sm90_epilogue"},
+                                "sm90_gemm"});
   source.launch.grid = {static_cast<uint32_t>(s.ctas()), 1, 1};
   source.launch.block = {static_cast<uint32_t>(p.threadsPerCta()), 1, 1};
   source.launch.cluster = {static_cast<uint32_t>(cm), 1, 1};
   source.launch.persistent = p.persistent;
   source.launch.dynamic_smem_bytes = static_cast<uint32_t>(p.smemBytes(prob));
   // Computing C^T, the kernel's A is the caller's B and its B the caller's A.
+  // Every sm_90 kernel has one signature; what a configuration does not read is passed as zeros.
   source.args = {{"prob", ArgKind::Problem, "", {}, {}},
                  {"tmap_a", ArgKind::TensorMap, p.swap_ab ? "B" : "A", map_a.spec, map_a.padded},
                  {"tmap_b", ArgKind::TensorMap, p.swap_ab ? "A" : "B", map_b.spec, map_b.padded},
-                 tma_store ? KernelArg{"tmap_c", ArgKind::TensorMap, "C", map_c, {}} : KernelArg{"C", ArgKind::Pointer, "C", {}, {}}};
-  if (p.stream_k) source.args.push_back(streamKWorkspace(s.ctas() * consumers, p.warp_tile.m * p.warp_tile.n));
+                 tma_store ? KernelArg{"tmap_c", ArgKind::TensorMap, "C", map_c, {}}
+                           : unusedArg("tmap_c", ArgKind::TensorMap),
+                 tma_store ? unusedArg("C", ArgKind::Pointer) : KernelArg{"C", ArgKind::Pointer, "C", {}, {}},
+                 p.stream_k ? streamKWorkspace(s.ctas() * consumers, p.warp_tile.m * p.warp_tile.n)
+                            : unusedArg("workspace", ArgKind::Pointer)};
   return source;
 }
 

@@ -1,18 +1,24 @@
 #pragma once
-// Filling @NAME@ placeholders in kernel templates. The non-index skeleton of a kernel (loops,
-// instructions) is template text; every schedule-dependent index comes in through a placeholder
-// or one of the index functions (codegen/index_functions.h).
-#include <map>
+// Assembling a kernel's source: the device helpers it calls, the index functions printed from its
+// IR, its configuration block, the kernel parts that read the configuration, and the kernel template
+// (codegen/templates/*.cu), each pasted verbatim. Only the index functions and the configuration are
+// generated; nothing is substituted into the helpers or the template.
 #include <string>
+#include <vector>
+
+#include "codegen/config_block.h"
 
 namespace tilegrid::codegen {
 
-// Replaces every @NAME@ with values[NAME]. Throws InternalError for a placeholder without a value
-// or a value without a placeholder, so templates and emitters cannot drift apart.
-std::string fillTemplate(const std::string& text, const std::map<std::string, std::string>& values);
+struct KernelText {
+  std::string summary;                 // the first comment line: what the kernel computes
+  std::vector<std::string> helpers;    // codegen/device/*.cuh that need nothing of the configuration
+  std::string index_functions;         // printed from the Indexer
+  const ConfigBlock* config = nullptr;
+  std::vector<std::string> parts;      // codegen/device/*.cuh that read the configuration
+  std::string kernel_template;         // codegen/templates/<name>.cu
+};
 
-// Adds `more` to `values`. Throws InternalError for a name given twice, which would otherwise let one
-// value silently win.
-void addTemplateValues(std::map<std::string, std::string>& values, const std::map<std::string, std::string>& more);
+std::string assembleKernel(const KernelText& text);
 
 }  // namespace tilegrid::codegen

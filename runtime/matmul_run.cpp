@@ -215,6 +215,17 @@ MatmulLaunch::MatmulLaunch(const LoadedKernel& kernel, const codegen::KernelSour
       args_.add(codegen::problemArgs(schedule, launch_.grid[0] / cluster_size));
       continue;
     }
+    if (arg.buffer.empty()) {
+      // Not read by this configuration.
+      if (arg.kind == codegen::ArgKind::TensorMap) {
+        args_.add(CUtensorMap{});
+      } else {
+        TG_INTERNAL_CHECK(arg.kind == codegen::ArgKind::Pointer) << "unused argument " << arg.name << " is a "
+                                                                 << toString(arg.kind);
+        args_.add(CUdeviceptr{0});
+      }
+      continue;
+    }
     if (arg.buffer == "workspace") {
       TG_INTERNAL_CHECK(arg.kind == codegen::ArgKind::Pointer && arg.workspace_bytes > 0)
           << "kernel " << source.kernel_name << " argument " << arg.name << ": a workspace is a pointer to some bytes";

@@ -26,3 +26,15 @@ __device__ __forceinline__ void tg_mbarrier_arrive_cluster(tg_u64* bar, int rank
       "r"(rank)
       : "memory");
 }
+
+// Frees a ring stage for the producer: every CTA of a cluster of `ClusterCtas` whose B tile the stage
+// shares waits on its own empty barrier for all of them.
+template <int ClusterCtas>
+__device__ __forceinline__ void tg_release_stage(tg_u64* empty) {
+  if constexpr (ClusterCtas > 1) {
+#pragma unroll
+    for (int r = 0; r < ClusterCtas; ++r) tg_mbarrier_arrive_cluster(empty, r);
+  } else {
+    tg_mbarrier_arrive(empty);
+  }
+}

@@ -20,3 +20,12 @@ __device__ __forceinline__ tg_u32 tg_smem_addr(const void* p) {
 __device__ __forceinline__ void tg_named_barrier_sync(int id, int threads) {
   asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
+
+// A configuration's list of integers (codegen/config_block.h: ConfigBlock::array). A struct, not an
+// array: device code copies it into a local constexpr and indexes that (a namespace-scope array is
+// host memory to device code).
+template <int N>
+struct tg_ints {
+  int v[N];
+  __host__ __device__ constexpr int operator[](int i) const { return v[i]; }
+};

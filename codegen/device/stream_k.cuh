@@ -59,6 +59,11 @@ __device__ __forceinline__ void tg_counter_arrive(unsigned* counter) {
   asm volatile("fence.acq_rel.gpu;\nred.relaxed.gpu.global.add.u32 [%0], 1;" ::"l"(counter) : "memory");
 }
 
+// Resets a counter every arrival has passed, for the next launch.
+__device__ __forceinline__ void tg_counter_clear(unsigned* counter) {
+  asm volatile("st.relaxed.gpu.global.u32 [%0], 0;" ::"l"(counter) : "memory");
+}
+
 __device__ __forceinline__ void tg_counter_wait(const unsigned* counter, unsigned arrivals) {
   unsigned seen = 0;
   do {

@@ -1,41 +1,34 @@
-// @HEADER@
+// tilegrid sm_80 GEMM kernel: C[M, N] = A[M, K] * B[K, N] with fp32 accumulation. Built from the
+// configuration above it (tg_config, tg_in_t, tg_out_t, TG_KERNEL_NAME), the index functions printed
+// from the schedule's IR (tg_*), and the device functions of codegen/device; every variant of the
+// configuration is an `if constexpr` here or in those functions.
 //
-// tilegrid sm_80 GEMM: C[M, N] = A[M, K] * B[K, N] in @IN_TYPE@ with fp32 accumulation, @OUT_TYPE@ out.
-// mma.sync m16n8k16, ldmatrix, @STAGES@-stage cp.async pipeline. Self-contained: compiles with NVRTC
-// alone, or with `nvcc -arch=sm_80 -cubin`. Every schedule-dependent index is one of the tg_*
-// functions below, printed by tilegrid from its IterDomain IR.
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
+// mma.sync m16n8k16, ldmatrix, a STAGES-stage cp.async pipeline. Self-contained: compiles with NVRTC
+// alone, or with `nvcc -arch=sm_80 -cubin`.
 
-@HELPERS@
-// ---- index functions, printed from the Indexer ----
-@INDEX_FUNCTIONS@
-// ---- kernel ----
-typedef @IN_TYPE@ tg_in_t;
-typedef @OUT_TYPE@ tg_out_t;
-
-__device__ __forceinline__ tg_out_t tg_convert(float v) { return @CONVERT@; }
-
-extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@([[maybe_unused]] const tg_problem prob,
-                                                                     const tg_in_t* __restrict__ A_all,
-                                                                     const tg_in_t* __restrict__ B_all,
-                                                                     tg_out_t* __restrict__ C_all) {
-  // The problem's sizes: fields of `prob`, or constants where the shape is compiled in.
-  const int M = @M@, N = @N@, K = @K@;
-  constexpr int BM = @BM@, BN = @BN@, BK = @BK@, STAGES = @STAGES@;
-  constexpr int TM = @TM@, TN = @TN@, MI = TM / 16, NI = TN / 8;
-  const int K_TILES = @K_TILES@;
+extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
+    TG_KERNEL_NAME([[maybe_unused]] const tg_problem prob, const tg_in_t* __restrict__ A_all,
+                   const tg_in_t* __restrict__ B_all, tg_out_t* __restrict__ C_all) {
+  using namespace tg_config;
+  using A = operand_a;
+  using B = operand_b;
+  // The problem's sizes: fields of `prob`, or constants where the configuration compiles them in.
+  const int M = SHAPE_AT_LAUNCH ? prob.M : FIXED_M, N = SHAPE_AT_LAUNCH ? prob.N : FIXED_N;
+  const int K = SHAPE_AT_LAUNCH ? prob.K : FIXED_K;
+  constexpr int MI = TM / 16, NI = TN / 8;
+  const int K_TILES = SHAPE_AT_LAUNCH ? prob.k_tiles : FIXED_K_TILES;
   // Work units per batch entry (tiles, plus split-merge's overhang) and in all (the schedule refuses
   // problems of more than 2^31 - 1).
-  const int UNITS = @UNITS@, ALL_UNITS = UNITS * @BATCH@;
-  // Persistent: the grid is smaller than the units and each CTA walks several. Otherwise each CTA
-  // takes exactly one unit.
-  constexpr bool PERSISTENT = @PERSISTENT@;
+  const int UNITS = SHAPE_AT_LAUNCH ? prob.units : FIXED_UNITS;
+  const int ALL_UNITS = UNITS * (SHAPE_AT_LAUNCH ? prob.batch : FIXED_BATCH);
+  const long long BATCH_STRIDE_A = SHAPE_AT_LAUNCH ? prob.batch_stride_a : FIXED_BATCH_STRIDE_A;
+  const long long BATCH_STRIDE_B = SHAPE_AT_LAUNCH ? prob.batch_stride_b : FIXED_BATCH_STRIDE_B;
+  const long long BATCH_STRIDE_C = SHAPE_AT_LAUNCH ? prob.batch_stride_c : FIXED_BATCH_STRIDE_C;
 
   extern __shared__ __align__(128) unsigned char tg_smem_raw[];
   // Bank behaviour of the swizzle assumes 128-byte aligned tiles; dynamic smem promises 16 bytes.
   tg_in_t* smem_a = reinterpret_cast<tg_in_t*>(tg_smem_raw + ((128 - (tg_smem_addr(tg_smem_raw) & 127)) & 127));
-  tg_in_t* smem_b = smem_a + STAGES * BM * BK;
+  tg_in_t* smem_b = smem_a + STAGES * A::STAGE_ELEMS;
   const tg_u32 smem_a_addr = tg_smem_addr(smem_a), smem_b_addr = tg_smem_addr(smem_b);
 
   // A CTA walks units blockIdx.x, + gridDim.x, ...: one unit when the grid covers them all, several
@@ -43,7 +36,7 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@([[maybe
   auto tile_of = [&](int unit, int& m0, int& n0, int& batch) {
     int tile_m, tile_n;
     bool tile_valid;
-    tg_tile_of(prob, unit % UNITS, tile_m, tile_n, tile_valid);
+    tg_tile_of(prob, unit % UNITS, 0, tile_m, tile_n, tile_valid);
     m0 = tile_m * BM;
     n0 = tile_n * BN;
     batch = unit / UNITS;
@@ -68,16 +61,19 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@([[maybe
   bool load_inside = true;  // the bound tile lies wholly inside M and N
   const tg_in_t* load_A = A_all;
   const tg_in_t* load_B = B_all;
-  @COPY_SETUP@
+  tg_copy_cursor<A> copy_a;
+  tg_copy_cursor<B> copy_b;
+  tg_copy_setup(copy_a, prob, smem_a);
+  tg_copy_setup(copy_b, prob, smem_b);
   auto bind_loads = [&](int u) {
     tile_of(u, load_m0, load_n0, load_batch);
-    load_A = A_all + static_cast<long long>(load_batch) * @A_BATCH_STRIDE@;
-    load_B = B_all + static_cast<long long>(load_batch) * @B_BATCH_STRIDE@;
+    load_A = A_all + static_cast<long long>(load_batch) * BATCH_STRIDE_A;
+    load_B = B_all + static_cast<long long>(load_batch) * BATCH_STRIDE_B;
     load_inside = load_m0 + BM <= M && load_n0 + BN <= N;
-    @COPY_BIND@
+    tg_copy_bind(copy_a, load_A, load_m0);
+    tg_copy_bind(copy_b, load_B, load_n0);
   };
 
-  constexpr int A_STAGE_ELEMS = @A_STAGE_ELEMS@, B_STAGE_ELEMS = @B_STAGE_ELEMS@;
   // One K tile of A and B into `stage`: 16-byte pieces (read in narrower parts from misaligned
   // operands), zero-filled past M, N and K. Only K tiles that reach past an edge are `checked`: the
   // bounds arithmetic of every piece would otherwise run in the main loop of every tile. `checked` is
@@ -86,8 +82,8 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@([[maybe
   const bool EDGES = M % BM != 0 || N % BN != 0 || K % BK != 0;
   auto load_tile = [&](int kt, int stage, bool checked) {
     const int k0 = kt * BK;
-    @COPY_A@
-    @COPY_B@
+    tg_copy_k_tile(copy_a, smem_a, load_A, prob, load_m0, M, K, k0, stage, checked);
+    tg_copy_k_tile(copy_b, smem_b, load_B, prob, load_n0, N, K, k0, stage, checked);
   };
 
   const int lane = threadIdx.x % 32;
@@ -95,22 +91,21 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@([[maybe
   // Shuffled from lane 0 so that ptxas knows the warp index is warp-uniform.
   tg_warp_of(__shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x / 32), 0), warp_m, warp_n);
   const int wm0 = warp_m * TM, wn0 = warp_n * TN;
-  const int quad = lane / 8, quad_row = lane % 8;
-  @FRAGMENT_SETUP@
+  // ldmatrix row addresses, by the structure the scheduler derived from tg_smem_a/b.
+  tg_fragment_rows<A> rows_a;
+  tg_fragment_rows<B> rows_b;
+  tg_fragment_setup(rows_a, smem_a_addr, lane, wm0);
+  tg_fragment_setup(rows_b, smem_b_addr, lane, wn0);
 
   float acc[MI][NI][4];
   // One k16 step's fragments of A and B from `stage`, k offset `kk`, by ldmatrix.
   auto load_fragments = [&](int stage, int kk, tg_u32 (&a)[MI][4], tg_u32 (&b)[NI][2]) {
 #pragma unroll
-    for (int mi = 0; mi < MI; ++mi) {
-      // ldmatrix x4 quads: (rows 0-7, k 0-7), (rows 8-15, k 0-7), (rows 0-7, k 8-15), (rows 8-15, k 8-15)
-      @LDMATRIX_A@
-    }
+    for (int mi = 0; mi < MI; ++mi) tg_load_fragment(rows_a, smem_a, lane, wm0, mi, kk, stage, a[mi]);
 #pragma unroll
     for (int nj = 0; nj < NI / 2; ++nj) {
-      // quads: (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15)
       tg_u32 r[4];
-      @LDMATRIX_B@
+      tg_load_fragment(rows_b, smem_b, lane, wn0, nj, kk, stage, r);
       b[2 * nj][0] = r[0];
       b[2 * nj][1] = r[1];
       b[2 * nj + 1][0] = r[2];
@@ -118,7 +113,7 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@([[maybe
     }
   };
   // The schedule's mma order: row block by row block, or column by column, down and back up.
-  constexpr bool MMA_BY_COLUMNS = @MMA_BY_COLUMNS@;
+  constexpr bool IN_BF16 = tg_dtype<tg_in_t>::bf16;
   auto multiply = [&](const tg_u32 (&a)[MI][4], const tg_u32 (&b)[NI][2]) {
     if constexpr (MMA_BY_COLUMNS) {
 #pragma unroll
@@ -126,13 +121,13 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@([[maybe
 #pragma unroll
         for (int i = 0; i < MI; ++i) {
           const int mi = ni % 2 == 0 ? i : MI - 1 - i;
-          tg_mma_m16n8k16<@IS_BF16@>(acc[mi][ni], a[mi], b[ni][0], b[ni][1]);
+          tg_mma_m16n8k16<IN_BF16>(acc[mi][ni], a[mi], b[ni][0], b[ni][1]);
         }
     } else {
 #pragma unroll
       for (int mi = 0; mi < MI; ++mi)
 #pragma unroll
-        for (int ni = 0; ni < NI; ++ni) tg_mma_m16n8k16<@IS_BF16@>(acc[mi][ni], a[mi], b[ni][0], b[ni][1]);
+        for (int ni = 0; ni < NI; ++ni) tg_mma_m16n8k16<IN_BF16>(acc[mi][ni], a[mi], b[ni][0], b[ni][1]);
     }
   };
 
@@ -172,7 +167,7 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@([[maybe
   while (true) {
     int m0, n0, batch;
     tile_of(unit, m0, n0, batch);
-    tg_out_t* C = C_all + static_cast<long long>(batch) * @BATCH_STRIDE_C@;
+    tg_out_t* C = C_all + static_cast<long long>(batch) * BATCH_STRIDE_C;
 #pragma unroll
     for (int mi = 0; mi < MI; ++mi)
 #pragma unroll
@@ -206,7 +201,8 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@([[maybe
         }
       }
     }
-    @EPILOGUE@
+    tg_epilogue(acc, C, reinterpret_cast<tg_out_t*>(smem_b + STAGES * B::STAGE_ELEMS), prob, M, N, m0, n0, wm0, wn0,
+                lane);
     const int next = PERSISTENT ? next_unit(unit) : ALL_UNITS;
     if (next >= ALL_UNITS) break;
     unit = next;

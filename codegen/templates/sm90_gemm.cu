@@ -1,59 +1,39 @@
-// @HEADER@
+// tilegrid sm_90a GEMM kernel: C[M, N] = A[M, K] * B[K, N] with fp32 accumulation. Built from the
+// configuration above it (tg_config, tg_in_t, tg_out_t, TG_KERNEL_NAME), the index functions printed
+// from the schedule's IR (tg_*), and the device functions of codegen/device; every variant of the
+// configuration is an `if constexpr` here or in those functions.
 //
-// tilegrid sm_90a GEMM: C[M, N] = A[M, K] * B[K, N] in @IN_TYPE@ with fp32 accumulation, @OUT_TYPE@ out.
 // Warp-specialized and persistent: warpgroup 0 produces (one thread issues TMA tile loads into a
-// @STAGES@-stage ring of full/empty mbarriers), warpgroups 1..@CONSUMERS@ consume (@WM@ rows each: one
-// wgmma m64n@WN@k16 per 64 of them and k16 step, from shared-memory descriptors; then the epilogue).
-// Every cluster walks its share of the work units
-// (prob.split, planned on the host for the launched grid: whole units round robin, then with stream-K
-// a range of the last wave's K tiles)
-// and maps each unit to a tile with tg_tile_of, printed from the tile grid's IR like every other
-// schedule-dependent index below. Self-contained: compiles with NVRTC
-// alone, or with `nvcc -gencode=arch=compute_90a,code=sm_90a -cubin`.
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
+// STAGES-stage ring of full/empty mbarriers), warpgroups 1..CONSUMERS consume (WM rows each: one
+// wgmma m64nWNk16 per 64 of them and k16 step, from shared-memory descriptors; then the epilogue).
+// Every cluster walks its share of the work units (prob.split, planned on the host for the launched
+// grid: whole units round robin, then with stream-K a range of the last wave's K tiles) and maps each
+// unit to a tile with tg_tile_of, printed from the tile grid's IR like every other schedule-dependent
+// index. Self-contained: compiles with NVRTC alone, or with
+// `nvcc -gencode=arch=compute_90a,code=sm_90a -cubin`.
 
-@HELPERS@
-@WGMMA@
-// ---- index functions, printed from the Indexer ----
-@INDEX_FUNCTIONS@
-// ---- kernel ----
-typedef @IN_TYPE@ tg_in_t;
-typedef @OUT_TYPE@ tg_out_t;
-
-__device__ __forceinline__ tg_out_t tg_convert(float v) { return @CONVERT@; }
-
-extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const __grid_constant__ tg_problem prob,
-                                                                        const __grid_constant__ tg_tensor_map tmap_a,
-                                                                        const __grid_constant__ tg_tensor_map tmap_b,
-                                                                        @C_PARAM@@WORKSPACE_PARAM@) {
-  // The problem's sizes: fields of `prob`, or constants where the shape is compiled in.
-  [[maybe_unused]] const int M = @M@, N = @N@, K = @K@;
-  constexpr int BM = @BM@, BN = @BN@, BK = @BK@, STAGES = @STAGES@;
-  constexpr int WM = @WM@, WN = @WN@, CONSUMERS = @CONSUMERS@;
+extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
+    TG_KERNEL_NAME(const __grid_constant__ tg_problem prob, const __grid_constant__ tg_tensor_map tmap_a,
+                   const __grid_constant__ tg_tensor_map tmap_b, const __grid_constant__ tg_tensor_map tmap_c,
+                   tg_out_t* __restrict__ C, float* __restrict__ workspace) {
+  using namespace tg_config;
+  using A = operand_a;
+  using B = operand_b;
+  // The problem's sizes: fields of `prob`, or constants where the configuration compiles them in.
+  [[maybe_unused]] const int M = SHAPE_AT_LAUNCH ? prob.M : FIXED_M, N = SHAPE_AT_LAUNCH ? prob.N : FIXED_N;
+  const int K_TILES = SHAPE_AT_LAUNCH ? prob.k_tiles : FIXED_K_TILES;
+  // k16 steps of the last K tile that reach into K (none cut off when BK divides K).
+  const int TAIL_STEPS = SHAPE_AT_LAUNCH ? prob.k_tail_steps : FIXED_K_TAIL_STEPS;
+  // Work units per batch (tiles, plus the overhang of a split-merge traversal).
+  const int UNITS = SHAPE_AT_LAUNCH ? prob.units : FIXED_UNITS;
   // A consumer warpgroup holds a block of 64 x WN fp32 accumulators per 64 of its rows.
   constexpr int M_BLOCKS = WM / 64;
   // CTAs per cluster (along M). A work unit is a cluster tile; each CTA of the cluster takes one tile.
-  constexpr int CM = @CLUSTER_M@;
-  const int K_TILES = @K_TILES@;
-  // k16 steps of the last K tile that reach into K (none cut off when BK divides K).
-  const int TAIL_STEPS = @K_TAIL_STEPS@;
-  // Work units per batch (tiles, plus the overhang of a split-merge traversal).
-  const int UNITS = @UNITS@;
-  constexpr int A_STAGE_ELEMS = @A_STAGE_ELEMS@, B_STAGE_ELEMS = @B_STAGE_ELEMS@;
-  // Bytes the TMA boxes of a stage land in this CTA: a tile whose rows do not split evenly among the
-  // CTAs sharing it is loaded in overlapping boxes, so it can exceed the stage's size.
-  constexpr tg_u32 STAGE_TX_BYTES = @STAGE_TX_BYTES@;
+  constexpr int CM = CLUSTER_M;
   // Stream-K: `workspace` holds two flags per consumer warpgroup of every CTA the launch may have (a
-  // slot), then a partial sum of a warpgroup tile per slot.
-  constexpr bool STREAM_K = @STREAM_K@;
-  // In-step pieces are added up in slices from this many on (the scheduler's rule, planWorkSplit).
-  constexpr int SLICE_MIN_PIECES = @SLICE_MIN_PIECES@;
-  @WORKSPACE_DECL@
-  // A stream-K launch has a persistent grid: as many CTAs as the device holds at once, whatever the
-  // problem (a constant of the configuration: computed at launch, the workspace's layout cost the
-  // consumers registers and spilled).
-  constexpr int MAX_CTAS = @MAX_CTAS@, SLOTS = MAX_CTAS * CONSUMERS, FLAG_WORDS = (2 * SLOTS + 63) / 64 * 64;
+  // slot), then a partial sum of a warpgroup tile per slot. A stream-K launch has a persistent grid
+  // of at most MAX_CTAS CTAs, a constant of the configuration.
+  constexpr int SLOTS = MAX_CTAS * CONSUMERS, FLAG_WORDS = (2 * SLOTS + 63) / 64 * 64;
   // A warpgroup's partial sum: a block of 64 rows' accumulators, for 128 threads, per block.
   constexpr int BLOCK_FLOATS = (WN / 2) * 128, SUM_FLOATS = M_BLOCKS * BLOCK_FLOATS;
 
@@ -64,7 +44,7 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
   tg_in_t* smem_a = reinterpret_cast<tg_in_t*>(smem);
   tg_in_t* smem_b = smem_a + STAGES * A_STAGE_ELEMS;
   [[maybe_unused]] tg_out_t* smem_c = reinterpret_cast<tg_out_t*>(smem_b + STAGES * B_STAGE_ELEMS);
-  tg_u64* full = reinterpret_cast<tg_u64*>(smem_c + @C_SMEM_ELEMS@);
+  tg_u64* full = reinterpret_cast<tg_u64*>(smem_c + C_SMEM_ELEMS);
   tg_u64* empty = full + STAGES;
 
   if (threadIdx.x == 0) {
@@ -76,14 +56,27 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
     }
     tg_mbarrier_init_fence();
   }
-  @INIT_SYNC@
-  [[maybe_unused]] const int cta_rank = @CTA_RANK@;
+  if constexpr (CM > 1) {
+    tg_cluster_sync();
+  } else {
+    __syncthreads();
+  }
+  const int cta_rank = CM > 1 ? tg_cluster_rank() : 0;
+  // The unit's tile for this CTA, false where the unit lies past the tile grid. The cluster's first
+  // tile decides whether the unit exists, for every rank alike; a rank's own tile may lie past M
+  // (computed on zero-filled loads, never stored).
+  const auto tile_of = [&](int unit, int& tile_m, int& tile_n) {
+    bool valid, own_tile_inside;
+    tg_tile_of(prob, unit % UNITS, 0, tile_m, tile_n, valid);
+    if (CM > 1) tg_tile_of(prob, unit % UNITS, cta_rank, tile_m, tile_n, own_tile_inside);
+    return valid;
+  };
 
   // Shuffled from lane 0 so that ptxas knows it is warp-uniform: the consumers' descriptors and stage
   // arithmetic then stay in uniform registers (55 instructions a K tile instead of 100).
   const int warpgroup = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x / 128), 0);
   if (warpgroup == 0) {
-    tg_setmaxnreg_dec<@PRODUCER_REGS@>();
+    tg_setmaxnreg_dec<PRODUCER_REGS>();
     // Each role computes the split after its setmaxnreg: values live across it spill (ptxas).
     const tg_work_split work = tg_split_for_cluster(prob.split, blockIdx.x / CM);
     if (threadIdx.x == 0) {
@@ -91,9 +84,8 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
 #pragma unroll 1
       for (int item = 0, unit, k_begin, k_end; tg_work_item(work, K_TILES, item, unit, k_begin, k_end); ++item) {
         int tile_m, tile_n;
-        bool tile_valid;
-        @TILE_OF@
-        [[maybe_unused]] const int batch = unit / UNITS;
+        if (!tile_of(unit, tile_m, tile_n)) continue;
+        const int batch = unit / UNITS;
 #pragma unroll 1
         for (int kt = k_begin; kt < k_end; ++kt, ++iter) {
           const int stage = iter % STAGES;
@@ -102,50 +94,69 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
           tg_mbarrier_wait(&empty[stage], ((iter / STAGES) & 1) ^ 1);
           tg_mbarrier_arrive_expect_tx(&full[stage], STAGE_TX_BYTES);
           const int k0 = kt * BK;
-          @LOAD_A@
-          @LOAD_B@
+          tg_load_stage<A>(smem_a, &tmap_a, [&](int m, int k) { return tg_smem_a(m, k, stage); }, tile_m * BM, k0,
+                           batch, cta_rank, &full[stage]);
+          tg_load_stage<B>(smem_b, &tmap_b, [&](int n, int k) { return tg_smem_b(n, k, stage); }, tile_n * BN, k0,
+                           batch, cta_rank, &full[stage]);
         }
       }
     }
   } else {
-    tg_setmaxnreg_inc<@CONSUMER_REGS@>();
+    tg_setmaxnreg_inc<CONSUMER_REGS>();
     const tg_work_split work = tg_split_for_cluster(prob.split, blockIdx.x / CM);
     const int consumer = warpgroup - 1;
     const int t = threadIdx.x % 128;
-    const int warp = t / 32, lane = t % 32;
     const tg_u32 smem_a_addr = tg_smem_addr(smem_a), smem_b_addr = tg_smem_addr(smem_b);
-    @DESCRIPTOR_BASES@
+    // Where the operands' start addresses step by constants over stages and k16 steps (derived on
+    // the smem domains), each step adds them to the warpgroup's first descriptors; otherwise every
+    // step indexes the tile in full.
+    tg_u64 desc_a0[M_BLOCKS], desc_b0 = 0;
+    if constexpr (DESCRIPTOR_STEPS) {
+#pragma unroll
+      for (int mb = 0; mb < M_BLOCKS; ++mb) {
+        desc_a0[mb] = tg_operand_desc<A>(smem_a_addr, tg_smem_a(consumer * WM + mb * 64, 0, 0));
+      }
+      desc_b0 = tg_operand_desc<B>(smem_b_addr, tg_smem_b(0, 0, 0));
+    }
     float acc[M_BLOCKS][WN / 2];
     int iter = 0;
     [[maybe_unused]] int epilogue_slabs = 0;  // slabs this warpgroup has stored: picks the buffer
 #pragma unroll 1
     for (int item = 0, unit, k_begin, k_end; tg_work_item(work, K_TILES, item, unit, k_begin, k_end); ++item) {
       int tile_m, tile_n;
-      bool tile_valid;
-      @TILE_OF@
-      [[maybe_unused]] const int batch = unit / UNITS;
+      if (!tile_of(unit, tile_m, tile_n)) continue;
+      const int batch = unit / UNITS;
       // One K tile: `steps` of its k16 steps multiply (fewer in a last K tile cut by K, whose other
       // steps hold only TMA's zero fill). Called with constants, so each call is straight-line code:
-      // a branch between wgmmas makes ptxas wait for them (6% slower at 4000^3, measured).
+      // a branch between wgmmas makes ptxas wait for them.
       auto multiply_k_tile = [&](int kt, int steps) {
         const int stage = iter % STAGES;
         tg_mbarrier_wait(&full[stage], (iter / STAGES) & 1);
         tg_wgmma_fence();
 #pragma unroll
         for (int kk = 0; kk < steps; ++kk) {
-          @DESCRIPTOR_B@
+          tg_u64 desc_b;
+          if constexpr (DESCRIPTOR_STEPS) {
+            desc_b = desc_b0 + static_cast<tg_u64>(stage * B::DESC_STAGE_STEP + kk * B::DESC_KK_STEP);
+          } else {
+            desc_b = tg_operand_desc<B>(smem_b_addr, tg_smem_b(0, kk * 16, stage));
+          }
 #pragma unroll
           for (int mb = 0; mb < M_BLOCKS; ++mb) {
-            @DESCRIPTOR_A@
-            tg_wgmma(acc[mb], desc_a, desc_b, kt > k_begin || kk > 0);
+            tg_u64 desc_a;
+            if constexpr (DESCRIPTOR_STEPS) {
+              desc_a = desc_a0[mb] + static_cast<tg_u64>(stage * A::DESC_STAGE_STEP + kk * A::DESC_KK_STEP);
+            } else {
+              desc_a = tg_operand_desc<A>(smem_a_addr, tg_smem_a(consumer * WM + mb * 64, kk * 16, stage));
+            }
+            tg_wgmma<WN, tg_dtype<tg_in_t>::bf16, A::K_MAJOR ? 0 : 1, B::K_MAJOR ? 0 : 1>(acc[mb], desc_a, desc_b,
+                                                                                          kt > k_begin || kk > 0);
           }
         }
         tg_wgmma_commit();
         // Keep this k tile's wgmmas in flight; once the previous tile's are done, its stage is free.
         tg_wgmma_wait<1>();
-        if (kt > k_begin && t == 0) {
-          @RELEASE_PREVIOUS@
-        }
+        if (kt > k_begin && t == 0) tg_release_stage<CM>(&empty[(iter - 1) % STAGES]);
       };
       const bool K_CUT = TAIL_STEPS != 0;
       const int full_end = K_CUT && k_end == K_TILES ? K_TILES - 1 : k_end;
@@ -164,9 +175,7 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
         ++iter;
       }
       tg_wgmma_wait<0>();
-      if (t == 0) {
-        @RELEASE_PREVIOUS@
-      }
+      if (t == 0) tg_release_stage<CM>(&empty[(iter - 1) % STAGES]);
       if constexpr (STREAM_K) {
         unsigned* flags = reinterpret_cast<unsigned*>(workspace);
         float* partials = workspace + FLAG_WORDS;
@@ -205,8 +214,8 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
           if (t == 0) {
             tg_counter_wait(&flags[SLOTS + last], work.pieces - 1);
             // Every other piece has passed both counts: clear them for the next launch.
-            asm volatile("st.relaxed.gpu.global.u32 [%0], 0;" ::"l"(&flags[last]) : "memory");
-            asm volatile("st.relaxed.gpu.global.u32 [%0], 0;" ::"l"(&flags[SLOTS + last]) : "memory");
+            tg_counter_clear(&flags[last]);
+            tg_counter_clear(&flags[SLOTS + last]);
           }
           tg_named_barrier_sync(1 + consumer, 128);
 #pragma unroll
@@ -225,10 +234,11 @@ extern "C" __global__ void __launch_bounds__(@THREADS@, 1) @KERNEL_NAME@(const _
           }
         }
       }
-
-      @EPILOGUE@
+      tg_epilogue(acc, smem_c, &tmap_c, C, prob, M, N, tile_m, tile_n, batch, consumer, t, epilogue_slabs);
     }
-    @EPILOGUE_DRAIN@
+    // Shared memory must outlive the last stores' reads.
+    if (TMA_STORE_C && t == 0) tg_tma_store_wait_all();
   }
-  @EXIT_SYNC@
+  // Peers multicast into this CTA's shared memory and arrive on its barriers until they finish.
+  if constexpr (CM > 1) tg_cluster_sync();
 }

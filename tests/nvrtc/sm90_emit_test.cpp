@@ -13,6 +13,7 @@
 #include "runtime/kernel_cache.h"
 #include "support/compile_cases.h"
 #include "support/gemm_cases.h"
+#include "support/kernel_config.h"
 
 namespace tilegrid::codegen {
 namespace {
@@ -39,7 +40,7 @@ TEST(Sm90Emit, MisalignedOperandsAreReadThroughPaddedCopies) {
   const auto problem = testing::makeProblem(4097, 4097, 4096, scheduler::Layout::NT, scheduler::DType::BF16,
                                             scheduler::DType::BF16);
   const KernelSource source = emit(scheduler::schedule(problem, scheduler::DeviceSpec::preset("sm_90")));
-  ASSERT_EQ(source.args.size(), 5u);  // the problem, A, B, C and stream-K's workspace
+  ASSERT_EQ(source.args.size(), 6u);  // the problem, A, B, C (as a map or a pointer) and stream-K's workspace
   EXPECT_EQ(source.args[0].kind, ArgKind::Problem);
   const KernelArg& a = source.args[1];
   ASSERT_TRUE(a.padded.has_value());
@@ -79,11 +80,10 @@ TEST(Sm90Emit, TileWidthsOffTheSlabEndOnOverlappingSlabsAndBoxes) {
       const int64_t slab = out == scheduler::DType::BF16 ? r.slab_bf16 : r.slab_fp32;
       EXPECT_EQ(schedule.params.epilogue_tile.n, slab) << r.n;
       const KernelSource source = emit(schedule);
-      const std::string last = fmt::format("const int col0 = slab < {} ? slab * {} : {};", (r.n + slab - 1) / slab - 1,
-                                           slab, r.n - slab);
-      EXPECT_EQ(source.cuda.find(last) != std::string::npos, r.n % slab != 0) << r.n << " " << slab;
+      EXPECT_EQ(testing::configValue(source.cuda, "SLAB_N"), std::to_string(slab)) << r.n;
       const int64_t tx = (128 + r.b_rows_landed) * 64 * 2;
-      EXPECT_NE(source.cuda.find(fmt::format("STAGE_TX_BYTES = {};", tx)), std::string::npos) << r.n;
+      EXPECT_EQ(testing::configValue(source.cuda, "STAGE_TX_BYTES"), std::to_string(tx)) << r.n;
+      EXPECT_EQ(testing::configValue(source.cuda, "SHARERS", "operand_b"), std::to_string(r.cluster_m)) << r.n;
       const auto compiled = runtime::compile(source, scheduler::Arch::Sm90);
       EXPECT_TRUE(compiled.warnings.empty()) << r.n << ": " << compiled.log;
       EXPECT_EQ(compiled.statsFor().spill_stores + compiled.statsFor().spill_loads, 0) << r.n;
@@ -92,7 +92,7 @@ TEST(Sm90Emit, TileWidthsOffTheSlabEndOnOverlappingSlabsAndBoxes) {
 }
 
 // Persistent sm_90 kernels take a stream-K workspace: two flags per consumer warpgroup of each CTA,
-// then a 64xN fp32 partial sum each. Without stream-K the kernel has no such parameter.
+// then a 64xN fp32 partial sum each. Without stream-K the parameter is passed as a null pointer.
 TEST(Sm90Emit, StreamKAddsAWorkspaceSizedForEveryCta) {
   const auto problem = testing::makeProblem(4096, 4096, 4096, scheduler::Layout::TN, scheduler::DType::BF16,
                                             scheduler::DType::BF16);
@@ -100,20 +100,21 @@ TEST(Sm90Emit, StreamKAddsAWorkspaceSizedForEveryCta) {
   const auto schedule = scheduler::schedule(problem, device);
   ASSERT_TRUE(schedule.params.stream_k);
   const KernelSource source = emit(schedule);
-  ASSERT_EQ(source.args.size(), 5u);
-  const KernelArg& workspace = source.args[4];
+  ASSERT_EQ(source.args.size(), 6u);
+  const KernelArg& workspace = source.args[5];
   EXPECT_EQ(workspace.buffer, "workspace");
   const uint64_t slots = static_cast<uint64_t>(schedule.ctas()) * 2;
   EXPECT_EQ(workspace.workspace_bytes, (2 * slots + 63) / 64 * 256 + slots * 64 * 256 * 4);
   EXPECT_NE(source.kernel_name.find("_sk"), std::string::npos);
-  EXPECT_NE(source.cuda.find("constexpr bool STREAM_K = true;"), std::string::npos);
+  EXPECT_EQ(testing::configValue(source.cuda, "STREAM_K"), "true");
 
   scheduler::ScheduleOverrides off;
   off.stream_k = false;
   const KernelSource plain = emit(scheduler::schedule(problem, device, off));
-  EXPECT_EQ(plain.args.size(), 4u);  // the problem, A, B, C
+  ASSERT_EQ(plain.args.size(), 6u);  // one signature: the problem, A, B, C's map, C, workspace
+  EXPECT_TRUE(plain.args[5].buffer.empty());
   EXPECT_EQ(plain.kernel_name.find("_sk"), std::string::npos);
-  EXPECT_NE(plain.cuda.find("constexpr bool STREAM_K = false;"), std::string::npos);
+  EXPECT_EQ(testing::configValue(plain.cuda, "STREAM_K"), "false");
   const auto compiled = runtime::compile(plain, scheduler::Arch::Sm90);
   EXPECT_TRUE(compiled.warnings.empty()) << compiled.log;
   EXPECT_EQ(compiled.statsFor().spill_stores + compiled.statsFor().spill_loads, 0);
@@ -154,12 +155,11 @@ TEST(Sm90Emit, SixteenBitOutputIsStagedByStmatrix) {
   // four 8x8 blocks an instruction; fp32 has no stmatrix and keeps the paired stores. Misaligned C
   // (no TMA store) stages the same way.
   const auto device = scheduler::DeviceSpec::preset("sm_90");
-  const std::string call = "tg_stmatrix_x4(smem_c + tg_smem_epilogue(";
   for (int64_t n : {4096, 4097}) {
     for (auto out : {scheduler::DType::BF16, scheduler::DType::FP16, scheduler::DType::FP32}) {
       const auto problem = testing::makeProblem(512, n, 256, scheduler::Layout::TN, scheduler::DType::BF16, out);
       const KernelSource source = emit(scheduler::schedule(problem, device));
-      const bool staged = source.cuda.find(call) != std::string::npos;
+      const bool staged = testing::configValue(source.cuda, "EPILOGUE_STMATRIX") == "true";
       EXPECT_EQ(staged, out != scheduler::DType::FP32) << n << " " << scheduler::toString(out);
       const auto compiled = runtime::compile(source, scheduler::Arch::Sm90);
       EXPECT_TRUE(compiled.warnings.empty()) << compiled.log;
@@ -205,15 +205,16 @@ TEST(Sm90Emit, SwappedOperandsComputeTheTransposeOverTheCallersBuffers) {
   EXPECT_EQ(c.dims, (std::vector<uint64_t>{3000, 5000}));
   EXPECT_EQ(c.strides_bytes, (std::vector<uint64_t>{6000}));
   EXPECT_EQ(c.box, (std::vector<uint32_t>{64, 64}));  // a consumer's 64 rows by a 64-column slab
-  EXPECT_NE(source.cuda.find("tg_stmatrix_x4_trans(smem_c + tg_smem_epilogue("), std::string::npos);
+  EXPECT_EQ(testing::configValue(source.cuda, "TRANSPOSED_C"), "true");
+  EXPECT_EQ(testing::configValue(source.cuda, "EPILOGUE_STMATRIX"), "true");
   const auto compiled = runtime::compile(source, scheduler::Arch::Sm90);
   EXPECT_TRUE(compiled.warnings.empty()) << compiled.log;
   // fp32 out: element stores into the transposed slab, two 32-column boxes a consumer.
   const auto fp32 = testing::makeProblem(5000, 3000, 4096, scheduler::Layout::NN, scheduler::DType::BF16,
                                          scheduler::DType::FP32);
   const KernelSource wide = emit(scheduler::schedule(fp32, device, {.swap_ab = true}));
-  EXPECT_EQ(wide.cuda.find("tg_stmatrix_x4_trans(smem_c"), std::string::npos);
-  EXPECT_NE(wide.cuda.find("smem_c[tg_smem_epilogue(m, n, buffer)] = tg_convert("), std::string::npos);
+  EXPECT_EQ(testing::configValue(wide.cuda, "EPILOGUE_STMATRIX"), "false");
+  EXPECT_EQ(testing::configValue(wide.cuda, "TRANSPOSED_C"), "true");
   EXPECT_EQ(wide.args[3].tensor_map->box[0], 32u);
   // sm_80 kernels do not compute C^T.
   EXPECT_THROW(scheduler::schedule(problem, device, {.arch = scheduler::Arch::Sm80, .swap_ab = true}), UserError);
@@ -232,8 +233,8 @@ TEST(Sm90Emit, ConsumerWarpgroupsCompileWithinTheirRegisters) {
     uint32_t threads;
     const char* consumer_regs;
   };
-  for (const Row& r : {Row{{192, 160, 64}, 64, 512, "tg_setmaxnreg_inc<152>"}, Row{{256, 96, 64}, 64, 640, "tg_setmaxnreg_inc<104>"},
-                       Row{{256, 152, 64}, 128, 384, "tg_setmaxnreg_inc<224>"}}) {
+  for (const Row& r : {Row{{192, 160, 64}, 64, 512, "152"}, Row{{256, 96, 64}, 64, 640, "104"},
+                       Row{{256, 152, 64}, 128, 384, "224"}}) {
     for (auto layout : {scheduler::Layout::TN, scheduler::Layout::TT}) {
       for (bool swap_ab : {false, true}) {
         const auto problem = testing::makeProblem(1000, 1000, 333, layout, scheduler::DType::BF16,
@@ -246,11 +247,12 @@ TEST(Sm90Emit, ConsumerWarpgroupsCompileWithinTheirRegisters) {
         EXPECT_EQ(schedule.params.mathGroups(), r.cta.m / r.rows);
         const KernelSource source = emit(schedule);
         EXPECT_EQ(source.launch.block[0], r.threads);
-        EXPECT_NE(source.cuda.find(r.consumer_regs), std::string::npos) << r.cta.toString();
-        EXPECT_NE(source.cuda.find(fmt::format("constexpr int WM = {}, WN = {}", r.rows, r.cta.n)), std::string::npos);
+        EXPECT_EQ(testing::configValue(source.cuda, "CONSUMER_REGS"), r.consumer_regs) << r.cta.toString();
+        EXPECT_EQ(testing::configValue(source.cuda, "WM"), std::to_string(r.rows));
+        EXPECT_EQ(testing::configValue(source.cuda, "WN"), std::to_string(r.cta.n));
         EXPECT_EQ(source.kernel_name.find("_wg128") != std::string::npos, r.rows == 128) << source.kernel_name;
         // The second block of accumulators lands a constant step past the first in the epilogue slab.
-        EXPECT_EQ(source.cuda.find("tg_smem_epilogue(m, n, buffer) + mb * ") != std::string::npos, r.rows == 128);
+        EXPECT_EQ(testing::configValue(source.cuda, "EPILOGUE_BLOCK_STEP") != "0", r.rows == 128);
         const auto compiled = runtime::compile(source, scheduler::Arch::Sm90);
         EXPECT_TRUE(compiled.warnings.empty()) << compiled.log;
         runtime::KernelCache cache;
@@ -291,14 +293,11 @@ TEST(Sm90Emit, DescriptorsStepByConstantsCheckedOnTheSmemDomains) {
   for (auto layout : {scheduler::Layout::TN, scheduler::Layout::NT, scheduler::Layout::NN, scheduler::Layout::TT}) {
     const auto problem = testing::makeProblem(4096, 4096, 4096, layout, scheduler::DType::BF16, scheduler::DType::BF16);
     const KernelSource source = emit(scheduler::schedule(problem, device));
-    EXPECT_NE(source.cuda.find("desc_a0[mb] = tg_wgmma_desc(smem_a_addr + tg_smem_a(consumer * WM + mb * 64, 0, 0) * 2"),
-              std::string::npos)
-        << scheduler::toString(layout);
-    EXPECT_NE(source.cuda.find("const tg_u64 desc_a = desc_a0[mb] + static_cast<tg_u64>(stage * 1024 + kk * "),
-              std::string::npos)
-        << scheduler::toString(layout);
+    EXPECT_EQ(testing::configValue(source.cuda, "DESCRIPTOR_STEPS"), "true") << scheduler::toString(layout);
+    EXPECT_EQ(testing::configValue(source.cuda, "DESC_STAGE_STEP", "operand_a"), "1024") << scheduler::toString(layout);
     if (layout == scheduler::Layout::TN) {
-      EXPECT_NE(source.cuda.find("desc_b0 + static_cast<tg_u64>(stage * 2048 + kk * 2);"), std::string::npos);
+      EXPECT_EQ(testing::configValue(source.cuda, "DESC_STAGE_STEP", "operand_b"), "2048");
+      EXPECT_EQ(testing::configValue(source.cuda, "DESC_KK_STEP", "operand_b"), "2");
     }
   }
 }

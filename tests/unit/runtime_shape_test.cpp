@@ -9,6 +9,7 @@
 #include "ir/error.h"
 #include "scheduler/schedule.h"
 #include "support/cli_runner.h"
+#include "support/kernel_config.h"
 #include "support/problems.h"
 
 namespace tilegrid::scheduler {
@@ -45,7 +46,8 @@ TEST(RuntimeShape, ProblemsOfOneConfigurationShareOneSource) {
                                                withLds(bf16Problem(1000, 2000, 3000), 3008, 3000, 2048)};
   const codegen::KernelSource first = codegen::emit(schedule(problems.front(), kH100, pinned()));
   EXPECT_EQ(first.kernel_name.find("4096"), std::string::npos) << first.kernel_name;
-  EXPECT_NE(first.cuda.find("const int M = prob.M, N = prob.N, K = prob.K;"), std::string::npos);
+  EXPECT_EQ(testing::configValue(first.cuda, "SHAPE_AT_LAUNCH"), "true");
+  EXPECT_EQ(testing::configValue(first.cuda, "FIXED_M"), "0");
   for (const MatmulProblem& p : problems) {
     const codegen::KernelSource source = codegen::emit(schedule(p, kH100, pinned()));
     EXPECT_EQ(source.kernel_name, first.kernel_name) << p.toString();
@@ -68,12 +70,16 @@ TEST(RuntimeShape, SpecializedKernelsCompileTheShapeIn) {
   const codegen::KernelSource b = codegen::emit(schedule(bf16Problem(4000, 4096, 4096), kH100, o));
   EXPECT_FALSE(a.cuda == b.cuda);
   EXPECT_NE(a.kernel_name.find("_4096x4096x4096"), std::string::npos) << a.kernel_name;
-  EXPECT_NE(a.cuda.find("const int M = 4096, N = 4096, K = 4096;"), std::string::npos);
+  EXPECT_EQ(testing::configValue(a.cuda, "SHAPE_AT_LAUNCH"), "false");
+  EXPECT_EQ(testing::configValue(a.cuda, "FIXED_M"), "4096");
+  EXPECT_EQ(testing::configValue(b.cuda, "FIXED_M"), "4000");
   // sm_80 kernels too, on request.
   const MatmulSchedule sm80 = schedule(bf16Problem(512, 512, 512), kH100, {.arch = Arch::Sm80, .specialize_shape = true});
   EXPECT_FALSE(sm80.params.shapeAtLaunch());
   EXPECT_TRUE(sm80.shapeLimits().empty());
-  EXPECT_NE(codegen::emit(sm80).cuda.find("const int M = 512, N = 512, K = 512;"), std::string::npos);
+  const codegen::KernelSource fixed = codegen::emit(sm80);
+  EXPECT_EQ(testing::configValue(fixed.cuda, "SHAPE_AT_LAUNCH"), "false");
+  EXPECT_EQ(testing::configValue(fixed.cuda, "FIXED_K"), "512");
 }
 
 // sm_80 kernels read their shape at launch like sm_90a ones: one source for every problem of a
@@ -95,8 +101,8 @@ TEST(RuntimeShape, Sm80KernelsReadTheirShapeAtLaunch) {
     EXPECT_EQ(a.kernel_name, b.kernel_name) << p.toString();
     EXPECT_TRUE(a.cuda == b.cuda) << p.toString();
   }
-  EXPECT_NE(a.cuda.find("const int M = prob.M, N = prob.N, K = prob.K;"), std::string::npos);
-  EXPECT_NE(a.cuda.find("const int K_TILES = prob.k_tiles;"), std::string::npos);
+  EXPECT_EQ(testing::configValue(a.cuda, "SHAPE_AT_LAUNCH"), "true");
+  EXPECT_EQ(testing::configValue(a.cuda, "FIXED_K_TILES"), "0");
   EXPECT_NE(a.cuda.find("mn_step = static_cast<long long>(p.lda);"), std::string::npos);
   // An odd ldc makes C only 2-byte aligned: scalar stores, a configuration of its own.
   MatmulProblem odd = bf16Problem(512, 511, 512);

@@ -1,0 +1,64 @@
+// tilegrid kernel parts: the sm_80 epilogue. Each thread holds rows lane / 4 and lane / 4 + 8, columns
+// 2 (lane % 4) and + 1 of every 16x8 mma tile. Stored straight from registers that is 8-row patches of
+// 16 bytes, four bytes a lane, and the store queue backs up. Where the configuration stages the
+// epilogue (STAGED_EPILOGUE), each warp writes 16 rows of its tile at a time into its own slab of
+// tg_smem_epilogue (swizzled, so the 4-byte writes are conflict-free) and reads them back as 16-byte
+// row chunks: C is written in full 16-byte stores, an eighth of the instructions. The slabs sit apart
+// from the operand stages, so nothing waits for the other warps or for the copies of a persistent
+// CTA's next tile. Reads the configuration and the printed index functions.
+#pragma once
+
+// Stores the warp tile at (m0 + wm0, n0 + wn0) of C (its batch entry), clipped at M and N.
+template <int MI, int NI>
+__device__ __forceinline__ void tg_epilogue(const float (&acc)[MI][NI][4], tg_out_t* C, tg_out_t* smem_c,
+                                            const tg_problem& prob, int M, int N, int m0, int n0, int wm0, int wn0,
+                                            int lane) {
+  using namespace tg_config;
+  if constexpr (STAGED_EPILOGUE) {
+    const int slab = (threadIdx.x / 32) * 16;
+    constexpr int VEC = 16 / sizeof(tg_out_t), ROW_CHUNKS = TN / VEC, ROWS = 32 / ROW_CHUNKS;
+#pragma unroll
+    for (int mi = 0; mi < MI; ++mi) {
+#pragma unroll
+      for (int ni = 0; ni < NI; ++ni) {
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+          const int r = lane / 4 + half * 8, c = ni * 8 + (lane % 4) * 2;
+          tg_store_pair(smem_c + tg_smem_epilogue(slab + r, c, 0), acc[mi][ni][2 * half], acc[mi][ni][2 * half + 1]);
+        }
+      }
+      __syncwarp();
+#pragma unroll
+      for (int pass = 0; pass < 16 / ROWS; ++pass) {
+        const int r = pass * ROWS + lane / ROW_CHUNKS, c = (lane % ROW_CHUNKS) * VEC;
+        const uint4 v = *reinterpret_cast<const uint4*>(smem_c + tg_smem_epilogue(slab + r, c, 0));
+        const int m = m0 + wm0 + mi * 16 + r, n = n0 + wn0 + c;
+        // N is a multiple of VEC here: a chunk lies wholly inside C or wholly outside.
+        if (m < M && n < N) *reinterpret_cast<uint4*>(C + tg_gmem_c(prob, m, n)) = v;
+      }
+      __syncwarp();  // the next slab overwrites what other lanes just read
+    }
+  } else {
+    // Straight from the accumulators to C: a pair of elements at once where C is 4-byte aligned and
+    // the pair lies inside N (PAIRED_C), else one guarded element at a time.
+#pragma unroll
+    for (int mi = 0; mi < MI; ++mi) {
+#pragma unroll
+      for (int ni = 0; ni < NI; ++ni) {
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+          const int m = m0 + wm0 + mi * 16 + lane / 4 + half * 8;
+          const int n = n0 + wn0 + ni * 8 + (lane % 4) * 2;
+          if (m >= M) continue;
+          const float v0 = acc[mi][ni][2 * half], v1 = acc[mi][ni][2 * half + 1];
+          if (PAIRED_C && n + 1 < N) {
+            tg_store_pair(C + tg_gmem_c(prob, m, n), v0, v1);
+          } else {
+            if (n < N) C[tg_gmem_c(prob, m, n)] = tg_dtype<tg_out_t>::from_float(v0);
+            if (n + 1 < N) C[tg_gmem_c(prob, m, n + 1)] = tg_dtype<tg_out_t>::from_float(v1);
+          }
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,160 @@
+// tilegrid kernel parts: the sm_90 epilogue. A consumer warpgroup stores its rows of a tile in
+// column slabs (tg_config::SLAB_N wide) through two shared-memory buffers (tg_smem_epilogue), by TMA
+// where C's rows are whole 16-byte granules, else from the buffer a C row per warp. Slabs clip at M
+// and N and drain while the next tile's main loop runs. A tile width that is not a whole number of
+// slabs ends on a slab overlapping the one before: its columns are stored twice, with the same values.
+// Reads the configuration and the printed index functions.
+#pragma once
+
+// Writes 64-row block `mb` of the warpgroup's accumulators, columns [col0, col0 + SLAB_N) of its tile,
+// into slab buffer `buffer`. wgmma's accumulator layout: in every 8-column block j, thread (warp, lane)
+// holds rows warp * 16 + lane / 4 (+ 8) of the block and columns 8 j + 2 (lane % 4) (+ 1), at
+// acc[4 j + 2 half + e]. Block mb's rows reach the buffer through the row (EPILOGUE_BLOCK_STEP 0) or,
+// where the scheduler found every element of block mb a constant step past block 0's, by adding that
+// step to the offset, which ptxas folds into the store.
+template <int Regs>
+__device__ __forceinline__ void tg_fill_slab_block(const float (&acc)[Regs], tg_out_t* smem_c, int mb, int col0,
+                                                   int consumer, int warp, int lane, int buffer) {
+  using namespace tg_config;
+  const int first_row = consumer * WM + (EPILOGUE_BLOCK_STEP == 0 ? mb * 64 : 0) + warp * 16;
+  tg_out_t* const slab = smem_c + (EPILOGUE_BLOCK_STEP == 0 ? 0 : mb * EPILOGUE_BLOCK_STEP);
+  if constexpr (EPILOGUE_STMATRIX) {
+    // A quarter of the store instructions of element pairs. Lane l addresses row l % 8 of block
+    // l / 8 as stored: of the warp's rows when straight, of the block's columns when transposed.
+#pragma unroll
+    for (int j = 0; j < SLAB_N / 8; j += 2) {
+      // Blocks (rows 0-7, columns j), (rows 8-15, j), (0-7, j + 1), (8-15, j + 1) of the warp's rows.
+      tg_u32 r[4];
+#pragma unroll
+      for (int b = 0; b < 4; ++b) {
+        const int a = 4 * (col0 / 8 + j + b / 2) + 2 * (b % 2);
+        r[b] = tg_pack_pair<tg_out_t>(acc[a], acc[a + 1]);
+      }
+      if constexpr (TRANSPOSED_C) {
+        const int m = first_row + (lane / 8) % 2 * 8, n = (j + lane / 16) * 8 + lane % 8;
+        tg_stmatrix_x4_trans(slab + tg_smem_epilogue(m, n, buffer), r);
+      } else {
+        const int m = first_row + lane % 8 + (lane / 8) % 2 * 8, n = (j + lane / 16) * 8;
+        tg_stmatrix_x4(slab + tg_smem_epilogue(m, n, buffer), r);
+      }
+    }
+  } else if constexpr (TRANSPOSED_C) {
+    // A thread's pair of columns is not contiguous in the transposed slab: one element at a time.
+#pragma unroll
+    for (int j = 0; j < SLAB_N / 8; ++j) {
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        const int m = first_row + lane / 4 + i / 2 * 8, n = j * 8 + (lane % 4) * 2 + i % 2;
+        slab[tg_smem_epilogue(m, n, buffer)] = tg_dtype<tg_out_t>::from_float(acc[4 * (col0 / 8 + j) + i]);
+      }
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < SLAB_N / 8; ++j) {
+#pragma unroll
+      for (int half = 0; half < 2; ++half) {
+        const int m = first_row + lane / 4 + half * 8, n = j * 8 + (lane % 4) * 2;
+        const int a = 4 * (col0 / 8 + j) + 2 * half;
+        tg_store_pair(slab + tg_smem_epilogue(m, n, buffer), acc[a], acc[a + 1]);
+      }
+    }
+  }
+}
+
+// The TMA stores of a filled slab, issued by the warpgroup's first thread: one box of the warpgroup's
+// rows straight; stored transposed, one box per C_BOX_ROWS of those rows (C's columns).
+__device__ __forceinline__ void tg_store_slab_tma(const tg_tensor_map* tmap_c, const tg_out_t* smem_c, int tile_m,
+                                                  int tile_n, int batch, int consumer, int col0, int buffer) {
+  using namespace tg_config;
+  const auto store = [&](int c0, int c1, const tg_out_t* src) {
+    if constexpr (BATCHED) {
+      tg_tma_store_3d(tmap_c, c0, c1, batch, src);
+    } else {
+      tg_tma_store_2d(tmap_c, c0, c1, src);
+    }
+  };
+  if constexpr (TRANSPOSED_C) {
+#pragma unroll
+    for (int box = 0; box < WM / C_BOX_ROWS; ++box) {
+      const int m = consumer * WM + box * C_BOX_ROWS;
+      store(tile_m * BM + m, tile_n * BN + col0, smem_c + tg_smem_epilogue(m, 0, buffer));
+    }
+  } else {
+    store(tile_n * BN + col0, tile_m * BM + consumer * WM, smem_c + tg_smem_epilogue(consumer * WM, 0, buffer));
+  }
+}
+
+// Stores of a filled slab from shared memory where TMA cannot store C: a warp per C row, consecutive
+// elements from consecutive lanes. C's rows are the slab's rows straight, its columns transposed.
+// Where the scheduler's algebra shows C's offset stepping by 1 along a row (C_ROW_CONTIGUOUS), a warp
+// computes the row's start once and indexes it by the column (the full offset is a 64-bit product
+// with a leading dimension read at launch). The batch entry's offset is added where it is used: a
+// pointer to it kept across the slabs cost the consumers registers.
+__device__ __forceinline__ void tg_store_slab_direct(tg_out_t* C, const tg_out_t* smem_c, const tg_problem& prob,
+                                                     int M, int N, int batch, int tile_m, int tile_n, int consumer,
+                                                     int warp, int lane, int col0, int buffer) {
+  using namespace tg_config;
+  // Straight, a warp's lanes walk n along a C row m; transposed, they walk m along a column n.
+  constexpr int ROWS = TRANSPOSED_C ? SLAB_N : WM, COLS = TRANSPOSED_C ? WM : SLAB_N;
+#pragma unroll 4
+  for (int r = warp; r < ROWS; r += 4) {
+    const int m_row = tile_m * BM + consumer * WM + r, n_col = tile_n * BN + col0 + r;
+    if (TRANSPOSED_C ? n_col >= N : m_row >= M) break;
+    const long long batch_offset =
+        static_cast<long long>(batch) * (SHAPE_AT_LAUNCH ? prob.batch_stride_c : FIXED_BATCH_STRIDE_C);
+    tg_out_t* row_start = nullptr;
+    if constexpr (C_ROW_CONTIGUOUS) {
+      row_start = C + batch_offset + (TRANSPOSED_C ? tg_gmem_c(prob, 0, n_col) : tg_gmem_c(prob, m_row, 0));
+    }
+#pragma unroll
+    for (int e = lane; e < COLS; e += 32) {
+      const int m = TRANSPOSED_C ? tile_m * BM + consumer * WM + e : m_row;
+      const int n = TRANSPOSED_C ? n_col : tile_n * BN + col0 + e;
+      if (TRANSPOSED_C ? m >= M : n >= N) continue;
+      const tg_out_t v = TRANSPOSED_C ? smem_c[tg_smem_epilogue(consumer * WM + e, r, buffer)]
+                                      : smem_c[tg_smem_epilogue(consumer * WM + r, e, buffer)];
+      if constexpr (C_ROW_CONTIGUOUS) {
+        row_start[TRANSPOSED_C ? m : n] = v;
+      } else {
+        C[batch_offset + tg_gmem_c(prob, m, n)] = v;
+      }
+    }
+  }
+}
+
+// The epilogue of one tile for one consumer warpgroup. `slabs` counts the slabs the warpgroup has
+// stored, over all its tiles: it picks the buffer.
+template <int MBlocks, int Regs>
+__device__ __forceinline__ void tg_epilogue(const float (&acc)[MBlocks][Regs], tg_out_t* smem_c,
+                                            const tg_tensor_map* tmap_c, tg_out_t* C, const tg_problem& prob, int M,
+                                            int N, int tile_m, int tile_n, int batch, int consumer, int t,
+                                            int& slabs) {
+  using namespace tg_config;
+  const int warp = t / 32, lane = t % 32;
+  constexpr int SLABS = (WN + SLAB_N - 1) / SLAB_N;
+#pragma unroll
+  for (int slab = 0; slab < SLABS; ++slab, ++slabs) {
+    const int col0 = slab < SLABS - 1 ? slab * SLAB_N : WN - SLAB_N;
+    const int buffer = slabs % 2;
+    if constexpr (TMA_STORE_C) {
+      // The store issued from this buffer two slabs ago must have read it.
+      if (t == 0) tg_tma_store_wait_read<1>();
+      tg_named_barrier_sync(1 + consumer, 128);
+#pragma unroll
+      for (int mb = 0; mb < MBlocks; ++mb) tg_fill_slab_block(acc[mb], smem_c, mb, col0, consumer, warp, lane, buffer);
+      tg_fence_proxy_async();
+      tg_named_barrier_sync(1 + consumer, 128);
+      if (t == 0) {
+        tg_store_slab_tma(tmap_c, smem_c, tile_m, tile_n, batch, consumer, col0, buffer);
+        tg_tma_store_commit();
+      }
+    } else {
+#pragma unroll
+      for (int mb = 0; mb < MBlocks; ++mb) tg_fill_slab_block(acc[mb], smem_c, mb, col0, consumer, warp, lane, buffer);
+      tg_named_barrier_sync(1 + consumer, 128);
+      tg_store_slab_direct(C, smem_c, prob, M, N, batch, tile_m, tile_n, consumer, warp, lane, col0, buffer);
+      // The buffer is written again two slabs on; every lane must have read it by then.
+      tg_named_barrier_sync(1 + consumer, 128);
+    }
+  }
+}

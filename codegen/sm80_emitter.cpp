@@ -19,52 +19,53 @@ using scheduler::Major;
 
 
 
-// Copies repeat with a stride. When every iteration's piece is iteration 0's moved by a constant
-// (checked on the Indexer's tg_copy_x and tg_smem_x expressions for every thread), a thread computes
-// its first piece once and steps by constants (codegen/device/sm80_operands.cuh: tg_copy_cursor);
-// otherwise each piece is indexed in full.
+// Copies repeat with a stride. Where every iteration's piece is iteration 0's moved by constants, a
+// thread computes its first piece once and steps by them (codegen/device/sm80_operands.cuh:
+// tg_copy_cursor); otherwise each piece is indexed in full. The steps come from IR algebra: the copy
+// domain's (mn, k) and the smem offset they reach must be affine in the iteration with constant
+// coefficients (ir::affineIn, after ir::simplifyBits takes apart a swizzle whose bits the iteration
+// does not touch), and every piece of every thread is then checked against them.
 struct CopyPlan {
   bool derived = false;
   int64_t d_mn = 0, d_k = 0, d_dst = 0;  // per iteration: coordinate and smem offset steps
 };
 
+std::optional<int64_t> constantStepIn(const ir::Val& v, const std::string& var, const std::map<std::string, int64_t>& ranges) {
+  const auto form = ir::affineIn(ir::simplifyBits(v, ranges), var);
+  if (!form) return std::nullopt;
+  return form->step.constValue();
+}
 
 CopyPlan deriveCopyPlan(const ir::TensorDomain& copy, const ir::TensorDomain& smem, Major major) {
   ir::Indexer copy_indexer(copy);
   const ir::IndexResult coords =
       copy_indexer.logicalIndex({ir::Val::loopIndex("it"), ir::Val::loopIndex("tid"), ir::Val(0)});
   if (!coords.predicates.empty()) return {};
-  ir::CompiledVal row(coords.indices[0], {"it", "tid"}), col(coords.indices[1], {"it", "tid"});
-  const SmemOffsets offset(smem);
   const int64_t iterations = *copy.axis(0).extent.constValue();
   const int64_t threads = *copy.axis(1).extent.constValue();
-  auto at = [](const ir::CompiledVal& f, int64_t a, int64_t b) {
-    const int64_t v[2] = {a, b};
-    return f(v);
-  };
+  const std::map<std::string, int64_t> ranges = {{"it", iterations - 1}, {"tid", threads - 1}};
   // (mn, k) of a piece: rows run along MN for K-major operands, along K for MN-major ones.
-  auto mnk = [&](int64_t it, int64_t tid) {
-    const int64_t r = at(row, it, tid), c = at(col, it, tid);
-    return major == Major::K ? std::pair{r, c} : std::pair{c, r};
-  };
-  CopyPlan plan;
-  const auto [mn0, k0] = mnk(0, 0);
-  if (iterations > 1) {
-    const auto [mn1, k1] = mnk(1, 0);
-    plan.d_mn = mn1 - mn0;
-    plan.d_k = k1 - k0;
-    plan.d_dst = offset(mn1, k1) - offset(mn0, k0);
-  }
+  const ir::Val& mn = coords.indices[major == Major::K ? 0 : 1];
+  const ir::Val& k = coords.indices[major == Major::K ? 1 : 0];
+  const SmemOffsets offset(smem);
+  const ir::Val dst = ir::substitute(offset.expression(), {{"x", mn}, {"y", k}, {"s", ir::Val(0)}});
+  const auto d_mn = constantStepIn(mn, "it", ranges), d_k = constantStepIn(k, "it", ranges);
+  const auto d_dst = constantStepIn(dst, "it", ranges);
+  if (!d_mn || !d_k || !d_dst) return {};
+  const CopyPlan plan{true, *d_mn, *d_k, *d_dst};
+  // The algebra's postcondition, on every piece of every thread.
+  ir::CompiledVal at_mn(mn, {"it", "tid"}), at_k(k, {"it", "tid"});
   for (int64_t tid = 0; tid < threads; ++tid) {
-    const auto [bmn, bk] = mnk(0, tid);
-    const int64_t base = offset(bmn, bk);
+    const int64_t first[2] = {0, tid};
+    const int64_t mn0 = at_mn(first), k0 = at_k(first), dst0 = offset(mn0, k0);
     for (int64_t it = 0; it < iterations; ++it) {
-      const auto [xmn, xk] = mnk(it, tid);
-      if (xmn != bmn + it * plan.d_mn || xk != bk + it * plan.d_k) return {};
-      if (offset(xmn, xk) != base + it * plan.d_dst) return {};
+      const int64_t v[2] = {it, tid};
+      const int64_t mn_it = at_mn(v), k_it = at_k(v);
+      TG_INTERNAL_CHECK(mn_it == mn0 + it * plan.d_mn && k_it == k0 + it * plan.d_k &&
+                        offset(mn_it, k_it) == dst0 + it * plan.d_dst)
+          << copy.name() << ": the derived copy steps miss thread " << tid << "'s piece " << it;
     }
   }
-  plan.derived = true;
   return plan;
 }
 

@@ -1,7 +1,10 @@
 #include "codegen/sm90_epilogue.h"
 
 #include "codegen/emit_common.h"
+#include "ir/affine.h"
+#include "ir/bits.h"
 #include "ir/error.h"
+#include "ir/ir.h"
 
 namespace tilegrid::codegen {
 namespace {
@@ -29,25 +32,32 @@ bool stmatrixFits(const ir::TensorDomain& slab, DType out, bool transposed) {
   return true;
 }
 
-// The offset step from 64-row block 0 of a warpgroup's rows to block mb in the slab, where every
-// element of block mb sits that constant step past block 0's in every buffer (checked on the IR):
+// The offset step from 64-row block 0 of a warpgroup's rows to block mb in the slab, where the slab's
+// offset is affine in the block with a constant step (IR algebra: the row as row-in-block plus 64
+// times the block, then ir::simplifyBits and ir::affineIn), checked on every element of every buffer:
 // adding it to block 0's offset lets ptxas fold it into the store (256x152 computing C^T with fp32
 // out kept block 0's and 1's addresses apart and spilled). 0: the rows are indexed in full, as also
 // for one block.
 int64_t blockStep(const ir::TensorDomain& slab, int64_t warpgroup_rows) {
   if (warpgroup_rows == 64) return 0;
   const SmemOffsets offset(slab);
-  const int64_t step = offset(64, 0, 0) - offset(0, 0, 0);
+  const ir::Val row = ir::Val::loopIndex("row"), block = ir::Val::loopIndex("block");
+  const std::map<std::string, int64_t> ranges = {
+      {"row", 63}, {"block", offset.rows() / 64 - 1}, {"y", offset.cols() - 1}, {"s", offset.stages() - 1}};
+  const ir::Val at = ir::simplifyBits(ir::substitute(offset.expression(), {{"x", row + block * 64}}), ranges);
+  const auto form = ir::affineIn(at, "block");
+  const auto step = form ? form->step.constValue() : std::nullopt;
+  if (!step || *step == 0) return 0;
   for (int64_t b = 0; b < offset.stages(); ++b) {
     for (int64_t m = 0; m < offset.rows(); ++m) {
-      const int64_t block = m % warpgroup_rows / 64;
+      const int64_t blk = m / 64;
       for (int64_t n = 0; n < offset.cols(); ++n) {
-        if (offset(m, n, b) != offset(m - 64 * block, n, b) + block * step) return 0;
+        TG_INTERNAL_CHECK(offset(m, n, b) == offset(m % 64, n, b) + blk * *step)
+            << slab.name() << ": the derived block step " << *step << " misses element (" << m << ", " << n << ")";
       }
     }
   }
-  TG_INTERNAL_CHECK(step != 0) << slab.name() << ": 64-row blocks of the slab overlap";
-  return step;
+  return *step;
 }
 
 }  // namespace

@@ -114,6 +114,43 @@ Val xorInto(const Val& a, const Val& c, const std::map<std::string, int64_t>& ma
   return a ^ c;
 }
 
+// v / d where v is provably a multiple of d (a constant, a product with such a constant factor, or a
+// sum of multiples): the exact quotient. Nothing otherwise.
+std::optional<Val> exactQuotient(const Val& v, int64_t d) {
+  if (const auto c = v.constValue()) {
+    if (*c % d == 0) return Val(*c / d);
+    return std::nullopt;
+  }
+  const std::vector<Val> ops = v.operands();
+  if (v.op() == Op::Mul) {
+    for (size_t i = 0; i < 2; ++i) {
+      if (const auto q = exactQuotient(ops[i], d)) return *q * ops[1 - i];
+    }
+  }
+  if (v.op() == Op::Add) {
+    const auto a = exactQuotient(ops[0], d), b = exactQuotient(ops[1], d);
+    if (a && b) return *a + *b;
+  }
+  return std::nullopt;
+}
+
+// (p + q) / d and (p + q) % d for a non-negative multiple p of the constant d and a non-negative q:
+// p / d + q / d and q % d. Nothing where that does not hold.
+std::optional<Val> divisionOfSum(Op op, const Val& sum, const Val& divisor,
+                                 const std::map<std::string, int64_t>& max_of) {
+  const auto d = divisor.constValue();
+  if (!d || *d <= 0 || sum.op() != Op::Add) return std::nullopt;
+  const std::vector<Val> ops = sum.operands();
+  for (size_t i = 0; i < 2; ++i) {
+    const auto quotient = exactQuotient(ops[i], *d);
+    const auto lo_p = minValue(ops[i], max_of), lo_q = minValue(ops[1 - i], max_of);
+    if (!quotient || !lo_p || !lo_q || *lo_p < 0 || *lo_q < 0) continue;
+    const Val rest = simplifyBits(rebuildOp(op, {ops[1 - i], divisor}), max_of);
+    return op == Op::Div ? *quotient + rest : rest;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Val simplifyBits(const Val& v, const std::map<std::string, int64_t>& max_of) {
@@ -127,6 +164,7 @@ Val simplifyBits(const Val& v, const std::map<std::string, int64_t>& max_of) {
     // A non-negative value below a positive divisor: the quotient is 0 and the remainder the value.
     const auto lo = minValue(args[0], max_of), hi = maxValue(args[0], max_of), d = minValue(args[1], max_of);
     if (lo && hi && d && *lo >= 0 && *d > 0 && *hi < *d) return v.op() == Op::Div ? Val(0) : args[0];
+    if (const auto split = divisionOfSum(v.op(), args[0], args[1], max_of)) return *split;
   }
   return rebuildOp(v.op(), args);
 }

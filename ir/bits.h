@@ -23,7 +23,9 @@ std::optional<uint64_t> possibleBits(const Val& v, const std::map<std::string, i
 //   (p + q) & m -> p & m + q & m  where p and q are disjoint;
 //   a ^ b -> a + b                where a and b are disjoint;
 //   (p + q) ^ c -> p + (q ^ c)    where p is disjoint from q and from c (either addend);
-//   a / d -> 0, a % d -> a        where 0 <= a < d.
+//   a / d -> 0, a % d -> a        where 0 <= a < d;
+//   (p + q) / d -> p / d + q / d, (p + q) % d -> q % d
+//                                 where d is a constant, p a multiple of it, and p, q >= 0.
 // Every other node is rebuilt as it was (and simplifies as built).
 Val simplifyBits(const Val& v, const std::map<std::string, int64_t>& max_of);
 

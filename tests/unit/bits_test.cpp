@@ -106,5 +106,21 @@ TEST(Bits, SwizzledTileStartsAreAffineInBlockAndKStep) {
   }
 }
 
+// A tile copy's piece (it * 2048 + tid * 8) / 64 steps by 32 rows an iteration, and its column
+// (the same % 64) does not move: a multiple of the divisor passes through the division.
+TEST(Bits, MultiplesOfTheDivisorLeaveAQuotientAndARemainder) {
+  const Val piece = x * 2048 + y * 8;
+  const auto row = affineIn(simplifyBits(piece / Val(64), kRanges), "x");
+  ASSERT_TRUE(row.has_value());
+  EXPECT_EQ(row->step.constValue(), 32);
+  const Val col = simplifyBits(piece % Val(64), kRanges);
+  const auto vars = col.freeVars();
+  EXPECT_EQ(std::find(vars.begin(), vars.end(), "x"), vars.end()) << col.toString();
+  expectProperties(piece / Val(64));
+  expectProperties(piece % Val(64));
+  // 2048 is not a multiple of 3000: nothing moves.
+  expectProperties((x * 2048 + y) / Val(3000));
+}
+
 }  // namespace
 }  // namespace tilegrid::ir

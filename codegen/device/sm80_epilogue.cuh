@@ -8,6 +8,19 @@
 // CTA's next tile. Reads the configuration and the printed index functions.
 #pragma once
 
+// Calls store(r, c, v0, v1) for each pair of the thread's accumulators in one 16-row block of the warp
+// tile: (r, c) and (r, c + 1) relative to the block.
+template <int NI, typename Store>
+__device__ __forceinline__ void tg_for_each_pair(const float (&acc)[NI][4], int lane, Store store) {
+#pragma unroll
+  for (int ni = 0; ni < NI; ++ni) {
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      store(lane / 4 + half * 8, ni * 8 + (lane % 4) * 2, acc[ni][2 * half], acc[ni][2 * half + 1]);
+    }
+  }
+}
+
 // Stores the warp tile at (m0 + wm0, n0 + wn0) of C (its batch entry), clipped at M and N.
 template <int MI, int NI>
 __device__ __forceinline__ void tg_epilogue(const float (&acc)[MI][NI][4], tg_out_t* C, tg_out_t* smem_c,
@@ -19,14 +32,9 @@ __device__ __forceinline__ void tg_epilogue(const float (&acc)[MI][NI][4], tg_ou
     constexpr int VEC = 16 / sizeof(tg_out_t), ROW_CHUNKS = TN / VEC, ROWS = 32 / ROW_CHUNKS;
 #pragma unroll
     for (int mi = 0; mi < MI; ++mi) {
-#pragma unroll
-      for (int ni = 0; ni < NI; ++ni) {
-#pragma unroll
-        for (int half = 0; half < 2; ++half) {
-          const int r = lane / 4 + half * 8, c = ni * 8 + (lane % 4) * 2;
-          tg_store_pair(smem_c + tg_smem_epilogue(slab + r, c, 0), acc[mi][ni][2 * half], acc[mi][ni][2 * half + 1]);
-        }
-      }
+      tg_for_each_pair(acc[mi], lane, [&](int r, int c, float v0, float v1) {
+        tg_store_pair(smem_c + tg_smem_epilogue(slab + r, c, 0), v0, v1);
+      });
       __syncwarp();
 #pragma unroll
       for (int pass = 0; pass < 16 / ROWS; ++pass) {
@@ -43,22 +51,16 @@ __device__ __forceinline__ void tg_epilogue(const float (&acc)[MI][NI][4], tg_ou
     // the pair lies inside N (PAIRED_C), else one guarded element at a time.
 #pragma unroll
     for (int mi = 0; mi < MI; ++mi) {
-#pragma unroll
-      for (int ni = 0; ni < NI; ++ni) {
-#pragma unroll
-        for (int half = 0; half < 2; ++half) {
-          const int m = m0 + wm0 + mi * 16 + lane / 4 + half * 8;
-          const int n = n0 + wn0 + ni * 8 + (lane % 4) * 2;
-          if (m >= M) continue;
-          const float v0 = acc[mi][ni][2 * half], v1 = acc[mi][ni][2 * half + 1];
-          if (PAIRED_C && n + 1 < N) {
-            tg_store_pair(C + tg_gmem_c(prob, m, n), v0, v1);
-          } else {
-            if (n < N) C[tg_gmem_c(prob, m, n)] = tg_dtype<tg_out_t>::from_float(v0);
-            if (n + 1 < N) C[tg_gmem_c(prob, m, n + 1)] = tg_dtype<tg_out_t>::from_float(v1);
-          }
+      tg_for_each_pair(acc[mi], lane, [&](int r, int c, float v0, float v1) {
+        const int m = m0 + wm0 + mi * 16 + r, n = n0 + wn0 + c;
+        if (m >= M) return;
+        if (PAIRED_C && n + 1 < N) {
+          tg_store_pair(C + tg_gmem_c(prob, m, n), v0, v1);
+        } else {
+          if (n < N) C[tg_gmem_c(prob, m, n)] = tg_dtype<tg_out_t>::from_float(v0);
+          if (n + 1 < N) C[tg_gmem_c(prob, m, n + 1)] = tg_dtype<tg_out_t>::from_float(v1);
         }
-      }
+      });
     }
   }
 }

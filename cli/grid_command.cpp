@@ -103,12 +103,19 @@ void printJson(const GridListing& listing, bool show_index, std::ostream& out) {
     index["valid"] = listing.index.valid.toString();
     j["index"] = index;
   }
-  nlohmann::json ctas = nlohmann::json::array();
-  for (const Cta& c : listing.ctas) {
-    ctas.push_back({{"cta", c.cta}, {"tile_m", c.tile_m}, {"tile_n", c.tile_n}, {"valid", c.valid}});
+  // The CTAs are streamed, one line each: a document of millions of them held as a JSON tree took
+  // gigabytes.
+  std::string head = j.dump(2);
+  TG_INTERNAL_CHECK(head.size() >= 2 && head.substr(head.size() - 2) == "\n}") << "unexpected JSON layout";
+  head.resize(head.size() - 2);
+  out << head << ",\n  \"ctas\": [";
+  for (size_t i = 0; i < listing.ctas.size(); ++i) {
+    const Cta& c = listing.ctas[i];
+    out << (i ? ",\n    " : "\n    ")
+        << fmt::format(R"({{"cta": {}, "tile_m": {}, "tile_n": {}, "valid": {}}})", c.cta, c.tile_m, c.tile_n,
+                       c.valid ? "true" : "false");
   }
-  j["ctas"] = std::move(ctas);
-  out << j.dump(2) << "\n";
+  out << "\n  ]\n}\n";
 }
 
 // The tile grid with each tile's launch order. Overhanging CTAs (split-merge) land outside the

@@ -375,6 +375,9 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
     p.warp_tile.k = p.cta_tile.k;
     if (p.arch == Arch::Sm90) p.instruction_tile = TileShape{64, p.warp_tile.n, 16};
   }
+  if (overrides.cluster_m) p.cluster = ClusterShape{*overrides.cluster_m, 1};
+  // A user's tiles and cluster are checked before anything computes with them (threads, waves).
+  p.validateShape();
   p.smem_a = chooseSmemAtom(majorOfA(problem.layout), problem.a_dtype,
                             majorOfA(problem.layout) == Major::K ? p.cta_tile.k : p.cta_tile.m);
   p.smem_b = chooseSmemAtom(majorOfB(problem.layout), problem.b_dtype,
@@ -383,7 +386,6 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
   // 16-byte copies where the operand's alignment allows or it is padded.
   p.vec_a = p.pad_a ? granuleElems(problem.a_dtype) : std::min(granuleElems(problem.a_dtype), problem.align_a);
   p.vec_b = p.pad_b ? granuleElems(problem.b_dtype) : std::min(granuleElems(problem.b_dtype), problem.align_b);
-  if (overrides.cluster_m) p.cluster = ClusterShape{*overrides.cluster_m, 1};
 
   // As many stages as fit, up to the arch's cap. An sm_80 staged epilogue gives way where its slabs
   // would cost a stage (A100, fp32 output): a stage hides more than 16-byte stores save.

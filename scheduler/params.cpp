@@ -113,9 +113,6 @@ void validateTiles(const MatmulParams& p) {
     TG_USER_CHECK(c.k % 16 == 0) << "sm_80 cta_tile k is " << c.k << ": it must be a multiple of 16 (mma k)";
     TG_USER_CHECK(p.mathGroups() >= 1 && p.mathGroups() <= 16)
         << "sm_80: cta_tile / warp_tile gives " << p.mathGroups() << " warps; allowed 1 to 16";
-    TG_USER_CHECK(p.epilogue_tile == (TileShape{16 * p.mathGroups(), w.n, 1}))
-        << "sm_80 epilogue_tile " << p.epilogue_tile.toString() << " must be a 16-row slab per warp: "
-        << TileShape{16 * p.mathGroups(), w.n, 1}.toString();
   } else {
     TG_USER_CHECK(i.m == 64 && i.k == 16) << "sm_90 uses wgmma m64nNk16: instruction_tile must be 64xNx16, got "
                                           << i.toString();
@@ -136,25 +133,49 @@ void validateTiles(const MatmulParams& p) {
     const int64_t accumulators = w.m * w.n / 128, per_instruction = i.n / 2;
     TG_USER_CHECK(w.m == 64 || w.m == 128)
         << "sm_90 warpgroup tile " << w.toString() << ": a consumer warpgroup takes 64 or 128 rows";
+    TG_USER_CHECK(w.n == c.n && i.n == w.n)
+        << "sm_90 kernels give each consumer warpgroup the whole tile width, one wgmma m64nNk16 per 64 rows and "
+           "k16 step: warpgroup tile "
+        << w.toString() << " and instruction " << i.toString() << " do not fit cta tile " << c.toString()
+        << " (use an n of 8 to 256 in steps of 8)";
     TG_USER_CHECK(p.sm90AccumulatorsFit())
         << "sm_90 warpgroup tile " << w.toString() << " needs " << accumulators
         << " accumulator registers a thread (" << per_instruction << " for one wgmma), but " << p.mathGroups()
         << " consumer warpgroups leave each thread " << split.consumer << " (at most "
         << split.consumer - p.sm90RegisterMargin() << " for accumulators) and one instruction " << split.compiled
         << " (at most " << split.compiled - kSm90InstructionMargin << "): use a narrower cta_tile n, fewer rows, or 128-row warpgroup tiles (fewer consumers)";
-    TG_USER_CHECK(p.stage_epilogue) << "sm_90 kernels always stage the epilogue: stage_epilogue must be true";
-    TG_USER_CHECK(p.mma_order == MmaOrder::Rows)
-        << "mma_order " << toString(p.mma_order) << " orders sm_80's mma.sync; sm_90 kernels take rows";
-    // A width that does not divide n ends on a slab overlapping the one before, which must start on an
-    // 8-column block of the accumulators.
-    const int64_t e = p.epilogue_tile.n;
-    TG_USER_CHECK(p.epilogue_tile.m == c.m && e >= 8 && e % 8 == 0 && e <= c.n && (c.n - e) % 8 == 0)
-        << "sm_90 epilogue_tile " << p.epilogue_tile.toString() << " must span the cta_tile's m (" << c.m
-        << ") and be a multiple of 8 columns up to its n (" << c.n << ")";
   }
+  const ClusterShape& cl = p.cluster;
+  TG_USER_CHECK(cl.m >= 1 && cl.n >= 1 && isPow2(cl.m) && isPow2(cl.n) && cl.m * cl.n <= 8)
+      << "cluster " << cl.m << "x" << cl.n << ": extents must be powers of two with at most 8 CTAs";
+  TG_USER_CHECK(p.arch == Arch::Sm90 || (cl.m == 1 && cl.n == 1)) << "clusters need sm_90; sm_80 takes cluster 1x1";
+  TG_USER_CHECK(p.arch == Arch::Sm80 || (cl.n == 1 && cl.m <= 4))
+      << "sm_90 kernels take clusters of 1, 2 or 4 CTAs along M (sharing B), got " << cl.m << "x" << cl.n;
+}
+
+// The epilogue's tile against the CTA and warp tiles.
+void validateEpilogue(const MatmulParams& p) {
+  const TileShape& c = p.cta_tile;
+  if (p.arch == Arch::Sm80) {
+    TG_USER_CHECK(p.epilogue_tile == (TileShape{16 * p.mathGroups(), p.warp_tile.n, 1}))
+        << "sm_80 epilogue_tile " << p.epilogue_tile.toString() << " must be a 16-row slab per warp: "
+        << TileShape{16 * p.mathGroups(), p.warp_tile.n, 1}.toString();
+    return;
+  }
+  TG_USER_CHECK(p.stage_epilogue) << "sm_90 kernels always stage the epilogue: stage_epilogue must be true";
+  TG_USER_CHECK(p.mma_order == MmaOrder::Rows)
+      << "mma_order " << toString(p.mma_order) << " orders sm_80's mma.sync; sm_90 kernels take rows";
+  // A width that does not divide n ends on a slab overlapping the one before, which must start on an
+  // 8-column block of the accumulators.
+  const int64_t e = p.epilogue_tile.n;
+  TG_USER_CHECK(p.epilogue_tile.m == c.m && e >= 8 && e % 8 == 0 && e <= c.n && (c.n - e) % 8 == 0)
+      << "sm_90 epilogue_tile " << p.epilogue_tile.toString() << " must span the cta_tile's m (" << c.m
+      << ") and be a multiple of 8 columns up to its n (" << c.n << ")";
 }
 
 }  // namespace
+
+void MatmulParams::validateShape() const { validateTiles(*this); }
 
 void MatmulParams::validate(const MatmulProblem& user_problem, const DeviceSpec& device) const {
   TG_USER_CHECK(arch == Arch::Sm80 || device.arch() == Arch::Sm90)
@@ -163,7 +184,8 @@ void MatmulParams::validate(const MatmulProblem& user_problem, const DeviceSpec&
   TG_USER_CHECK(!swap_ab || arch == Arch::Sm90)
       << "swap_ab (computing C^T = B^T * A^T) is emitted for sm_90 kernels only; sm_80 kernels take swap_ab false";
   const MatmulProblem problem = kernelProblem(user_problem);
-  validateTiles(*this);
+  validateShape();
+  validateEpilogue(*this);
   if (arch == Arch::Sm90) {
     // The epilogue slab is stored along C's rows: n-contiguous, or m-contiguous when the kernel
     // computes C^T. Transposed, each consumer's rows are whole atoms, one TMA box each.
@@ -181,10 +203,6 @@ void MatmulParams::validate(const MatmulProblem& user_problem, const DeviceSpec&
   TG_USER_CHECK(!stream_k || (persistent && arch == Arch::Sm90))
       << "stream_k needs a persistent sm_90 kernel (it shares the last wave among resident CTAs); this schedule is "
       << scheduler::toString(arch) << (persistent ? " persistent" : " with one CTA per tile");
-  TG_USER_CHECK(cluster.m >= 1 && cluster.n >= 1 && isPow2(cluster.m) && isPow2(cluster.n) && cluster.m * cluster.n <= 8)
-      << "cluster " << cluster.m << "x" << cluster.n << ": extents must be powers of two with at most 8 CTAs";
-  TG_USER_CHECK(arch == Arch::Sm90 || (cluster.m == 1 && cluster.n == 1))
-      << "clusters need sm_90; sm_80 takes cluster 1x1";
   grid.validate();
   // The operand atoms must tile the operand tiles.
   const auto checkAtom = [](const SmemAtom& atom, const char* what, int64_t mn, int64_t k) {

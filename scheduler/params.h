@@ -125,6 +125,11 @@ struct MatmulParams {
   // __launch_bounds__(threads, 1), so up to 255 registers a thread are assumed). sm_90 kernels: 1.
   int64_t ctasPerSm(const MatmulProblem& problem, const DeviceSpec& device) const;
 
+  // Checks the CTA, warp and instruction tiles against each other and the arch's rules, and the
+  // cluster: nothing that needs the problem. Every quantity derived from them (warps, threads, CTAs an
+  // SM holds) is then defined, so the heuristics run it as soon as a user's overrides are applied,
+  // before computing with them. validate() runs it too.
+  void validateShape() const;
   // Checks the params against the problem (the user's; swap_ab is applied here) and device:
   // instruction-shape rules, divisibility, shared memory, thread counts. Throws UserError naming the
   // field, its value and what is allowed.

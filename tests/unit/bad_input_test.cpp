@@ -101,6 +101,11 @@ TEST(BadInput, CliExitsTwoNamingTheArgumentTheValueAndWhatIsAllowed) {
       {plan({"--stages", "0"}), {"stages is 0", "2 to 32"}},
       {plan({"--cluster", "3"}), {"cluster 3x1", "powers of two"}},
       {{"emit", "--m", "64", "--n", "64", "--k", "64", "--arch", "sm_90", "--cluster", "8"}, {"1, 2 or 4", "got 8x1"}},
+      {{"plan", "--m", "64", "--n", "64", "--k", "64", "--arch", "sm_90", "--cluster", "8"}, {"1, 2 or 4", "got 8x1"}},
+      // A warp tile larger than the CTA tile gives no warps: refused before any heuristic divides by them.
+      {{"plan", "--m", "512", "--n", "512", "--k", "512", "--arch", "sm_80", "--warp-tile", "128,128", "--cta-tile",
+        "64,64,32"},
+       {"128x128x32", "must divide cta_tile 64x64x32"}},
       {{"sweep", "--m", "64", "--n", "64", "--k", "64", "--factors", "0"}, {"--factors", "is 0", ">= 1"}},
       {{"run", "--m", "64", "--n", "64", "--k", "64", "--iters", "-1"}, {"--iters", "-1", "0 to 100000"}},
       {{"run", "--m", "64", "--n", "64", "--k", "64", "--reference", "gpu"}, {"--reference", "'gpu'", "cublas or cpu"}},

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <sstream>
 
 #include "support/cli_runner.h"
@@ -51,6 +53,11 @@ TEST(CliGrid, JsonCarriesSummaryAndCtas) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("\"ctas_launched\": 6"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"tile_m\": \""), std::string::npos) << r.out;
+  // The streamed document parses, with every CTA in launch order.
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["ctas"].size(), 6u);
+  for (int64_t cta = 0; cta < 6; ++cta) EXPECT_EQ(j["ctas"][cta]["cta"], cta);
+  EXPECT_EQ(j["tile_count"], 6);
 }
 
 TEST(CliGrid, BadInputExitsTwoWithAMessage) {

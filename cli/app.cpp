@@ -1,6 +1,8 @@
 #include "cli/app.h"
 
 #include <CLI/CLI.hpp>
+
+#include <cstring>
 #include <memory>
 #include <ostream>
 #include <type_traits>
@@ -85,6 +87,9 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       TG_USER_CHECK(found) << "unknown command '" << argv[1] << "': expected one of " << known;
     }
     app.parse(argc, argv);
+    // Output that did not reach its destination (a full disk, a closed pipe) is a failure.
+    out.flush();
+    TG_USER_CHECK(out.good()) << "writing standard output failed: " << std::strerror(errno);
     return status;
   } catch (const CLI::CallForHelp&) {
     out << app.help();

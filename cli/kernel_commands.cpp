@@ -10,6 +10,7 @@
 #include "cli/parse.h"
 #include "ir/error.h"
 #include "runtime/dump.h"
+#include "runtime/file_write.h"
 #include "runtime/kernel_cache.h"
 #include "scheduler/schedule.h"
 
@@ -46,9 +47,7 @@ void runEmitCommand(const EmitOptions& options, std::ostream& out) {
     out << source.cuda;
     return;
   }
-  std::ofstream file(options.output);
-  TG_USER_CHECK(file.good()) << "-o: cannot write " << options.output;
-  file << source.cuda;
+  runtime::writeFileAtomically(options.output, source.cuda, "-o");
   out << fmt::format("wrote {} ({} bytes): kernel {}, launch {}\n", options.output, source.cuda.size(),
                      source.kernel_name, source.launch.toString());
 }

@@ -9,6 +9,8 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+
+#include <sstream>
 #include <ostream>
 
 #include "cli/parse.h"
@@ -17,6 +19,7 @@
 #include "ir/swizzle_merge.h"
 #include "runtime/device.h"
 #include "runtime/driver.h"
+#include "runtime/file_write.h"
 #include "runtime/grid_sweep.h"
 #include "runtime/tuning_store.h"
 
@@ -80,9 +83,7 @@ nlohmann::json entryJson(const runtime::SweepReport& report, size_t rank) {
 
 void writeResults(const runtime::SweepReport& report, const std::string& file) {
   const bool json = file.ends_with(".json");
-  TG_USER_CHECK(json || file.ends_with(".csv")) << "--out: '" << file << "' must end in .csv or .json";
-  std::ofstream out(file);
-  TG_USER_CHECK(out.good()) << "--out: cannot write '" << file << "'";
+  std::ostringstream out;
   if (json) {
     nlohmann::json j{{"problem", report.problem.toString()},
                      {"device", {{"name", report.device.name}, {"sm_count", report.device.sm_count}}},
@@ -110,7 +111,7 @@ void writeResults(const runtime::SweepReport& report, const std::string& file) {
                          e.errors ? (e.errors->passed ? "1" : "0") : "", e.kernel_name);
     }
   }
-  TG_USER_CHECK(out.good()) << "--out: writing '" << file << "' failed";
+  runtime::writeFileAtomically(file, out.str(), "--out");
 }
 
 void printTable(const runtime::SweepReport& report, std::ostream& out) {
@@ -154,6 +155,11 @@ int runSweepCommand(const SweepCommandOptions& options, std::ostream& out) {
   TG_USER_CHECK(options.iters >= 1 && options.iters <= 10000) << "--iters: expected 1 to 10000, got " << options.iters;
   TG_USER_CHECK(options.plot_file.empty() || options.plot_file.ends_with(".svg"))
       << "--plot: '" << options.plot_file << "' must end in .svg";
+  TG_USER_CHECK(options.out_file.empty() || options.out_file.ends_with(".json") || options.out_file.ends_with(".csv"))
+      << "--out: '" << options.out_file << "' must end in .csv or .json";
+  // The sweep takes minutes: where its results cannot go is said before it starts.
+  if (!options.out_file.empty()) runtime::checkCanWriteFile(options.out_file, "--out");
+  if (!options.plot_file.empty()) runtime::checkCanWriteFile(options.plot_file, "--plot");
   std::string no_device;
   const std::optional<scheduler::DeviceSpec> device = runtime::findDeviceSpec(no_device);
   TG_USER_CHECK(device || !options.apply) << "--apply needs a GPU to measure on: " << no_device;
@@ -205,9 +211,7 @@ int runSweepCommand(const SweepCommandOptions& options, std::ostream& out) {
   out << fmt::format("heuristic  {} ranks {} of {}: {:.3f}x the best\n", heuristic.traversal.toString(),
                      report.heuristicRank(), report.entries.size(), heuristic.timing->tflops / best.timing->tflops);
   if (!options.plot_file.empty()) {
-    std::ofstream plot(options.plot_file);
-    TG_USER_CHECK(plot.good()) << "--plot: cannot write '" << options.plot_file << "'";
-    plot << sweepPlotSvg(report);
+    runtime::writeFileAtomically(options.plot_file, sweepPlotSvg(report), "--plot");
     out << "plot       " << options.plot_file << "\n";
   }
   if (!report.allPassed()) {

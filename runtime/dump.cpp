@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "ir/error.h"
+#include "runtime/file_write.h"
 
 namespace tilegrid::runtime {
 namespace {
@@ -93,11 +94,11 @@ void DumpConfig::write(DumpKind kind, const std::string& kernel, const std::stri
     if (!text.empty() && text.back() != '\n') std::cerr << '\n';
     return;
   }
-  std::filesystem::create_directories(*dir_);
+  std::error_code error;
+  std::filesystem::create_directories(*dir_, error);
+  TG_USER_CHECK(!error) << "TILEGRID_DUMP_DIR: cannot create " << *dir_ << ": " << error.message();
   const std::filesystem::path file = std::filesystem::path(*dir_) / (kernel + "." + toString(kind));
-  std::ofstream out(file, std::ios::binary);
-  TG_USER_CHECK(out.good()) << "TILEGRID_DUMP_DIR: cannot write " << file.string();
-  out << text;
+  writeFileAtomically(file, text, "TILEGRID_DUMP_DIR");
 }
 
 std::string disassemble(const std::string& cubin) {

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "ir/error.h"
+#include "runtime/file_write.h"
 #include "runtime/dump.h"
 
 namespace tilegrid::runtime {
@@ -179,22 +180,11 @@ std::shared_ptr<const CompiledKernel> KernelCache::load(const std::string& key) 
 void KernelCache::store(const std::string& key, const CompiledKernel& kernel) {
   const auto path = diskPath(key);
   if (!path) return;
-  const std::filesystem::path temp =
-      path->string() + ".tmp." + std::to_string(getpid()) + "." +
-      std::to_string(std::hash<std::thread::id>()(std::this_thread::get_id()));
-  {
-    std::ofstream out(temp, std::ios::binary);
-    const std::string bytes = serialize(kernel);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (!out.good()) {
-      std::error_code ec;
-      std::filesystem::remove(temp, ec);
-      return;  // a cache that cannot write is still a working in-memory cache
-    }
+  try {
+    writeFileAtomically(*path, serialize(kernel), "the kernel cache");
+  } catch (const UserError&) {
+    // A cache that cannot write is still a working in-memory cache.
   }
-  std::error_code ec;
-  std::filesystem::rename(temp, *path, ec);
-  if (ec) std::filesystem::remove(temp, ec);
 }
 
 std::shared_ptr<const CompiledKernel> KernelCache::get(const codegen::KernelSource& source, scheduler::Arch arch,

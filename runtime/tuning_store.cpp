@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "ir/error.h"
+#include "runtime/file_write.h"
 
 namespace tilegrid::runtime {
 
@@ -86,15 +87,7 @@ void TuningStore::store(const scheduler::MatmulProblem& problem, const scheduler
                                                    {"group", scheduler::toString(tuned.traversal.group)},
                                                    {"tflops", tuned.tflops},
                                                    {"cublas_tflops", tuned.cublas_tflops}};
-  const std::filesystem::path temporary = file_.string() + fmt::format(".tmp{}", ::getpid());
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    TG_USER_CHECK(out.good()) << "cannot write the tuning store " << temporary;
-    out << store.dump(2) << "\n";
-    TG_USER_CHECK(out.good()) << "writing the tuning store " << temporary << " failed";
-  }
-  std::filesystem::rename(temporary, file_, error);
-  TG_USER_CHECK(!error) << "cannot move " << temporary << " to " << file_ << ": " << error.message();
+  writeFileAtomically(file_, store.dump(2) + "\n", "the tuning store");
 }
 
 }  // namespace tilegrid::runtime

@@ -1,5 +1,6 @@
 // The sweep's candidate list, the tuning store and the sweep plot (from a made-up timed report).
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -118,6 +119,74 @@ TEST(TuningStore, AForeignFileIsAClearError) {
   } catch (const UserError& e) {
     EXPECT_NE(std::string(e.what()).find("not a tilegrid tuning file"), std::string::npos) << e.what();
   }
+}
+
+// A store's version and factors are whole numbers: a string, a fraction or a number past 64 bits
+// is an error naming the file, never truncated or wrapped.
+TEST(TuningStore, MalformedNumbersAreErrorsNamingTheFile) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.path());
+  const std::filesystem::path file = dir.path() / "tuned.json";
+  const TuningStore store(file);
+  const SweepRequest r = request4000();
+  const std::string key = TuningStore::key(r.problem, r.device, scheduler::Arch::Sm90);
+  const auto expectError = [&](const std::string& text, const std::string& needle) {
+    std::ofstream(file) << text;
+    try {
+      store.lookup(r.problem, r.device, scheduler::Arch::Sm90);
+      ADD_FAILURE() << "accepted " << text;
+    } catch (const UserError& e) {
+      EXPECT_NE(std::string(e.what()).find(file.string()), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  };
+  expectError(R"({"version": "1", "entries": {}})", "format version \"1\"");
+  for (const char* factor : {"1.5", "1e300"}) {
+    expectError(std::string(R"({"version": 1, "entries": {")") + key +
+                    R"(": {"method": "swizzle-merge", "factors": [)" + factor + R"(], "group": "m"}}})",
+                "is not a whole number");
+  }
+}
+
+// Sixteen processes storing at once each keep their entry: every read-modify-write holds the lock.
+TEST(TuningStore, ConcurrentWritersLoseNothing) {
+  TempDir dir;
+  const std::filesystem::path file = dir.path() / "tuned.json";
+  const SweepRequest r = request4000();
+  constexpr int kWriters = 16;
+  std::vector<pid_t> children;
+  for (int w = 0; w < kWriters; ++w) {
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      int status = 0;
+      try {
+        scheduler::MatmulProblem p = r.problem;
+        p.k = 1000 + w;
+        p.validate();
+        for (int i = 0; i < 5; ++i) {
+          TuningStore(file).store(p, r.device, scheduler::Arch::Sm90, {{GridMethod::None, {1}, GridGroup::M}, 1, 1});
+        }
+      } catch (...) {
+        status = 1;
+      }
+      _exit(status);
+    }
+    children.push_back(pid);
+  }
+  for (pid_t pid : children) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  for (int w = 0; w < kWriters; ++w) {
+    scheduler::MatmulProblem p = r.problem;
+    p.k = 1000 + w;
+    p.validate();
+    EXPECT_TRUE(TuningStore(file).lookup(p, r.device, scheduler::Arch::Sm90).has_value()) << "writer " << w;
+  }
+  // Only the store and its lock file remain: no temporary file is left behind.
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()), {}), 2);
 }
 
 // A stored traversal replaces the L2 model's choice for exactly its problem, unless the user

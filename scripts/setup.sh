@@ -9,6 +9,7 @@ declare -A probes=(
   [cmake]=/usr/bin/cmake
   [ninja-build]=/usr/bin/ninja
   [libboost-graph-dev]=/usr/include/boost/graph/adjacency_list.hpp
+  [libboost-dev]=/usr/include/boost/interprocess/sync/file_lock.hpp
   [libgtest-dev]=/usr/include/gtest/gtest.h
   [libgmock-dev]=/usr/include/gmock/gmock.h
   [libbenchmark-dev]=/usr/include/benchmark/benchmark.h

@@ -1,8 +1,13 @@
 #include "runtime/kernel_cache.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <iostream>
 #include <atomic>
 #include <cstdlib>
 #include <fstream>
@@ -17,7 +22,7 @@
 namespace tilegrid::runtime {
 namespace {
 
-constexpr char kMagic[8] = {'T', 'G', 'K', 'E', 'R', 'N', '0', '1'};
+constexpr char kMagic[8] = {'T', 'G', 'K', 'E', 'R', 'N', '0', '2'};
 
 uint64_t fnv1a(const std::string& data, uint64_t seed) {
   uint64_t h = seed;
@@ -71,12 +76,13 @@ void dumpArtefacts(const CompiledKernel& kernel, const codegen::KernelSource& so
 
 }  // namespace
 
-std::string serialize(const CompiledKernel& k) {
+std::string serialize(const CompiledKernel& k, const std::string& key_material) {
   nlohmann::json stats = nlohmann::json::array();
   for (const KernelStats& s : k.stats) {
     stats.push_back({s.name, s.registers, s.barriers, s.smem_bytes, s.stack_bytes, s.spill_stores, s.spill_loads});
   }
   std::string payload;
+  putString(payload, key_material);
   putString(payload, k.kernel_name);
   putString(payload, scheduler::toString(k.arch));
   putString(payload, k.ptx);
@@ -90,7 +96,7 @@ std::string serialize(const CompiledKernel& k) {
   return out + payload;
 }
 
-std::optional<CompiledKernel> deserialize(const std::string& bytes) {
+std::optional<CompiledKernel> deserialize(const std::string& bytes, const std::string& key_material) {
   if (bytes.size() < sizeof(kMagic) + 16 || bytes.compare(0, sizeof(kMagic), kMagic, sizeof(kMagic)) != 0) {
     return std::nullopt;
   }
@@ -102,6 +108,8 @@ std::optional<CompiledKernel> deserialize(const std::string& bytes) {
   if (fnv1a(payload, 0xcbf29ce484222325ULL) != *checksum) return std::nullopt;
   pos = 0;
   CompiledKernel k;
+  const auto material = getString(payload, pos);
+  if (!material || *material != key_material) return std::nullopt;
   auto name = getString(payload, pos);
   auto arch = getString(payload, pos);
   auto ptx = getString(payload, pos);
@@ -127,11 +135,25 @@ std::optional<CompiledKernel> deserialize(const std::string& bytes) {
 }
 
 KernelCache::KernelCache(std::optional<std::filesystem::path> disk_dir) : disk_dir_(std::move(disk_dir)) {
-  if (disk_dir_) {
-    std::error_code ec;
-    std::filesystem::create_directories(*disk_dir_, ec);
-    TG_USER_CHECK(!ec) << "kernel cache folder " << disk_dir_->string() << " cannot be created: " << ec.message();
-  }
+  if (!disk_dir_) return;
+  std::error_code ec;
+  std::filesystem::create_directories(*disk_dir_, ec);
+  TG_USER_CHECK(!ec) << "kernel cache folder " << disk_dir_->string() << " cannot be created: " << ec.message();
+  struct stat dir {};
+  TG_USER_CHECK(::stat(disk_dir_->c_str(), &dir) == 0 && S_ISDIR(dir.st_mode))
+      << "kernel cache folder " << disk_dir_->string() << " cannot be used: " << std::strerror(errno);
+  TG_USER_CHECK(::access(disk_dir_->c_str(), R_OK | W_OK | X_OK) == 0)
+      << "kernel cache folder " << disk_dir_->string() << " cannot be used: " << std::strerror(errno)
+      << "; set TILEGRID_CACHE_DIR to a folder of your own";
+  const char* trusted = std::getenv("TILEGRID_CACHE_TRUSTED");
+  if (trusted != nullptr && std::string(trusted) == "1") return;
+  const bool others_write = (dir.st_mode & (S_IWGRP | S_IWOTH)) != 0 && (dir.st_mode & S_ISVTX) == 0;
+  const bool foreign = dir.st_uid != ::geteuid() && dir.st_uid != 0;
+  TG_USER_CHECK(!others_write && !foreign)
+      << "kernel cache folder " << disk_dir_->string() << " is "
+      << (others_write ? "writable by other users" : "owned by another user")
+      << ": whoever can write there can plant a kernel this process runs. Use a folder of your own (chmod go-w), "
+         "or set TILEGRID_CACHE_TRUSTED=1 to use it anyway";
 }
 
 KernelCache& KernelCache::global() {
@@ -143,9 +165,15 @@ KernelCache& KernelCache::global() {
   return cache;
 }
 
-std::string KernelCache::key(const codegen::KernelSource& source, scheduler::Arch arch, const CompileOptions& options) {
+std::string KernelCache::keyMaterial(const codegen::KernelSource& source, scheduler::Arch arch,
+                                     const CompileOptions& options) {
   std::string material = source.kernel_name + '\0' + source.cuda + '\0' + nvrtcTarget(arch) + '\0' + nvrtcVersion();
   for (const std::string& o : nvrtcOptions(arch, options)) material += '\0' + o;
+  return material;
+}
+
+std::string KernelCache::key(const codegen::KernelSource& source, scheduler::Arch arch, const CompileOptions& options) {
+  const std::string material = keyMaterial(source, arch, options);
   char hex[33];
   snprintf(hex, sizeof(hex), "%016llx%016llx", static_cast<unsigned long long>(fnv1a(material, 0xcbf29ce484222325ULL)),
            static_cast<unsigned long long>(fnv1a(material, 0x84222325cbf29ce4ULL)));
@@ -162,26 +190,63 @@ KernelCache::Stats KernelCache::stats() const {
   return stats_;
 }
 
-std::shared_ptr<const CompiledKernel> KernelCache::load(const std::string& key) {
+void KernelCache::ignoreEntry(const std::filesystem::path& path, const std::string& why) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++stats_.corrupt_entries;
+  }
+  if (DumpConfig::fromEnvironment().any()) {
+    std::cerr << "tilegrid: kernel cache: ignoring " << path.string() << " (" << why << "); compiling instead\n";
+  }
+}
+
+std::shared_ptr<const CompiledKernel> KernelCache::load(const std::string& key, const std::string& material) {
   const auto path = diskPath(key);
-  if (!path || !std::filesystem::exists(*path)) return nullptr;
-  std::ifstream in(*path, std::ios::binary);
-  std::stringstream bytes;
-  bytes << in.rdbuf();
-  if (auto kernel = deserialize(bytes.str())) return std::make_shared<const CompiledKernel>(std::move(*kernel));
-  // Never trust a damaged entry: drop it and let the caller recompile.
-  std::error_code ec;
-  std::filesystem::remove(*path, ec);
-  std::lock_guard<std::mutex> lock(mutex_);
-  ++stats_.corrupt_entries;
+  if (!path) return nullptr;
+  // No links followed, no blocking on a FIFO, and only regular files of this user up to a bound.
+  const int fd = ::open(path->c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno != ENOENT) ignoreEntry(*path, std::string("cannot open: ") + std::strerror(errno));
+    return nullptr;
+  }
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ignoreEntry(*path, "not a regular file");
+    return nullptr;
+  }
+  if (st.st_uid != ::geteuid()) {
+    ignoreEntry(*path, "owned by another user");
+    return nullptr;
+  }
+  if (static_cast<uint64_t>(st.st_size) > kMaxEntryBytes) {
+    ignoreEntry(*path, "larger than " + std::to_string(kMaxEntryBytes) + " bytes");
+    return nullptr;
+  }
+  std::string bytes(static_cast<size_t>(st.st_size), '\0');
+  for (size_t done = 0; done < bytes.size();) {
+    const ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      ignoreEntry(*path, "cannot be read whole");
+      return nullptr;
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (auto kernel = deserialize(bytes, material)) return std::make_shared<const CompiledKernel>(std::move(*kernel));
+  // Damaged, or an entry for another key: compile again, and the store replaces it.
+  ignoreEntry(*path, "damaged, or not the entry for this key");
   return nullptr;
 }
 
-void KernelCache::store(const std::string& key, const CompiledKernel& kernel) {
+void KernelCache::store(const std::string& key, const std::string& material, const CompiledKernel& kernel) {
   const auto path = diskPath(key);
   if (!path) return;
   try {
-    writeFileAtomically(*path, serialize(kernel), "the kernel cache");
+    writeFileAtomically(*path, serialize(kernel, material), "the kernel cache");
   } catch (const UserError&) {
     // A cache that cannot write is still a working in-memory cache.
   }
@@ -189,6 +254,7 @@ void KernelCache::store(const std::string& key, const CompiledKernel& kernel) {
 
 std::shared_ptr<const CompiledKernel> KernelCache::get(const codegen::KernelSource& source, scheduler::Arch arch,
                                                        const CompileOptions& options) {
+  const std::string material = keyMaterial(source, arch, options);
   const std::string k = key(source, arch, options);
   std::promise<std::shared_ptr<const CompiledKernel>> promise;
   std::shared_future<std::shared_ptr<const CompiledKernel>> future;
@@ -207,7 +273,7 @@ std::shared_ptr<const CompiledKernel> KernelCache::get(const codegen::KernelSour
   }
   if (owner) {
     try {
-      std::shared_ptr<const CompiledKernel> kernel = load(k);
+      std::shared_ptr<const CompiledKernel> kernel = load(k, material);
       if (kernel) {
         std::lock_guard<std::mutex> lock(mutex_);
         ++stats_.disk_hits;
@@ -217,7 +283,7 @@ std::shared_ptr<const CompiledKernel> KernelCache::get(const codegen::KernelSour
           std::lock_guard<std::mutex> lock(mutex_);
           ++stats_.compiles;
         }
-        store(k, *kernel);
+        store(k, material, *kernel);
       }
       promise.set_value(kernel);
     } catch (...) {

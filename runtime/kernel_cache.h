@@ -3,8 +3,15 @@
 //
 // The key hashes the source, the NVRTC options, the arch and the NVRTC version. Concurrent requests
 // for one key compile once; the others wait for that result. On disk each entry is one file with a
-// checksum, written to a temporary file and renamed into place, so readers never see half an entry;
-// an entry that is truncated or fails its checksum is deleted and recompiled.
+// checksum and the whole of what its key hashes, written to a temporary file and renamed into place,
+// so readers never see half an entry.
+//
+// The folder is trusted: a kernel found there is loaded and run. So the cache refuses a folder that
+// other users may write to (group or world writable without the sticky bit) or that another user
+// (not root) owns, unless TILEGRID_CACHE_TRUSTED=1 says it is trusted anyway. An entry is read only
+// where it is a regular file this user owns, at most kMaxEntryBytes long, opened without following
+// links; it is used only where its checksum holds and it records exactly the key asked for. Anything
+// else is a miss (said on standard error where TILEGRID_DUMP is set), and the kernel is compiled.
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -46,14 +53,19 @@ class KernelCache {
   };
   Stats stats() const;
 
-  // 32 hex digits identifying the compile.
+  // What identifies a compile: the kernel's name and source, the target, NVRTC's version and options.
+  static std::string keyMaterial(const codegen::KernelSource& source, scheduler::Arch arch,
+                                 const CompileOptions& options);
+  // 32 hex digits hashing keyMaterial: the entry's file name.
   static std::string key(const codegen::KernelSource& source, scheduler::Arch arch, const CompileOptions& options);
+  static constexpr uint64_t kMaxEntryBytes = uint64_t{256} << 20;
   // Where the entry for `key` lives on disk (if there is a disk folder).
   std::optional<std::filesystem::path> diskPath(const std::string& key) const;
 
  private:
-  std::shared_ptr<const CompiledKernel> load(const std::string& key);
-  void store(const std::string& key, const CompiledKernel& kernel);
+  std::shared_ptr<const CompiledKernel> load(const std::string& key, const std::string& material);
+  void store(const std::string& key, const std::string& material, const CompiledKernel& kernel);
+  void ignoreEntry(const std::filesystem::path& path, const std::string& why);
 
   std::optional<std::filesystem::path> disk_dir_;
   mutable std::mutex mutex_;
@@ -61,9 +73,9 @@ class KernelCache {
   Stats stats_;
 };
 
-// Serialisation of a compiled kernel, as stored on disk (exposed for tests).
-std::string serialize(const CompiledKernel& kernel);
-// Nothing if the bytes are not a complete, checksummed entry.
-std::optional<CompiledKernel> deserialize(const std::string& bytes);
+// Serialisation of a compiled kernel with its key material, as stored on disk (exposed for tests).
+std::string serialize(const CompiledKernel& kernel, const std::string& key_material);
+// Nothing if the bytes are not a complete, checksummed entry for exactly `key_material`.
+std::optional<CompiledKernel> deserialize(const std::string& bytes, const std::string& key_material);
 
 }  // namespace tilegrid::runtime

@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -192,7 +193,7 @@ TEST(KernelCache, CorruptOrTruncatedEntriesAreRecompiled) {
     // Rewritten whole: the log inside may differ by a digit (ptxas prints timings), so read it back.
     std::ifstream entry(path, std::ios::binary);
     const std::string bytes((std::istreambuf_iterator<char>(entry)), std::istreambuf_iterator<char>());
-    const auto reread = deserialize(bytes);
+    const auto reread = deserialize(bytes, KernelCache::keyMaterial(source, Arch::Sm80, {}));
     ASSERT_TRUE(reread.has_value()) << "not rewritten after " << damage;
     expectSameArtefacts(*reread, *kernel);
   }
@@ -214,11 +215,62 @@ TEST(KernelCache, ConcurrentRequestsCompileOnce) {
 
 TEST(KernelCache, SerializationRoundTripsAndRejectsDamage) {
   const CompiledKernel k = compile(smallKernel(), Arch::Sm80);
-  const std::string bytes = serialize(k);
-  EXPECT_EQ(*deserialize(bytes), k);
-  EXPECT_FALSE(deserialize(bytes.substr(0, bytes.size() - 1)).has_value());
-  EXPECT_FALSE(deserialize("").has_value());
-  EXPECT_FALSE(deserialize(bytes + "x").has_value());
+  const std::string bytes = serialize(k, "key material");
+  EXPECT_EQ(*deserialize(bytes, "key material"), k);
+  EXPECT_FALSE(deserialize(bytes, "another key").has_value());
+  EXPECT_FALSE(deserialize(bytes.substr(0, bytes.size() - 1), "key material").has_value());
+  EXPECT_FALSE(deserialize("", "key material").has_value());
+  EXPECT_FALSE(deserialize(bytes + "x", "key material").has_value());
+}
+
+// The cache folder is trusted, so what it serves must be this user's entry for exactly this key:
+// an entry copied over another key, a link, a FIFO or a file past the size bound is a miss, and the
+// kernel is compiled (never read from /dev/zero, never blocked on).
+TEST(KernelCache, OnlyThisUsersRegularEntryForTheKeyIsServed) {
+  TempDir dir;
+  const auto a = smallKernel("tg_cache_a"), b = smallKernel("tg_cache_b");
+  KernelCache(dir.path()).get(a, Arch::Sm80);
+  KernelCache(dir.path()).get(b, Arch::Sm80);
+  const auto path_a = *KernelCache(dir.path()).diskPath(KernelCache::key(a, Arch::Sm80, {}));
+  const auto path_b = *KernelCache(dir.path()).diskPath(KernelCache::key(b, Arch::Sm80, {}));
+  const auto expectRecompiled = [&](const char* what) {
+    KernelCache cache(dir.path());
+    const auto kernel = cache.get(b, Arch::Sm80);
+    EXPECT_EQ(kernel->kernel_name, "tg_cache_b") << what;
+    EXPECT_EQ(cache.stats().compiles, 1) << what;
+    EXPECT_EQ(cache.stats().corrupt_entries, 1) << what;
+    EXPECT_TRUE(std::filesystem::is_regular_file(std::filesystem::symlink_status(path_b))) << what << ": not replaced";
+  };
+  std::filesystem::copy_file(path_a, path_b, std::filesystem::copy_options::overwrite_existing);
+  expectRecompiled("another key's entry");
+  std::filesystem::remove(path_b);
+  std::filesystem::create_symlink("/dev/zero", path_b);
+  expectRecompiled("a link to /dev/zero");
+  std::filesystem::remove(path_b);
+  ASSERT_EQ(mkfifo(path_b.c_str(), 0600), 0);
+  expectRecompiled("a FIFO");
+  std::filesystem::resize_file(path_b, KernelCache::kMaxEntryBytes + 1);
+  expectRecompiled("an entry past the size bound");
+}
+
+// A folder other users can write to could hold a planted kernel: refused unless declared trusted.
+TEST(KernelCache, AFolderOthersCanWriteIsRefusedUnlessTrusted) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.path());
+  std::filesystem::permissions(dir.path(), std::filesystem::perms::all);  // 0777, no sticky bit
+  try {
+    KernelCache cache(dir.path());
+    ADD_FAILURE() << "used a world-writable cache folder";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("writable by other users"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("TILEGRID_CACHE_TRUSTED=1"), std::string::npos) << e.what();
+  }
+  ::setenv("TILEGRID_CACHE_TRUSTED", "1", 1);
+  EXPECT_NO_THROW(KernelCache cache(dir.path()));
+  ::unsetenv("TILEGRID_CACHE_TRUSTED");
+  // The sticky bit (as on /tmp) keeps others from replacing this user's entries.
+  std::filesystem::permissions(dir.path(), std::filesystem::perms::all | std::filesystem::perms::sticky_bit);
+  EXPECT_NO_THROW(KernelCache cache(dir.path()));
 }
 
 TEST(Dump, ParsesNamesAndWritesFiles) {

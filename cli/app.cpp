@@ -1,6 +1,7 @@
 #include "cli/app.h"
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include <cstring>
 #include <memory>
@@ -54,6 +55,38 @@ void command(CLI::App& app, Add add, Run run_command, std::ostream& out, int& st
 
 }  // namespace
 
+namespace {
+
+// An error message as printed: control characters (other than line breaks) escaped, and every line cut
+// to kMaxLine characters. Messages echo what the user gave, which may be of any length and any bytes.
+std::string printable(const std::string& message) {
+  constexpr size_t kMaxLine = 400;
+  std::string out;
+  size_t line = 0;
+  for (size_t i = 0; i < message.size(); ++i) {
+    const auto c = static_cast<unsigned char>(message[i]);
+    if (c == '\n') {
+      out += '\n';
+      line = 0;
+      continue;
+    }
+    if (line == kMaxLine) {
+      const size_t end = message.find('\n', i);
+      const size_t rest = (end == std::string::npos ? message.size() : end) - i;
+      out += fmt::format("... ({} more characters)", rest);
+      i += rest - 1;
+      ++line;
+      continue;
+    }
+    if (line > kMaxLine) continue;
+    out += c < 0x20 || c == 0x7f ? fmt::format("\\x{:02x}", c) : std::string(1, static_cast<char>(c));
+    ++line;
+  }
+  return out;
+}
+
+}  // namespace
+
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CLI::App app("tilegrid: schedule dense GEMMs with an IterDomain IR and print the CUDA they need", "tilegrid");
   app.require_subcommand(1);
@@ -98,22 +131,22 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     out << app.help("", CLI::AppFormatMode::All);
     return 0;
   } catch (const CLI::ParseError& e) {
-    err << "tilegrid: error: " << e.what() << "\nRun 'tilegrid --help' for the commands and options.\n";
+    err << "tilegrid: error: " << printable(e.what()) << "\nRun 'tilegrid --help' for the commands and options.\n";
     return 2;
   } catch (const runtime::CompileError& e) {
-    err << "tilegrid: " << e.what() << "\n";
+    err << "tilegrid: " << printable(e.what()) << "\n";
     return 3;
   } catch (const UserError& e) {
-    err << "tilegrid: error: " << e.what() << "\n";
+    err << "tilegrid: error: " << printable(e.what()) << "\n";
     return 2;
   } catch (const runtime::CudaError& e) {
-    err << "tilegrid: CUDA error: " << e.what() << "\n";
+    err << "tilegrid: CUDA error: " << printable(e.what()) << "\n";
     return 3;
   } catch (const InternalError& e) {
-    err << "tilegrid: " << e.what() << "\n";
+    err << "tilegrid: " << printable(e.what()) << "\n";
     return 3;
   } catch (const std::exception& e) {
-    err << "tilegrid: unexpected error: " << e.what() << "\n";
+    err << "tilegrid: unexpected error: " << printable(e.what()) << "\n";
     return 3;
   }
 }

@@ -90,12 +90,14 @@ std::vector<KernelStats> parsePtxasLog(const std::string& log) {
   return stats;
 }
 
+// Where a driver is installed, NVRTC keeps a compute cache (~/.nv/ComputeCache) and answers a
+// repeated compile from it with an empty log: the ptxas statistics would be lost. tilegrid caches
+// compiled kernels itself, so it turns that cache off for the process. Set while the process starts,
+// as its static objects are built: setenv races with getenv in any thread already running.
+const bool kComputeCacheDisabled = ::setenv("CUDA_CACHE_DISABLE", "1", 1) == 0;
+
 CompiledKernel compile(const codegen::KernelSource& source, scheduler::Arch arch, const CompileOptions& options) {
-  // Where a driver is installed, NVRTC keeps a compute cache (~/.nv/ComputeCache) and answers a
-  // repeated compile from it with an empty log: the ptxas statistics would be lost. tilegrid caches
-  // compiled kernels itself, so it turns that cache off for the process.
-  static const bool cache_disabled = setenv("CUDA_CACHE_DISABLE", "1", 1) == 0;
-  (void)cache_disabled;
+  (void)kComputeCacheDisabled;
   TG_USER_CHECK(!source.kernel_name.empty()) << "a kernel source needs a kernel name";
   TG_USER_CHECK(!source.cuda.empty()) << "kernel " << source.kernel_name << " has no CUDA source";
   const std::vector<std::string> opts = nvrtcOptions(arch, options);

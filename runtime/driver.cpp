@@ -39,7 +39,9 @@ const Driver& Driver::get() {
     const std::string path = libraryPath();
     void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (handle == nullptr) {
-      failure = "no CUDA driver found (" + path + "): this machine cannot launch kernels";
+      const char* why = dlerror();
+      failure = "no CUDA driver found (" + path + ": " + (why ? why : "no reason given") +
+                "): this machine cannot launch kernels";
       return;
     }
     auto get_proc = reinterpret_cast<GetProcAddress>(dlsym(handle, "cuGetProcAddress_v2"));

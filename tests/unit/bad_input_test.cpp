@@ -133,6 +133,19 @@ scheduler::MatmulProblem problem64() {
   return p.validate();
 }
 
+// Messages echo what the user gave: control characters come out escaped and a long argument cut, so
+// an error cannot rewrite the terminal or flood the log.
+TEST(BadInput, EchoedArgumentsAreEscapedAndCut) {
+  const auto escaped = testing::runCli({"plan", "--m", "12\x1b[31m\a", "--n", "1", "--k", "1"});
+  EXPECT_EQ(escaped.status, 2);
+  EXPECT_NE(escaped.err.find("12\\x1b[31m\\x07"), std::string::npos) << escaped.err;
+  EXPECT_EQ(escaped.err.find('\x1b'), std::string::npos);
+  const auto long_arg = testing::runCli({"plan", "--m", std::string(100000, '7') + "x", "--n", "1", "--k", "1"});
+  EXPECT_EQ(long_arg.status, 2);
+  EXPECT_LT(long_arg.err.size(), 600u) << long_arg.err.size();
+  EXPECT_NE(long_arg.err.find("more characters)"), std::string::npos) << long_arg.err;
+}
+
 TEST(BadInput, LibraryThrowsUserErrorsThatSayWhatIsAllowed) {
   const scheduler::DeviceSpec h100 = scheduler::DeviceSpec::preset("sm_90");
   scheduler::DeviceSpec turing = h100;

@@ -64,6 +64,11 @@ void CublasGemm::run(const scheduler::MatmulProblem& p, CUdeviceptr a, CUdevicep
   const cublasOperation_t op_b = b_k_major ? CUBLAS_OP_T : CUBLAS_OP_N;
   const cublasOperation_t op_a = a_k_major ? CUBLAS_OP_N : CUBLAS_OP_T;
   const float alpha = 1.0f, beta = 0.0f;
+  // cuBLAS takes sizes and leading dimensions as int; MatmulProblem::validate() bounds them so.
+  constexpr int64_t kIntMax = 2147483647;
+  TG_INTERNAL_CHECK(p.m <= kIntMax && p.n <= kIntMax && p.k <= kIntMax && p.batch <= kIntMax &&
+                    p.leadingDimA() <= kIntMax && p.leadingDimB() <= kIntMax && p.leadingDimC() <= kIntMax)
+      << "an unvalidated problem reached cuBLAS: " << p.toString();
   check(cublasGemmStridedBatchedEx(
             handle_->handle, op_b, op_a, static_cast<int>(p.n), static_cast<int>(p.m), static_cast<int>(p.k), &alpha,
             reinterpret_cast<const void*>(b), cudaType(p.b_dtype), static_cast<int>(p.leadingDimB()), p.batchStrideB(),

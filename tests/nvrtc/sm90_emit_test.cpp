@@ -302,6 +302,28 @@ TEST(Sm90Emit, DescriptorsStepByConstantsCheckedOnTheSmemDomains) {
   }
 }
 
+// Factor lists of one to four levels on tile grids no factor divides compile for both families: the
+// tile index function's outputs are int whatever the depth of the traversal.
+TEST(Sm90Emit, FactorListsOfOneToFourLevelsCompileOnUnevenGrids) {
+  const auto device = scheduler::DeviceSpec::preset("sm_90");
+  runtime::KernelCache cache;
+  for (scheduler::Arch arch : {scheduler::Arch::Sm80, scheduler::Arch::Sm90}) {
+    for (const std::vector<int64_t>& factors :
+         {std::vector<int64_t>{7}, std::vector<int64_t>{8, 2}, std::vector<int64_t>{8, 2, 2}, std::vector<int64_t>{3, 3, 3, 2}}) {
+      for (int64_t mnk : {1000, 4000}) {
+        const auto problem = testing::makeProblem(mnk, mnk, mnk, scheduler::Layout::TN, scheduler::DType::BF16,
+                                                  scheduler::DType::BF16);
+        scheduler::ScheduleOverrides o;
+        o.arch = arch;
+        o.method = scheduler::GridMethod::SwizzleMerge;
+        o.factors = factors;
+        const KernelSource source = emit(scheduler::schedule(problem, device, o));
+        EXPECT_NO_THROW(cache.get(source, scheduler::Arch::Sm90)) << source.kernel_name;
+      }
+    }
+  }
+}
+
 TEST(Sm90Emit, EachFamilyRejectsTheOthersSchedule) {
   const auto problem = testing::makeProblem(256, 256, 256, scheduler::Layout::TN, scheduler::DType::BF16,
                                             scheduler::DType::BF16);

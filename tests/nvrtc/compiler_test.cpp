@@ -289,6 +289,15 @@ TEST(Dump, ParsesNamesAndWritesFiles) {
   EXPECT_TRUE(std::filesystem::exists(dir.path() / "tg_k.cuda"));
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "tg_k.ptx"));
   EXPECT_FALSE(DumpConfig::parse("").any());
+  // A folder that cannot be created is a clear error, not "unexpected error".
+  const DumpConfig nowhere = DumpConfig::parse("cuda", "/dev/null/dumps");
+  try {
+    nowhere.write(DumpKind::Cuda, "tg_k", "text");
+    ADD_FAILURE() << "wrote under /dev/null";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("TILEGRID_DUMP_DIR: cannot create /dev/null/dumps"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(Dump, SassNeedsATool) {

@@ -36,6 +36,16 @@ TEST(BadInput, CliExitsTwoNamingTheArgumentTheValueAndWhatIsAllowed) {
       {{"plan", "--m", "64", "--n", "64", "--k", "99999999999999999999"}, {"--k", "99999999999999999999", "out of range"}},
       {{"plan", "--m", "3000000000", "--n", "3000000000", "--k", "3000000000"}, {"M=3000000000", "at most 2147483647", "32 bits"}},
       {{"plan", "--m", "2147483648", "--n", "64", "--k", "64"}, {"M=2147483648", "at most 2147483647"}},
+      {{"compile", "--m", "4294967296", "--n", "512", "--k", "512"}, {"M=4294967296", "at most 2147483647"}},
+      {{"emit", "--m", "512", "--n", "512", "--k", "64", "--batch", "1073741824", "--persistent", "off", "--arch", "sm_80"},
+       {"8589934592 work units", "at most 2147483647"}},
+      // tiles past anything a kernel holds: refused, never divided by
+      {plan({"--cta-tile", "9223372036854775800,64,64"}), {"9223372036854775800"}},
+      {plan({"--arch", "sm_80", "--cta-tile", "128,128,64", "--warp-tile", "9223372036854775792,64"}),
+       {"must divide cta_tile 128x128x64"}},
+      // output files: a folder that is not there is named, nothing is written
+      {{"emit", "--m", "64", "--n", "64", "--k", "64", "-o", "/nonexistent-folder/k.cu"},
+       {"-o", "/nonexistent-folder/k.cu", "No such file or directory"}},
       {{"plan", "--m", "2000000000", "--n", "2000000000", "--k", "2000000000", "--batch", "3"},
        {"A (2000000000 x 2000000000", "batch 3", "64-bit"}},
       {{"plan", "--m", "1024", "--n", "1024", "--k", "64", "--batch", "2147483647"}, {"work units", "at most 2147483647"}},

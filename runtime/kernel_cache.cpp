@@ -137,8 +137,10 @@ std::optional<CompiledKernel> deserialize(const std::string& bytes, const std::s
 KernelCache::KernelCache(std::optional<std::filesystem::path> disk_dir) : disk_dir_(std::move(disk_dir)) {
   if (!disk_dir_) return;
   std::error_code ec;
-  std::filesystem::create_directories(*disk_dir_, ec);
+  const bool created = std::filesystem::create_directories(*disk_dir_, ec);
   TG_USER_CHECK(!ec) << "kernel cache folder " << disk_dir_->string() << " cannot be created: " << ec.message();
+  // A folder the cache makes is private, whatever the umask.
+  if (created) std::filesystem::permissions(*disk_dir_, std::filesystem::perms::owner_all, ec);
   struct stat dir {};
   TG_USER_CHECK(::stat(disk_dir_->c_str(), &dir) == 0 && S_ISDIR(dir.st_mode))
       << "kernel cache folder " << disk_dir_->string() << " cannot be used: " << std::strerror(errno);

@@ -268,6 +268,12 @@ TEST(KernelCache, AFolderOthersCanWriteIsRefusedUnlessTrusted) {
   ::setenv("TILEGRID_CACHE_TRUSTED", "1", 1);
   EXPECT_NO_THROW(KernelCache cache(dir.path()));
   ::unsetenv("TILEGRID_CACHE_TRUSTED");
+  // A folder the cache makes itself is private, even under a umask of 0.
+  const mode_t old_mask = ::umask(0);
+  const std::filesystem::path fresh = dir.path() / "fresh";
+  EXPECT_NO_THROW(KernelCache cache(fresh));
+  ::umask(old_mask);
+  EXPECT_EQ(std::filesystem::status(fresh).permissions(), std::filesystem::perms::owner_all);
   // The sticky bit (as on /tmp) keeps others from replacing this user's entries.
   std::filesystem::permissions(dir.path(), std::filesystem::perms::all | std::filesystem::perms::sticky_bit);
   EXPECT_NO_THROW(KernelCache cache(dir.path()));

@@ -8,6 +8,7 @@
 #include "scheduler/operand_padding.h"
 #include "scheduler/tile_eligibility.h"
 #include "scheduler/wave_model.h"
+#include "scheduler/work_split.h"
 
 namespace tilegrid::scheduler {
 namespace {
@@ -74,12 +75,13 @@ ClusterShape evenRowPairs(const MatmulProblem& problem, const MatmulParams& p) {
 
 constexpr int64_t kLongestKForNarrowTiles = 8192;
 
-// Under half a wave, stream-K cuts every unit into the same K pieces, one a cluster, as many as the
-// clusters allow (planWorkSplit). The K tiles each piece would get, whether or not the split then
-// finds the cut worth its hand-overs.
+// Under half a wave, stream-K cuts every unit into the same K pieces (inStepPieces, the split's own
+// rule). The K tiles each piece would get, whether or not the split then finds the cut worth its
+// hand-overs; a whole unit's where it does not cut in step.
 int64_t inStepPieceKTiles(const MatmulProblem& problem, const WaveFit& fit, int64_t cta_k) {
   const int64_t k_tiles = ceilDiv(problem.k, cta_k);
-  return 2 * fit.units <= fit.slots ? k_tiles / (fit.slots / fit.units) : k_tiles;
+  const int64_t pieces = inStepPieces(fit.units, fit.slots, k_tiles);
+  return pieces > 0 ? k_tiles / pieces : k_tiles;
 }
 
 // Problems of at most a wave of 128x256 tiles, where no ranked shape fits (H100, TFLOP/s, same

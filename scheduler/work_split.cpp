@@ -34,6 +34,10 @@ int64_t unitsWorthCutting(int64_t units, int64_t clusters, int64_t k_tiles) {
 
 }  // namespace
 
+int64_t inStepPieces(int64_t units, int64_t clusters, int64_t k_tiles) {
+  return 2 * units <= clusters ? std::min(clusters / units, k_tiles / kMinSplitKTiles) : 0;
+}
+
 WorkSplit planWorkSplit(int64_t units, int64_t clusters, int64_t k_tiles, bool stream_k) {
   TG_INTERNAL_CHECK(units >= 1 && clusters >= 1 && k_tiles >= 1)
       << "planWorkSplit: " << units << " units, " << clusters << " clusters, " << k_tiles << " K tiles";
@@ -47,8 +51,7 @@ WorkSplit planWorkSplit(int64_t units, int64_t clusters, int64_t k_tiles, bool s
   int64_t sk_units = stream_k ? unitsWorthCutting(units, clusters, k_tiles) : 0;
   const int64_t total = sk_units * k_tiles;
   if (total < kMinSplitKTiles * clusters || total > kMaxSplitCount) sk_units = 0;
-  int64_t pieces = sk_units > 0 && 2 * units <= clusters ? clusters / units : 0;
-  pieces = std::min(pieces, k_tiles / kMinSplitKTiles);
+  int64_t pieces = sk_units > 0 ? inStepPieces(units, clusters, k_tiles) : 0;
   if (sk_units > 0 && units < clusters) {
     // Under a wave the whole problem is cut; that pays only where a cluster's longest share plus a
     // hand-over is shorter than the whole unit it would otherwise compute.

@@ -82,4 +82,9 @@ struct WorkSplit {
 // Throws a user error for counts past the kernels' 32-bit arithmetic.
 WorkSplit planWorkSplit(int64_t units, int64_t clusters, int64_t k_tiles, bool stream_k);
 
+// The in-step cut a stream-K split of at most half a wave makes, before it weighs the cut against its
+// hand-overs: every unit into as many pieces as the clusters allow, each at least kMinSplitKTiles long.
+// 0 above half a wave.
+int64_t inStepPieces(int64_t units, int64_t clusters, int64_t k_tiles);
+
 }  // namespace tilegrid::scheduler

@@ -13,6 +13,11 @@
 namespace tilegrid::scheduler {
 namespace {
 
+// The largest CTA or warp tile extent a user may ask for: far past what shared memory holds, small
+// enough that tile counts and products of extents stay in 64 bits.
+constexpr int64_t kMaxTileExtent = 4096;
+
+
 constexpr int64_t kMaxStagesSm80 = 4;
 constexpr int64_t kMaxStagesSm90 = 8;
 
@@ -369,10 +374,17 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
                   p.cta_tile.n % 8 == 0 && p.cta_tile.k % 16 == 0)
         << "cta tile " << p.cta_tile.toString()
         << ": m and n must be multiples of 8 and k a multiple of 16 (16-byte smem rows, k16 instructions)";
+    // Checked before any tile count is computed from it (a tile near 2^63 overflows ceilDiv).
+    TG_USER_CHECK(p.cta_tile.m <= kMaxTileExtent && p.cta_tile.n <= kMaxTileExtent && p.cta_tile.k <= kMaxTileExtent)
+        << "cta tile " << p.cta_tile.toString() << ": every extent must be at most " << kMaxTileExtent;
     fitWarpTile(problem, p);
     p.cluster = p.arch == Arch::Sm90 ? pairedCluster(problem, p) : ClusterShape{1, 1};
   }
   if (overrides.warp_tile) {
+    TG_USER_CHECK(overrides.warp_tile->m >= 1 && overrides.warp_tile->n >= 1 &&
+                  overrides.warp_tile->m <= kMaxTileExtent && overrides.warp_tile->n <= kMaxTileExtent)
+        << "warp tile " << overrides.warp_tile->m << "x" << overrides.warp_tile->n << ": m and n must be from 1 to "
+        << kMaxTileExtent;
     p.warp_tile = *overrides.warp_tile;
     p.warp_tile.k = p.cta_tile.k;
     if (p.arch == Arch::Sm90) p.instruction_tile = TileShape{64, p.warp_tile.n, 16};

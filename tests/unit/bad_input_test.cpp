@@ -42,7 +42,7 @@ TEST(BadInput, CliExitsTwoNamingTheArgumentTheValueAndWhatIsAllowed) {
       // tiles past anything a kernel holds: refused, never divided by
       {plan({"--cta-tile", "9223372036854775800,64,64"}), {"9223372036854775800"}},
       {plan({"--arch", "sm_80", "--cta-tile", "128,128,64", "--warp-tile", "9223372036854775792,64"}),
-       {"must divide cta_tile 128x128x64"}},
+       {"warp tile", "from 1 to 4096"}},
       // output files: a folder that is not there is named, nothing is written
       {{"emit", "--m", "64", "--n", "64", "--k", "64", "-o", "/nonexistent-folder/k.cu"},
        {"-o", "/nonexistent-folder/k.cu", "No such file or directory"}},

@@ -7,9 +7,9 @@
 #include <map>
 #include <string>
 
-#include "codegen/emit.h"
-#include "runtime/kernel_cache.h"
-#include "scheduler/schedule.h"
+#include "tilegrid/codegen/emit.h"
+#include "tilegrid/runtime/kernel_cache.h"
+#include "tilegrid/scheduler/schedule.h"
 
 namespace {
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The sm_80 copies' interior fast path and padded operand copies, on a GPU machine, in one call:
 # 1. A/B of the sm_80 kernel against the template before the fast path (bench/variants/old, made
-#    from git: `git show <commit>:<file>` for codegen/templates/sm80_gemm.cu, codegen/sm80_emitter.cpp
-#    and codegen/device/common.cuh) on problems with and without edges;
+#    from git: `git show <commit>:<file>` for tilegrid/codegen/templates/sm80_gemm.cu, tilegrid/codegen/sm80_emitter.cpp
+#    and tilegrid/codegen/device/common.cuh) on problems with and without edges;
 # 2. the GPU tests (all but the large sm_90 cuBLAS shapes this change does not touch, whose 4097
 #    rows it does);
 # 3. padded copies on and off for misaligned sm_80 problems, and the sm_90 4097 rows, next to cuBLAS.

@@ -16,14 +16,14 @@
 #include <memory>
 #include <regex>
 
-#include "codegen/emit.h"
-#include "runtime/cublas_baseline.h"
-#include "runtime/device.h"
-#include "runtime/driver.h"
-#include "runtime/grid_sweep.h"
-#include "runtime/host_dtype.h"
-#include "runtime/kernel_cache.h"
-#include "scheduler/schedule.h"
+#include "tilegrid/codegen/emit.h"
+#include "measure/cublas_baseline.h"
+#include "tilegrid/runtime/device.h"
+#include "tilegrid/runtime/driver.h"
+#include "measure/grid_sweep.h"
+#include "tilegrid/runtime/host_dtype.h"
+#include "tilegrid/runtime/kernel_cache.h"
+#include "tilegrid/scheduler/schedule.h"
 
 namespace {
 
@@ -104,8 +104,7 @@ void cublasBenchmark(benchmark::State& state, sc::MatmulProblem problem) {
 void sweepBenchmark(benchmark::State& state, const Candidate* c) {
   const sc::MatmulProblem& problem = c->schedule.problem;
   ShapeBuffers& s = current(problem);
-  const rt::LoadedKernel kernel(*c->compiled);
-  rt::MatmulLaunch launch(kernel, c->source, c->schedule, *s.buffers);
+  rt::MatmulLaunch launch(tilegrid::Gemm(c->schedule), *s.buffers);
   if (const char* check = std::getenv("TILEGRID_BENCH_CHECK"); check != nullptr && std::string(check) == "1") {
     const auto errors =
         rt::checkLaunch(launch, *s.buffers, rt::cublasReference(*s.buffers, s.stream->get()), s.stream->get());

@@ -1,8 +1,8 @@
 // CPU cost of the IR: building and indexing a scheduled tile grid, and evaluating the result.
 #include <benchmark/benchmark.h>
 
-#include "ir/indexer.h"
-#include "scheduler/grid_traversal.h"
+#include "tilegrid/ir/indexer.h"
+#include "tilegrid/scheduler/grid_traversal.h"
 
 namespace {
 

@@ -8,7 +8,7 @@ set -uo pipefail
 variants=/tmp/tg-decompose
 rm -rf $variants
 mkdir -p $variants/nocopy/codegen/templates $variants/nomath/codegen/templates
-template=codegen/templates/sm80_gemm.cu
+template=tilegrid/codegen/templates/sm80_gemm.cu
 python3 - "$template" $variants <<'PY'
 import sys
 src, out = sys.argv[1], sys.argv[2]

@@ -15,10 +15,10 @@
 #include "cli/plan_command.h"
 #include "cli/run_command.h"
 #include "cli/sweep_command.h"
-#include "ir/error.h"
-#include "runtime/compiler.h"
-#include "runtime/cuda_toolkit.h"
-#include "runtime/driver.h"
+#include "tilegrid/ir/check.h"
+#include "tilegrid/runtime/compiler.h"
+#include "tilegrid/runtime/cuda_toolkit.h"
+#include "tilegrid/runtime/driver.h"
 
 #ifndef TILEGRID_VERSION
 #define TILEGRID_VERSION "unknown"

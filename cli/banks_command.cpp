@@ -10,8 +10,8 @@
 
 #include "cli/parse.h"
 #include "cli/svg.h"
-#include "ir/error.h"
-#include "scheduler/bank_model.h"
+#include "tilegrid/ir/check.h"
+#include "tilegrid/scheduler/bank_model.h"
 
 namespace tilegrid::cli {
 

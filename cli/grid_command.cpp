@@ -9,9 +9,9 @@
 
 #include "cli/parse.h"
 #include "cli/svg.h"
-#include "codegen/cuda_printer.h"
-#include "ir/error.h"
-#include "scheduler/grid_traversal.h"
+#include "tilegrid/codegen/cuda_printer.h"
+#include "tilegrid/ir/check.h"
+#include "tilegrid/scheduler/grid_traversal.h"
 
 namespace tilegrid::cli {
 namespace {

@@ -6,13 +6,13 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "codegen/emit.h"
+#include "tilegrid/codegen/emit.h"
 #include "cli/parse.h"
-#include "ir/error.h"
-#include "runtime/dump.h"
-#include "runtime/file_write.h"
-#include "runtime/kernel_cache.h"
-#include "scheduler/schedule.h"
+#include "tilegrid/ir/error.h"
+#include "tilegrid/runtime/dump.h"
+#include "tilegrid/runtime/file_write.h"
+#include "tilegrid/runtime/kernel_cache.h"
+#include "tilegrid/scheduler/schedule.h"
 
 namespace tilegrid::cli {
 namespace {

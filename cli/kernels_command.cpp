@@ -8,10 +8,10 @@
 #include <ostream>
 
 #include "cli/parse.h"
-#include "codegen/emit.h"
-#include "ir/error.h"
-#include "runtime/compiler.h"
-#include "scheduler/schedule.h"
+#include "tilegrid/codegen/emit.h"
+#include "tilegrid/ir/check.h"
+#include "tilegrid/runtime/compiler.h"
+#include "tilegrid/scheduler/schedule.h"
 
 namespace tilegrid::cli {
 namespace {

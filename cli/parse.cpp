@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
-#include "ir/error.h"
+#include "tilegrid/ir/check.h"
 
 namespace tilegrid::cli {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "ir/error.h"
+#include "tilegrid/ir/error.h"
 
 namespace tilegrid::cli {
 

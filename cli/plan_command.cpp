@@ -6,10 +6,10 @@
 #include <ostream>
 
 #include "cli/parse.h"
-#include "codegen/emit_common.h"
-#include "ir/error.h"
-#include "scheduler/one_wave_tile.h"
-#include "scheduler/schedule.h"
+#include "tilegrid/codegen/emit_common.h"
+#include "tilegrid/ir/error.h"
+#include "tilegrid/scheduler/one_wave_tile.h"
+#include "tilegrid/scheduler/schedule.h"
 
 namespace tilegrid::cli {
 namespace {

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "cli/parse.h"
-#include "ir/error.h"
-#include "ir/swizzle_merge.h"
+#include "tilegrid/ir/error.h"
+#include "tilegrid/ir/swizzle_merge.h"
 
 namespace tilegrid::cli {
 

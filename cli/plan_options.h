@@ -5,9 +5,9 @@
 #include <optional>
 #include <string>
 
-#include "scheduler/heuristics.h"
-#include "scheduler/problem.h"
-#include "runtime/tuning_store.h"
+#include "tilegrid/scheduler/heuristics.h"
+#include "tilegrid/scheduler/problem.h"
+#include "tilegrid/runtime/tuning_store.h"
 
 namespace tilegrid::cli {
 

@@ -5,13 +5,13 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "codegen/emit.h"
+#include "tilegrid/codegen/emit.h"
 #include "cli/parse.h"
-#include "ir/error.h"
-#include "runtime/device.h"
-#include "runtime/driver.h"
-#include "runtime/kernel_cache.h"
-#include "runtime/matmul_run.h"
+#include "tilegrid/ir/check.h"
+#include "tilegrid/runtime/device.h"
+#include "tilegrid/runtime/driver.h"
+#include "tilegrid/runtime/kernel_cache.h"
+#include "measure/matmul_run.h"
 
 namespace tilegrid::cli {
 

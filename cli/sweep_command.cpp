@@ -15,13 +15,13 @@
 
 #include "cli/parse.h"
 #include "cli/sweep_plot.h"
-#include "ir/error.h"
-#include "ir/swizzle_merge.h"
-#include "runtime/device.h"
-#include "runtime/driver.h"
-#include "runtime/file_write.h"
-#include "runtime/grid_sweep.h"
-#include "runtime/tuning_store.h"
+#include "tilegrid/ir/check.h"
+#include "tilegrid/ir/swizzle_merge.h"
+#include "tilegrid/runtime/device.h"
+#include "tilegrid/runtime/driver.h"
+#include "tilegrid/runtime/file_write.h"
+#include "measure/grid_sweep.h"
+#include "tilegrid/runtime/tuning_store.h"
 
 namespace tilegrid::cli {
 

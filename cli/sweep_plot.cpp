@@ -8,7 +8,7 @@
 #include <map>
 
 #include "cli/svg.h"
-#include "ir/error.h"
+#include "tilegrid/ir/check.h"
 
 namespace tilegrid::cli {
 

@@ -1,7 +1,7 @@
 #pragma once
 #include <string>
 
-#include "runtime/grid_sweep.h"
+#include "measure/grid_sweep.h"
 
 namespace tilegrid::cli {
 

@@ -8,9 +8,9 @@
 
 #include <random>
 
-#include "ir/error.h"
-#include "scheduler/bank_model.h"
-#include "scheduler/problem.h"
+#include "tilegrid/ir/error.h"
+#include "tilegrid/scheduler/bank_model.h"
+#include "tilegrid/scheduler/problem.h"
 #include "support/cli_runner.h"
 #include "support/fuzz_budget.h"
 

@@ -7,8 +7,8 @@
 
 #include <random>
 
-#include "ir/error.h"
-#include "ir/indexer.h"
+#include "tilegrid/ir/error.h"
+#include "tilegrid/ir/indexer.h"
 #include "support/fuzz_budget.h"
 
 namespace tilegrid::ir {

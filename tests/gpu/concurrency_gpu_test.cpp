@@ -4,14 +4,14 @@
 
 #include <thread>
 
-#include "codegen/emit.h"
-#include "runtime/cublas_baseline.h"
-#include "runtime/device.h"
-#include "runtime/driver.h"
-#include "runtime/host_dtype.h"
-#include "runtime/kernel_cache.h"
-#include "runtime/launcher.h"
-#include "runtime/matmul_run.h"
+#include "tilegrid/codegen/emit.h"
+#include "measure/cublas_baseline.h"
+#include "tilegrid/runtime/device.h"
+#include "tilegrid/runtime/driver.h"
+#include "tilegrid/runtime/host_dtype.h"
+#include "tilegrid/runtime/kernel_cache.h"
+#include "tilegrid/runtime/launcher.h"
+#include "measure/matmul_run.h"
 #include "support/gemm_cases.h"
 #include "support/gpu_device.h"
 
@@ -27,7 +27,6 @@ TEST(Concurrency, EightThreadsLaunchTheSameKernelOnTheirOwnStreams) {
   const auto schedule = scheduler::schedule(problem, device);
   const codegen::KernelSource source = codegen::emit(schedule);
   const auto compiled = runtime::KernelCache::global().get(source, device.arch());
-  const runtime::LoadedKernel kernel(*compiled);
 
   constexpr int kThreads = 8, kLaunches = 5;
   std::vector<runtime::ErrorStats> errors(kThreads);
@@ -41,7 +40,7 @@ TEST(Concurrency, EightThreadsLaunchTheSameKernelOnTheirOwnStreams) {
           failures[static_cast<size_t>(t)] = "the cache compiled the kernel again";
         }
         runtime::MatmulBuffers buffers(problem, 1000 + static_cast<uint64_t>(t));
-        runtime::MatmulLaunch launch(kernel, source, schedule, buffers);
+        runtime::MatmulLaunch launch(Gemm(schedule), buffers);
         runtime::Stream stream;
         for (int i = 0; i < kLaunches; ++i) launch(stream.get());
         runtime::DeviceBuffer reference(buffers.c.bytes());

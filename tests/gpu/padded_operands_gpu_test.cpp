@@ -5,10 +5,10 @@
 
 #include <cstring>
 
-#include "codegen/emit.h"
-#include "runtime/host_dtype.h"
-#include "runtime/kernel_cache.h"
-#include "runtime/matmul_run.h"
+#include "tilegrid/codegen/emit.h"
+#include "tilegrid/runtime/host_dtype.h"
+#include "tilegrid/runtime/kernel_cache.h"
+#include "measure/matmul_run.h"
 #include "support/gemm_cases.h"
 #include "support/gpu_device.h"
 
@@ -53,8 +53,7 @@ TEST(PaddedOperands, PointersOffSixteenBytesAreReadThroughTheCopy) {
       const auto schedule = scheduler::schedule(p, device, o);
       ASSERT_EQ(schedule.params.pad_a && schedule.params.pad_b, r.pad) << schedule.params.toString();
       const codegen::KernelSource source = codegen::emit(schedule);
-      const runtime::LoadedKernel kernel(*runtime::KernelCache::global().get(source, device.arch()));
-      runtime::MatmulLaunch launch(kernel, source, schedule, {a_dev.ptr() + 2, b_dev.ptr() + 2, c_dev.ptr()});
+      runtime::MatmulLaunch launch(Gemm(schedule), runtime::MatmulOperands{a_dev.ptr() + 2, b_dev.ptr() + 2, c_dev.ptr()});
       c_dev.fill(0xff);
       launch();
       runtime::synchronizeDevice();

@@ -4,17 +4,17 @@
 #include <cmath>
 #include <cstring>
 
-#include "codegen/device_helpers.h"
-#include "ir/indexer.h"
-#include "runtime/buffer.h"
-#include "runtime/builtin_kernels.h"
-#include "runtime/device.h"
-#include "runtime/driver.h"
-#include "runtime/host_dtype.h"
-#include "runtime/kernel_cache.h"
-#include "runtime/launcher.h"
-#include "runtime/tensor_map.h"
-#include "scheduler/smem_atom.h"
+#include "tilegrid/codegen/device_helpers.h"
+#include "tilegrid/ir/indexer.h"
+#include "tilegrid/runtime/buffer.h"
+#include "tilegrid/runtime/builtin_kernels.h"
+#include "tilegrid/runtime/device.h"
+#include "tilegrid/runtime/driver.h"
+#include "tilegrid/runtime/host_dtype.h"
+#include "tilegrid/runtime/kernel_cache.h"
+#include "tilegrid/runtime/launcher.h"
+#include "tilegrid/runtime/tensor_map.h"
+#include "tilegrid/scheduler/smem_atom.h"
 
 namespace tilegrid::runtime {
 namespace {

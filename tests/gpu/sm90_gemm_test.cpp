@@ -3,8 +3,9 @@
 // against cuBLAS for the shapes issue #6 names, every layout.
 #include <algorithm>
 
-#include "runtime/kernel_cache.h"
-#include "runtime/launcher.h"
+#include "tilegrid/codegen/emit_common.h"
+#include "tilegrid/runtime/kernel_cache.h"
+#include "tilegrid/runtime/launcher.h"
 #include "support/gpu_gemm_check.h"
 
 namespace tilegrid::testing {
@@ -92,13 +93,12 @@ TEST_P(Sm90StreamKFlags, RepeatedLaunchesLeaveTheFlagsCleared) {
   const GemmCase& c = *found;
   const auto schedule = scheduler::schedule(c.problem, device, c.overrides);
   const codegen::KernelSource source = codegen::emit(schedule);
-  const runtime::LoadedKernel kernel(*runtime::KernelCache::global().get(source, scheduler::Arch::Sm90));
   runtime::MatmulBuffers buffers(c.problem, 7);
-  runtime::MatmulLaunch launch(kernel, source, schedule, buffers);
+  runtime::MatmulLaunch launch(Gemm(schedule), buffers);
   ASSERT_NE(launch.workspace(), nullptr);
   runtime::Stream stream;
   const std::vector<float> reference = runtime::cublasReference(buffers, stream.get());
-  const size_t flag_words = static_cast<size_t>((2 * schedule.ctas() * 2 + 63) / 64 * 64);
+  const size_t flag_words = static_cast<size_t>(codegen::streamKFlagWords(device));
   for (int round = 0; round < 3; ++round) {
     const runtime::ErrorStats e = runtime::checkLaunch(launch, buffers, reference, stream.get());
     EXPECT_TRUE(e.passed) << "launch " << round << ": norm rel " << e.norm_rel << ", max rel " << e.max_rel;

@@ -7,8 +7,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "runtime/device.h"
-#include "runtime/driver.h"
+#include "tilegrid/runtime/device.h"
+#include "tilegrid/runtime/driver.h"
 #include "support/cli_runner.h"
 #include "support/gpu_device.h"
 

@@ -5,11 +5,11 @@
 #include <fstream>
 #include <thread>
 
-#include "codegen/device_helpers.h"
-#include "ir/error.h"
-#include "runtime/compiler.h"
-#include "runtime/dump.h"
-#include "runtime/kernel_cache.h"
+#include "tilegrid/codegen/device_helpers.h"
+#include "tilegrid/ir/error.h"
+#include "tilegrid/runtime/compiler.h"
+#include "tilegrid/runtime/dump.h"
+#include "tilegrid/runtime/kernel_cache.h"
 
 namespace tilegrid::runtime {
 namespace {

@@ -6,9 +6,9 @@
 #include <regex>
 #include <set>
 
-#include "codegen/device_helpers.h"
-#include "codegen/emit.h"
-#include "runtime/compiler.h"
+#include "tilegrid/codegen/device_helpers.h"
+#include "tilegrid/codegen/emit.h"
+#include "tilegrid/runtime/compiler.h"
 #include "support/kernel_config.h"
 #include "support/gemm_cases.h"
 

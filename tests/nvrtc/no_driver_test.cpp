@@ -2,10 +2,10 @@
 // everything and launches nothing, saying why.
 #include <gtest/gtest.h>
 
-#include "runtime/buffer.h"
-#include "runtime/compiler.h"
-#include "runtime/device.h"
-#include "runtime/driver.h"
+#include "tilegrid/runtime/buffer.h"
+#include "tilegrid/runtime/compiler.h"
+#include "tilegrid/runtime/device.h"
+#include "tilegrid/runtime/driver.h"
 #include "support/cli_runner.h"
 
 #include <filesystem>

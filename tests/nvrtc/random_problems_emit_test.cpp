@@ -3,7 +3,7 @@
 // machine with no GPU.
 #include <gtest/gtest.h>
 
-#include "runtime/kernel_cache.h"
+#include "tilegrid/runtime/kernel_cache.h"
 #include "support/compile_cases.h"
 #include "support/gemm_cases.h"
 

@@ -4,9 +4,9 @@
 #include <sstream>
 #include <tuple>
 
-#include "codegen/emit.h"
-#include "ir/error.h"
-#include "runtime/kernel_cache.h"
+#include "tilegrid/codegen/emit.h"
+#include "tilegrid/ir/error.h"
+#include "tilegrid/runtime/kernel_cache.h"
 #include "support/compile_cases.h"
 #include "support/gemm_cases.h"
 #include "support/kernel_config.h"

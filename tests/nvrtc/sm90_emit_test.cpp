@@ -4,13 +4,13 @@
 
 #include <fmt/format.h>
 
-#include "codegen/emit.h"
-#include "codegen/emit_common.h"
-#include "codegen/sm80_emitter.h"
-#include "codegen/sm90_emitter.h"
-#include "ir/error.h"
-#include "ir/indexer.h"
-#include "runtime/kernel_cache.h"
+#include "tilegrid/codegen/emit.h"
+#include "tilegrid/codegen/emit_common.h"
+#include "tilegrid/codegen/sm80_emitter.h"
+#include "tilegrid/codegen/sm90_emitter.h"
+#include "tilegrid/ir/error.h"
+#include "tilegrid/ir/indexer.h"
+#include "tilegrid/runtime/kernel_cache.h"
 #include "support/compile_cases.h"
 #include "support/gemm_cases.h"
 #include "support/kernel_config.h"
@@ -91,8 +91,9 @@ TEST(Sm90Emit, TileWidthsOffTheSlabEndOnOverlappingSlabsAndBoxes) {
   }
 }
 
-// Persistent sm_90 kernels take a stream-K workspace: two flags per consumer warpgroup of each CTA,
-// then a 64xN fp32 partial sum each. Without stream-K the parameter is passed as a null pointer.
+// Persistent sm_90 kernels take a stream-K workspace: the device's flag area (two flags for each
+// consumer warpgroup the device could hold on every SM, whatever this kernel's grid), then a 64xN
+// fp32 partial sum for each consumer warpgroup of each CTA. Without stream-K the parameter is passed as a null pointer.
 TEST(Sm90Emit, StreamKAddsAWorkspaceSizedForEveryCta) {
   const auto problem = testing::makeProblem(4096, 4096, 4096, scheduler::Layout::TN, scheduler::DType::BF16,
                                             scheduler::DType::BF16);
@@ -104,7 +105,9 @@ TEST(Sm90Emit, StreamKAddsAWorkspaceSizedForEveryCta) {
   const KernelArg& workspace = source.args[5];
   EXPECT_EQ(workspace.buffer, "workspace");
   const uint64_t slots = static_cast<uint64_t>(schedule.ctas()) * 2;
-  EXPECT_EQ(workspace.workspace_bytes, (2 * slots + 63) / 64 * 256 + slots * 64 * 256 * 4);
+  const uint64_t flag_words = (2 * 132 * 4 + 63) / 64 * 64;
+  EXPECT_EQ(workspace.workspace_bytes, flag_words * 4 + slots * 64 * 256 * 4);
+  EXPECT_EQ(testing::configValue(source.cuda, "FLAG_WORDS"), std::to_string(flag_words));
   EXPECT_NE(source.kernel_name.find("_sk"), std::string::npos);
   EXPECT_EQ(testing::configValue(source.cuda, "STREAM_K"), "true");
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "codegen/emit.h"
-#include "runtime/kernel_cache.h"
-#include "scheduler/schedule.h"
+#include "tilegrid/codegen/emit.h"
+#include "tilegrid/runtime/kernel_cache.h"
+#include "tilegrid/scheduler/schedule.h"
 #include "support/gemm_cases.h"
 
 namespace tilegrid::testing {

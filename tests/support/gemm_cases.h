@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "scheduler/schedule.h"
+#include "tilegrid/scheduler/schedule.h"
 
 namespace tilegrid::testing {
 

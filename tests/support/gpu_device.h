@@ -3,8 +3,8 @@
 #include <optional>
 #include <string>
 
-#include "runtime/device.h"
-#include "runtime/driver.h"
+#include "tilegrid/runtime/device.h"
+#include "tilegrid/runtime/driver.h"
 
 namespace tilegrid::testing {
 

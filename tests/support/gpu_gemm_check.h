@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "codegen/emit.h"
-#include "runtime/kernel_cache.h"
-#include "runtime/matmul_run.h"
+#include "tilegrid/codegen/emit.h"
+#include "tilegrid/runtime/kernel_cache.h"
+#include "measure/matmul_run.h"
 #include "support/gemm_cases.h"
 #include "support/gpu_device.h"
 

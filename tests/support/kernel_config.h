@@ -1,5 +1,5 @@
 #pragma once
-// Reading a generated kernel's configuration block (codegen/config_block.h) in tests.
+// Reading a generated kernel's configuration block (tilegrid/codegen/config_block.h) in tests.
 #include <regex>
 #include <string>
 

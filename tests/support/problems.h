@@ -1,6 +1,6 @@
 #pragma once
 // A validated bf16 problem for the scheduler's unit tests.
-#include "scheduler/problem.h"
+#include "tilegrid/scheduler/problem.h"
 
 namespace tilegrid::testing {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "ir/transform.h"
+#include "tilegrid/ir/transform.h"
 
 namespace tilegrid::testing {
 

@@ -2,9 +2,9 @@
 // small domain; where x sits inside a division, a modulo or a product with itself, it answers nothing.
 #include <gtest/gtest.h>
 
-#include "ir/affine.h"
-#include "ir/indexer.h"
-#include "scheduler/kernel_domains.h"
+#include "tilegrid/ir/affine.h"
+#include "tilegrid/ir/indexer.h"
+#include "tilegrid/scheduler/kernel_domains.h"
 
 namespace tilegrid::ir {
 namespace {

@@ -5,12 +5,13 @@
 
 #include <functional>
 
-#include "ir/error.h"
-#include "ir/swizzle_merge.h"
-#include "runtime/dump.h"
-#include "runtime/matmul_run.h"
-#include "scheduler/bank_model.h"
-#include "scheduler/schedule.h"
+#include "tilegrid/ir/error.h"
+#include "tilegrid/ir/swizzle_merge.h"
+#include "tilegrid/runtime/dump.h"
+#include "measure/matmul_run.h"
+#include "tilegrid/runtime/gemm.h"
+#include "tilegrid/scheduler/bank_model.h"
+#include "tilegrid/scheduler/schedule.h"
 #include "support/cli_runner.h"
 
 namespace tilegrid {
@@ -137,6 +138,9 @@ struct LibraryCase {
   std::vector<std::string> needles;
 };
 
+// A device address for the operand checks, which look at nothing but the number.
+const void* address(uintptr_t at) { return reinterpret_cast<const void*>(at); }
+
 scheduler::MatmulProblem problem64() {
   scheduler::MatmulProblem p;
   p.m = p.n = p.k = 64;
@@ -179,9 +183,9 @@ TEST(BadInput, LibraryThrowsUserErrorsThatSayWhatIsAllowed) {
        {"128x256x128", "shared memory"}},
       {"unknown dump name", [] { runtime::DumpConfig::parse("cuda,assembly"); }, {"'assembly'", "valid names"}},
       {"malformed layout", [] { scheduler::Layout2D::parse("(4,4):(1)"); }, {"'(4,4):(1)'", "(R,C):(S0,S1)"}},
-      {"null pointer", [] { runtime::checkOperands(problem64(), {0, 256, 512}); }, {"operand A", "null"}},
+      {"null pointer", [] { runtime::checkOperands(problem64(), nullptr, address(256), address(512)); }, {"operand A", "null"}},
       {"misaligned pointer",
-       [] { runtime::checkOperands(problem64(), {256, 0x1002, 512}); },
+       [] { runtime::checkOperands(problem64(), address(256), address(0x1002), address(512)); },
        {"operand B", "0x1002", "16-byte aligned", "align_b = 1"}},
   };
   for (const LibraryCase& c : cases) {

@@ -1,9 +1,9 @@
 #include <gtest/gtest.h>
 
-#include "ir/error.h"
-#include "ir/indexer.h"
-#include "scheduler/bank_model.h"
-#include "scheduler/operand_banks.h"
+#include "tilegrid/ir/error.h"
+#include "tilegrid/ir/indexer.h"
+#include "tilegrid/scheduler/bank_model.h"
+#include "tilegrid/scheduler/operand_banks.h"
 
 namespace tilegrid::scheduler {
 namespace {

@@ -7,9 +7,9 @@
 
 #include <random>
 
-#include "ir/affine.h"
-#include "ir/bits.h"
-#include "ir/swizzle.h"
+#include "tilegrid/ir/affine.h"
+#include "tilegrid/ir/bits.h"
+#include "tilegrid/ir/swizzle.h"
 
 namespace tilegrid::ir {
 namespace {

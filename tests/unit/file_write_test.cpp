@@ -10,8 +10,8 @@
 #include <string>
 
 #include "cli/app.h"
-#include "ir/error.h"
-#include "runtime/file_write.h"
+#include "tilegrid/ir/error.h"
+#include "tilegrid/runtime/file_write.h"
 #include "support/cli_runner.h"
 
 namespace tilegrid::runtime {

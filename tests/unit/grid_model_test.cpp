@@ -1,9 +1,9 @@
-// The grid model (scheduler/grid_model.h): grouping saves DRAM reads on large problems, and where
+// The grid model (tilegrid/scheduler/grid_model.h): grouping saves DRAM reads on large problems, and where
 // every order ties, the launch order's tie-break over every one-wave grid of a small domain.
 #include <gtest/gtest.h>
 
-#include "scheduler/grid_model.h"
-#include "scheduler/params.h"
+#include "tilegrid/scheduler/grid_model.h"
+#include "tilegrid/scheduler/params.h"
 #include "support/problems.h"
 
 namespace tilegrid::scheduler {

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "ir/error.h"
-#include "scheduler/grid_traversal.h"
+#include "tilegrid/ir/error.h"
+#include "tilegrid/scheduler/grid_traversal.h"
 
 namespace tilegrid::scheduler {
 namespace {

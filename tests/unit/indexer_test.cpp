@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
-#include "ir/error.h"
-#include "ir/indexer.h"
-#include "ir/swizzle.h"
+#include "tilegrid/ir/error.h"
+#include "tilegrid/ir/indexer.h"
+#include "tilegrid/ir/swizzle.h"
 #include "support/c_expr.h"
 #include "support/seed_formulas.h"
 

@@ -1,4 +1,4 @@
-// The one-wave tile width (scheduler/one_wave_tile.h): over every problem of a small domain, a width
+// The one-wave tile width (tilegrid/scheduler/one_wave_tile.h): over every problem of a small domain, a width
 // it returns fills 90-100% of the SMs, keeps 128-byte swizzle atoms, and pads the grid least among
 // the widths and orientations that do; where it returns none, no width fills a wave. The heuristic
 // takes the fit unless its own tile already fills the wave with at most 5% more padding.
@@ -6,9 +6,9 @@
 
 #include <cmath>
 
-#include "scheduler/heuristics.h"
-#include "scheduler/one_wave_tile.h"
-#include "scheduler/tile_eligibility.h"
+#include "tilegrid/scheduler/heuristics.h"
+#include "tilegrid/scheduler/one_wave_tile.h"
+#include "tilegrid/scheduler/tile_eligibility.h"
 #include "support/problems.h"
 
 namespace tilegrid::scheduler {

@@ -3,13 +3,13 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "codegen/emit.h"
-#include "codegen/problem_args.h"
-#include "ir/error.h"
-#include "ir/indexer.h"
-#include "scheduler/kernel_domains.h"
-#include "scheduler/operand_padding.h"
-#include "scheduler/schedule.h"
+#include "tilegrid/codegen/emit.h"
+#include "tilegrid/codegen/problem_args.h"
+#include "tilegrid/ir/error.h"
+#include "tilegrid/ir/indexer.h"
+#include "tilegrid/scheduler/kernel_domains.h"
+#include "tilegrid/scheduler/operand_padding.h"
+#include "tilegrid/scheduler/schedule.h"
 #include "support/kernel_config.h"
 #include "support/problems.h"
 

@@ -3,10 +3,10 @@
 
 #include <cmath>
 
-#include "ir/error.h"
-#include "runtime/host_dtype.h"
-#include "runtime/matmul_run.h"
-#include "runtime/tensor_map.h"
+#include "tilegrid/ir/error.h"
+#include "tilegrid/runtime/host_dtype.h"
+#include "measure/matmul_run.h"
+#include "tilegrid/runtime/tensor_map.h"
 
 namespace tilegrid::runtime {
 namespace {

@@ -4,10 +4,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "codegen/emit.h"
-#include "codegen/problem_args.h"
-#include "ir/error.h"
-#include "scheduler/schedule.h"
+#include "tilegrid/codegen/emit.h"
+#include "tilegrid/codegen/problem_args.h"
+#include "tilegrid/ir/error.h"
+#include "tilegrid/scheduler/schedule.h"
 #include "support/cli_runner.h"
 #include "support/kernel_config.h"
 #include "support/problems.h"

@@ -3,9 +3,9 @@
 #include <nlohmann/json.hpp>
 #include <unordered_set>
 
-#include "ir/error.h"
-#include "scheduler/schedule.h"
-#include "scheduler/wave_model.h"
+#include "tilegrid/ir/error.h"
+#include "tilegrid/scheduler/schedule.h"
+#include "tilegrid/scheduler/wave_model.h"
 #include "support/problems.h"
 
 namespace tilegrid::scheduler {

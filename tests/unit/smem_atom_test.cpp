@@ -1,9 +1,9 @@
 #include <gtest/gtest.h>
 
-#include "ir/error.h"
-#include "ir/indexer.h"
-#include "ir/swizzle.h"
-#include "scheduler/smem_atom.h"
+#include "tilegrid/ir/error.h"
+#include "tilegrid/ir/indexer.h"
+#include "tilegrid/ir/swizzle.h"
+#include "tilegrid/scheduler/smem_atom.h"
 
 namespace tilegrid::scheduler {
 namespace {

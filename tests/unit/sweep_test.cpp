@@ -7,9 +7,9 @@
 #include <fstream>
 
 #include "cli/sweep_plot.h"
-#include "ir/error.h"
-#include "runtime/grid_sweep.h"
-#include "runtime/tuning_store.h"
+#include "tilegrid/ir/error.h"
+#include "measure/grid_sweep.h"
+#include "tilegrid/runtime/tuning_store.h"
 #include "support/cli_runner.h"
 
 namespace tilegrid::runtime {

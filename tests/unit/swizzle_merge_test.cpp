@@ -3,8 +3,8 @@
 #include <random>
 #include <set>
 
-#include "ir/error.h"
-#include "ir/swizzle_merge.h"
+#include "tilegrid/ir/error.h"
+#include "tilegrid/ir/swizzle_merge.h"
 #include "support/seed_formulas.h"
 #include "support/transform_maps.h"
 

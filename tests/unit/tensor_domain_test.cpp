@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "ir/error.h"
-#include "ir/tensor_domain.h"
+#include "tilegrid/ir/error.h"
+#include "tilegrid/ir/tensor_domain.h"
 
 namespace tilegrid::ir {
 namespace {

@@ -5,11 +5,11 @@
 
 #include <set>
 
-#include "ir/error.h"
-#include "ir/merge.h"
-#include "ir/split.h"
-#include "ir/swizzle.h"
-#include "ir/swizzle2d.h"
+#include "tilegrid/ir/error.h"
+#include "tilegrid/ir/merge.h"
+#include "tilegrid/ir/split.h"
+#include "tilegrid/ir/swizzle.h"
+#include "tilegrid/ir/swizzle2d.h"
 #include "support/transform_maps.h"
 
 namespace tilegrid::ir {

@@ -4,8 +4,8 @@
 #include <limits>
 #include <random>
 
-#include "ir/error.h"
-#include "ir/val.h"
+#include "tilegrid/ir/error.h"
+#include "tilegrid/ir/val.h"
 #include "support/c_expr.h"
 
 namespace tilegrid::ir {

@@ -1,5 +1,5 @@
-// The persistent kernels' work split: planned by the scheduler (scheduler/work_split.h), walked by
-// the kernel's own code (codegen/device/work_split.cuh), run here on the CPU. For every grid of small
+// The persistent kernels' work split: planned by the scheduler (tilegrid/scheduler/work_split.h), walked by
+// the kernel's own code (tilegrid/codegen/device/work_split.cuh), run here on the CPU. For every grid of small
 // sizes and for random large ones, the pieces the clusters walk cover each (unit, K tile) exactly
 // once, the kernel's walk is the scheduler's description of it, and the stream-K hand-over the
 // kernels rely on holds.
@@ -11,10 +11,10 @@
 
 #include <random>
 
-#include "codegen/device/work_split.cuh"
-#include "codegen/problem_args.h"
-#include "ir/error.h"
-#include "scheduler/work_split.h"
+#include "tilegrid/codegen/device/work_split.cuh"
+#include "tilegrid/codegen/problem_args.h"
+#include "tilegrid/ir/error.h"
+#include "tilegrid/scheduler/work_split.h"
 
 namespace {
 

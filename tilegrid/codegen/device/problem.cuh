@@ -1,0 +1,24 @@
+// tilegrid device helpers: problem. The problem a GEMM kernel is launched on, passed as one
+// argument by value. Kernels that read their shape at launch take every size from it; kernels with
+// the shape compiled in still take it (and read nothing), so every GEMM kernel has one signature.
+// Plain fixed-size fields only: host code includes this file too (tilegrid/codegen/problem_args.h), so host
+// and device agree on the layout by construction. Needs work_split.cuh first.
+#pragma once
+
+struct tg_problem {
+  // Elements from one batch entry of A, B and C to the next, as the kernel reads them.
+  long long batch_stride_a, batch_stride_b, batch_stride_c;
+  // The kernel problem (with swap_ab, the caller's turned around: C^T = B^T * A^T).
+  int M, N, K, batch;
+  // Elements from one stored row of A, B and C to the next, as the kernel reads them.
+  int lda, ldb, ldc;
+  // Output tiles along M and N: ceilDiv(M, BM), ceilDiv(N, BN).
+  int tiles_m, tiles_n;
+  // Computed on the host for the kernel's tile, so that the kernel keeps no register for them:
+  // K tiles (ceilDiv(K, BK)), the k16 steps of a last K tile cut by K (0 when BK divides K), and
+  // the work units the tile grid's traversal makes per batch entry (tiles, plus any overhang).
+  int k_tiles, k_tail_steps, units;
+  // How the launched grid of a persistent sm_90 kernel divides the work units: the scheduler's
+  // planWorkSplit for exactly the clusters launched.
+  tg_work_split split;
+};

@@ -1,0 +1,19 @@
+#pragma once
+// The index math of a scheduled GEMM, printed from the Indexer as small __device__ functions.
+// Kernels call only these for schedule-dependent indices, so changing the schedule (grid method,
+// factor, smem atom, tile copy) changes exactly these functions.
+#include <string>
+
+#include "tilegrid/scheduler/schedule.h"
+
+namespace tilegrid::codegen {
+
+// tg_tile_of(p, cta, tile_m, tile_n, valid);
+// tg_smem_a(m, k, stage) and tg_smem_b(n, k, stage) (element offsets in a stage ring);
+// tg_gmem_a(p, m, k), tg_gmem_b(p, n, k), tg_gmem_c(p, m, n) (element offsets in global memory);
+// tg_copy_a/b(iteration, thread, row, col, valid) (which piece of a tile a thread copies);
+// tg_warp_of(warp, warp_m, warp_n). `p` is the launch's tg_problem: functions of the problem's
+// shape read it where the kernel reads its shape at launch.
+std::string emitMatmulIndexFunctions(const scheduler::MatmulSchedule& schedule);
+
+}  // namespace tilegrid::codegen

@@ -1,0 +1,87 @@
+#include "tilegrid/codegen/sm90_epilogue.h"
+
+#include "tilegrid/codegen/emit_common.h"
+#include "tilegrid/ir/affine.h"
+#include "tilegrid/ir/bits.h"
+#include "tilegrid/ir/check.h"
+#include "tilegrid/ir/ir.h"
+
+namespace tilegrid::codegen {
+namespace {
+
+using scheduler::DType;
+
+// stmatrix stores four 8x8 blocks of 16-bit elements a warp instruction, 8 contiguous elements per
+// lane address. It applies when every 8-element chunk along the slab's contiguous mode (n, or m when
+// stored transposed) lies contiguous and 16-byte aligned in every buffer of the scheduled slab, checked
+// element by element on the IR, and the x4 blocks (16 columns at a time) tile the slab.
+bool stmatrixFits(const ir::TensorDomain& slab, DType out, bool transposed) {
+  const SmemOffsets offset(slab);
+  if (scheduler::bytes(out) != 2 || offset.cols() % 16 != 0 || offset.rows() % 16 != 0) return false;
+  for (int64_t b = 0; b < offset.stages(); ++b) {
+    for (int64_t m = 0; m < offset.rows(); m += transposed ? 8 : 1) {
+      for (int64_t n = 0; n < offset.cols(); n += transposed ? 1 : 8) {
+        const int64_t base = offset(m, n, b);
+        if (base % 8 != 0) return false;
+        for (int64_t e = 1; e < 8; ++e) {
+          if (offset(transposed ? m + e : m, transposed ? n : n + e, b) != base + e) return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+
+// The offset step from 64-row block 0 of a warpgroup's rows to block mb in the slab, where the slab's
+// offset is affine in the block with a constant step (IR algebra: the row as row-in-block plus 64
+// times the block, then ir::simplifyBits and ir::affineIn), checked on every element of every buffer:
+// adding it to block 0's offset lets ptxas fold it into the store (256x152 computing C^T with fp32
+// out kept block 0's and 1's addresses apart and spilled). 0: the rows are indexed in full, as also
+// for one block.
+int64_t blockStep(const ir::TensorDomain& slab, int64_t warpgroup_rows) {
+  if (warpgroup_rows == 64) return 0;
+  const SmemOffsets offset(slab);
+  const ir::Val row = ir::Val::loopIndex("row"), block = ir::Val::loopIndex("block");
+  const std::map<std::string, int64_t> ranges = {
+      {"row", 63}, {"block", offset.rows() / 64 - 1}, {"y", offset.cols() - 1}, {"s", offset.stages() - 1}};
+  const ir::Val at = ir::simplifyBits(ir::substitute(offset.expression(), {{"x", row + block * 64}}), ranges);
+  const auto form = ir::affineIn(at, "block");
+  const auto step = form ? form->step.constValue() : std::nullopt;
+  if (!step || *step == 0) return 0;
+  for (int64_t b = 0; b < offset.stages(); ++b) {
+    for (int64_t m = 0; m < offset.rows(); ++m) {
+      const int64_t blk = m / 64;
+      for (int64_t n = 0; n < offset.cols(); ++n) {
+        TG_INTERNAL_CHECK(offset(m, n, b) == offset(m % 64, n, b) + blk * *step)
+            << slab.name() << ": the derived block step " << *step << " misses element (" << m << ", " << n << ")";
+      }
+    }
+  }
+  return *step;
+}
+
+}  // namespace
+
+void addSm90EpilogueConfig(const scheduler::MatmulSchedule& s, bool tma_store, ConfigBlock& config) {
+  const auto& p = s.params;
+  const bool transposed = p.swap_ab;
+  const int64_t slab_n = p.epilogue_tile.n;
+  TG_INTERNAL_CHECK(slab_n <= p.warp_tile.n && slab_n % 8 == 0 && p.epilogue_tile.m == p.cta_tile.m)
+      << "epilogue tile " << p.epilogue_tile.toString() << " does not tile the cta tile " << p.cta_tile.toString();
+  // Stored transposed (an m-contiguous slab), TMA boxes are the atom's width of a warpgroup's rows.
+  const int64_t box_rows = transposed ? p.smem_epilogue.contiguousElems() : p.warp_tile.m;
+  TG_INTERNAL_CHECK(p.warp_tile.m % box_rows == 0)
+      << "epilogue atom " << p.smem_epilogue.toString() << " does not tile a warpgroup's rows";
+  // Straight, a warp's lanes walk n (axis 1 of gmem_c) along a row m; transposed, they walk m.
+  const bool row_contiguous = constantStep(s.gmem_c, transposed ? 0 : 1) == 1;
+  config.value("SLAB_N", slab_n, "epilogue slab width (columns of the warpgroup's tile)")
+      .flag("TMA_STORE_C", tma_store, "C's rows and batch entries are whole 16-byte granules: TMA stores them")
+      .flag("TRANSPOSED_C", transposed, "the kernel computes C^T (swap_ab): slabs are stored transposed")
+      .flag("EPILOGUE_STMATRIX", stmatrixFits(s.smem_epilogue, s.problem.out_dtype, transposed))
+      .value("EPILOGUE_BLOCK_STEP", blockStep(s.smem_epilogue, p.warp_tile.m),
+             "slab offset from a warpgroup's 64-row block 0 to block 1 (0: indexed through the row)")
+      .value("C_BOX_ROWS", box_rows, "slab rows a TMA store box covers")
+      .flag("C_ROW_CONTIGUOUS", row_contiguous, "C's offset steps by 1 along the lanes' direct stores");
+}
+
+}  // namespace tilegrid::codegen

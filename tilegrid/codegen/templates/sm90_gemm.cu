@@ -1,0 +1,247 @@
+// tilegrid sm_90a GEMM kernel: C[M, N] = A[M, K] * B[K, N] with fp32 accumulation. Built from the
+// configuration above it (tg_config, tg_in_t, tg_out_t, TG_KERNEL_NAME), the index functions printed
+// from the schedule's IR (tg_*), and the device functions of codegen/device; every variant of the
+// configuration is an `if constexpr` here or in those functions.
+//
+// Warp-specialized and persistent: warpgroup 0 produces (one thread issues TMA tile loads into a
+// STAGES-stage ring of full/empty mbarriers), warpgroups 1..CONSUMERS consume (WM rows each: one
+// wgmma m64nWNk16 per 64 of them and k16 step, from shared-memory descriptors; then the epilogue).
+// Every cluster walks its share of the work units (prob.split, planned on the host for the launched
+// grid: whole units round robin, then with stream-K a range of the last wave's K tiles) and maps each
+// unit to a tile with tg_tile_of, printed from the tile grid's IR like every other schedule-dependent
+// index. Self-contained: compiles with NVRTC alone, or with
+// `nvcc -gencode=arch=compute_90a,code=sm_90a -cubin`.
+
+extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
+    TG_KERNEL_NAME(const __grid_constant__ tg_problem prob, const __grid_constant__ tg_tensor_map tmap_a,
+                   const __grid_constant__ tg_tensor_map tmap_b, const __grid_constant__ tg_tensor_map tmap_c,
+                   tg_out_t* __restrict__ C, float* __restrict__ workspace) {
+  using namespace tg_config;
+  using A = operand_a;
+  using B = operand_b;
+  // The problem's sizes: fields of `prob`, or constants where the configuration compiles them in.
+  [[maybe_unused]] const int M = SHAPE_AT_LAUNCH ? prob.M : FIXED_M, N = SHAPE_AT_LAUNCH ? prob.N : FIXED_N;
+  const int K_TILES = SHAPE_AT_LAUNCH ? prob.k_tiles : FIXED_K_TILES;
+  // k16 steps of the last K tile that reach into K (none cut off when BK divides K).
+  const int TAIL_STEPS = SHAPE_AT_LAUNCH ? prob.k_tail_steps : FIXED_K_TAIL_STEPS;
+  // Work units per batch (tiles, plus the overhang of a split-merge traversal).
+  const int UNITS = SHAPE_AT_LAUNCH ? prob.units : FIXED_UNITS;
+  // A consumer warpgroup holds a block of 64 x WN fp32 accumulators per 64 of its rows.
+  constexpr int M_BLOCKS = WM / 64;
+  // CTAs per cluster (along M). A work unit is a cluster tile; each CTA of the cluster takes one tile.
+  constexpr int CM = CLUSTER_M;
+  // Stream-K: `workspace` holds two flags per consumer warpgroup of every CTA the launch may have (a
+  // slot), in a flag area of FLAG_WORDS words that every kernel for the device reserves alike (so
+  // that kernels sharing a workspace never write another's flags with anything but zeros), then a
+  // partial sum of a warpgroup tile per slot. A stream-K launch has a persistent grid of at most
+  // MAX_CTAS CTAs, a constant of the configuration.
+  constexpr int SLOTS = MAX_CTAS * CONSUMERS;
+  static_assert(2 * SLOTS <= FLAG_WORDS, "the flag area holds two flags a slot");
+  // A warpgroup's partial sum: a block of 64 rows' accumulators, for 128 threads, per block.
+  constexpr int BLOCK_FLOATS = (WN / 2) * 128, SUM_FLOATS = M_BLOCKS * BLOCK_FLOATS;
+
+  extern __shared__ __align__(1024) unsigned char tg_smem_raw[];
+  // 128B-swizzled TMA destinations and wgmma operands need 1024-byte alignment; dynamic shared
+  // memory promises 16 bytes.
+  unsigned char* smem = tg_smem_raw + ((1024 - (tg_smem_addr(tg_smem_raw) & 1023)) & 1023);
+  tg_in_t* smem_a = reinterpret_cast<tg_in_t*>(smem);
+  tg_in_t* smem_b = smem_a + STAGES * A_STAGE_ELEMS;
+  [[maybe_unused]] tg_out_t* smem_c = reinterpret_cast<tg_out_t*>(smem_b + STAGES * B_STAGE_ELEMS);
+  tg_u64* full = reinterpret_cast<tg_u64*>(smem_c + C_SMEM_ELEMS);
+  tg_u64* empty = full + STAGES;
+
+  if (threadIdx.x == 0) {
+#pragma unroll 1
+    for (int s = 0; s < STAGES; ++s) {
+      tg_mbarrier_init(&full[s], 1);
+      // Released by every consumer warpgroup of every CTA whose B tile the stage shares.
+      tg_mbarrier_init(&empty[s], CONSUMERS * CM);
+    }
+    tg_mbarrier_init_fence();
+  }
+  if constexpr (CM > 1) {
+    tg_cluster_sync();
+  } else {
+    __syncthreads();
+  }
+  const int cta_rank = CM > 1 ? tg_cluster_rank() : 0;
+  // The unit's tile for this CTA, false where the unit lies past the tile grid. The cluster's first
+  // tile decides whether the unit exists, for every rank alike; a rank's own tile may lie past M
+  // (computed on zero-filled loads, never stored).
+  const auto tile_of = [&](int unit, int& tile_m, int& tile_n) {
+    bool valid, own_tile_inside;
+    tg_tile_of(prob, unit % UNITS, 0, tile_m, tile_n, valid);
+    if (CM > 1) tg_tile_of(prob, unit % UNITS, cta_rank, tile_m, tile_n, own_tile_inside);
+    return valid;
+  };
+
+  // Shuffled from lane 0 so that ptxas knows it is warp-uniform: the consumers' descriptors and stage
+  // arithmetic then stay in uniform registers (55 instructions a K tile instead of 100).
+  const int warpgroup = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x / 128), 0);
+  if (warpgroup == 0) {
+    tg_setmaxnreg_dec<PRODUCER_REGS>();
+    // Each role computes the split after its setmaxnreg: values live across it spill (ptxas).
+    const tg_work_split work = tg_split_for_cluster(prob.split, blockIdx.x / CM);
+    if (threadIdx.x == 0) {
+      int iter = 0;
+#pragma unroll 1
+      for (int item = 0, unit, k_begin, k_end; tg_work_item(work, K_TILES, item, unit, k_begin, k_end); ++item) {
+        int tile_m, tile_n;
+        if (!tile_of(unit, tile_m, tile_n)) continue;
+        const int batch = unit / UNITS;
+#pragma unroll 1
+        for (int kt = k_begin; kt < k_end; ++kt, ++iter) {
+          const int stage = iter % STAGES;
+          // A fresh barrier counts as having completed the phase before its first: the first
+          // pass through the ring waits on parity 1 and does not block.
+          tg_mbarrier_wait(&empty[stage], ((iter / STAGES) & 1) ^ 1);
+          tg_mbarrier_arrive_expect_tx(&full[stage], STAGE_TX_BYTES);
+          const int k0 = kt * BK;
+          tg_load_stage<A>(smem_a, &tmap_a, [&](int m, int k) { return tg_smem_a(m, k, stage); }, tile_m * BM, k0,
+                           batch, cta_rank, &full[stage]);
+          tg_load_stage<B>(smem_b, &tmap_b, [&](int n, int k) { return tg_smem_b(n, k, stage); }, tile_n * BN, k0,
+                           batch, cta_rank, &full[stage]);
+        }
+      }
+    }
+  } else {
+    tg_setmaxnreg_inc<CONSUMER_REGS>();
+    const tg_work_split work = tg_split_for_cluster(prob.split, blockIdx.x / CM);
+    const int consumer = warpgroup - 1;
+    const int t = threadIdx.x % 128;
+    const tg_u32 smem_a_addr = tg_smem_addr(smem_a), smem_b_addr = tg_smem_addr(smem_b);
+    // Where the operands' start addresses step by constants over stages and k16 steps (derived on
+    // the smem domains), each step adds them to the warpgroup's first descriptors; otherwise every
+    // step indexes the tile in full.
+    tg_u64 desc_a0[M_BLOCKS], desc_b0 = 0;
+    if constexpr (DESCRIPTOR_STEPS) {
+#pragma unroll
+      for (int mb = 0; mb < M_BLOCKS; ++mb) {
+        desc_a0[mb] = tg_operand_desc<A>(smem_a_addr, tg_smem_a(consumer * WM + mb * 64, 0, 0));
+      }
+      desc_b0 = tg_operand_desc<B>(smem_b_addr, tg_smem_b(0, 0, 0));
+    }
+    float acc[M_BLOCKS][WN / 2];
+    int iter = 0;
+    [[maybe_unused]] int epilogue_slabs = 0;  // slabs this warpgroup has stored: picks the buffer
+#pragma unroll 1
+    for (int item = 0, unit, k_begin, k_end; tg_work_item(work, K_TILES, item, unit, k_begin, k_end); ++item) {
+      int tile_m, tile_n;
+      if (!tile_of(unit, tile_m, tile_n)) continue;
+      const int batch = unit / UNITS;
+      // One K tile: `steps` of its k16 steps multiply (fewer in a last K tile cut by K, whose other
+      // steps hold only TMA's zero fill). Called with constants, so each call is straight-line code:
+      // a branch between wgmmas makes ptxas wait for them.
+      auto multiply_k_tile = [&](int kt, int steps) {
+        const int stage = iter % STAGES;
+        tg_mbarrier_wait(&full[stage], (iter / STAGES) & 1);
+        tg_wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < steps; ++kk) {
+          tg_u64 desc_b;
+          if constexpr (DESCRIPTOR_STEPS) {
+            desc_b = desc_b0 + static_cast<tg_u64>(stage * B::DESC_STAGE_STEP + kk * B::DESC_KK_STEP);
+          } else {
+            desc_b = tg_operand_desc<B>(smem_b_addr, tg_smem_b(0, kk * 16, stage));
+          }
+#pragma unroll
+          for (int mb = 0; mb < M_BLOCKS; ++mb) {
+            tg_u64 desc_a;
+            if constexpr (DESCRIPTOR_STEPS) {
+              desc_a = desc_a0[mb] + static_cast<tg_u64>(stage * A::DESC_STAGE_STEP + kk * A::DESC_KK_STEP);
+            } else {
+              desc_a = tg_operand_desc<A>(smem_a_addr, tg_smem_a(consumer * WM + mb * 64, kk * 16, stage));
+            }
+            tg_wgmma<WN, tg_dtype<tg_in_t>::bf16, A::K_MAJOR ? 0 : 1, B::K_MAJOR ? 0 : 1>(acc[mb], desc_a, desc_b,
+                                                                                          kt > k_begin || kk > 0);
+          }
+        }
+        tg_wgmma_commit();
+        // Keep this k tile's wgmmas in flight; once the previous tile's are done, its stage is free.
+        tg_wgmma_wait<1>();
+        if (kt > k_begin && t == 0) tg_release_stage<CM>(&empty[(iter - 1) % STAGES]);
+      };
+      const bool K_CUT = TAIL_STEPS != 0;
+      const int full_end = K_CUT && k_end == K_TILES ? K_TILES - 1 : k_end;
+#pragma unroll 1
+      for (int kt = k_begin; kt < full_end; ++kt, ++iter) multiply_k_tile(kt, BK / 16);
+      if (full_end < k_end) {
+        // Two straight-line copies, not one a step count: the cut tile runs half a tile's steps or a
+        // whole tile's (TMA's zero fill past K adds nothing), so at most BK / 32 - 1 steps multiply
+        // zeros. A copy for every count cost the consumers registers and spilled.
+        static_assert(BK % 32 == 0, "the cut K tile runs half or all of a K tile's k16 steps");
+        if (TAIL_STEPS <= BK / 32) {
+          multiply_k_tile(full_end, BK / 32);
+        } else {
+          multiply_k_tile(full_end, BK / 16);
+        }
+        ++iter;
+      }
+      tg_wgmma_wait<0>();
+      if (t == 0) tg_release_stage<CM>(&empty[(iter - 1) % STAGES]);
+      if constexpr (STREAM_K) {
+        unsigned* flags = reinterpret_cast<unsigned*>(workspace);
+        float* partials = workspace + FLAG_WORDS;
+        const int own = blockIdx.x * CONSUMERS + consumer;
+        const auto sum_of = [&](int slot) { return partials + static_cast<long long>(slot) * SUM_FLOATS; };
+        // A unit cut by K: the CTA holding its last K tiles finishes it (it reaches them last, at the
+        // end of its range); the others store their partial sums. Cut in step into many pieces, the
+        // others also add a slice of all their sums each into the last piece's slot. Its first flag
+        // counts stored sums, its second added slices.
+        const bool slices = work.pieces >= SLICE_MIN_PIECES;
+        const int piece = slices ? work.cluster % work.pieces : 0;
+        const int stride = CM * CONSUMERS;  // slots from one piece to the next
+        const int last = slices ? own + (work.pieces - 1 - piece) * stride : own;
+        if (k_end < K_TILES) {
+#pragma unroll
+          for (int mb = 0; mb < M_BLOCKS; ++mb) {
+            tg_partial_store<128>(acc[mb], sum_of(own) + mb * BLOCK_FLOATS, t);
+          }
+          if (!slices) {
+            tg_partial_publish<128>(&flags[own], t, 1 + consumer);
+            continue;
+          }
+          tg_named_barrier_sync(1 + consumer, 128);
+          if (t == 0) {
+            tg_counter_arrive(&flags[last]);
+            tg_counter_wait(&flags[last], work.pieces - 1);
+          }
+          tg_named_barrier_sync(1 + consumer, 128);
+          tg_reduce_slice<128, SUM_FLOATS>(sum_of(own - piece * stride), static_cast<long long>(stride) * SUM_FLOATS,
+                                           work.pieces - 1, piece, sum_of(last), t);
+          tg_named_barrier_sync(1 + consumer, 128);
+          if (t == 0) tg_counter_arrive(&flags[SLOTS + last]);
+          continue;
+        }
+        if (slices) {
+          if (t == 0) {
+            tg_counter_wait(&flags[SLOTS + last], work.pieces - 1);
+            // Every other piece has passed both counts: clear them for the next launch.
+            tg_counter_clear(&flags[last]);
+            tg_counter_clear(&flags[SLOTS + last]);
+          }
+          tg_named_barrier_sync(1 + consumer, 128);
+#pragma unroll
+          for (int mb = 0; mb < M_BLOCKS; ++mb) {
+            tg_partial_add<128>(acc[mb], sum_of(last) + mb * BLOCK_FLOATS, t);
+          }
+        } else if (k_begin > 0) {
+#pragma unroll 1
+          for (int c = tg_first_sharer(work, K_TILES, unit); c < work.cluster; ++c) {
+            const int slot = (c * CM + cta_rank) * CONSUMERS + consumer;
+            tg_partial_acquire<128>(&flags[slot], t, 1 + consumer);
+#pragma unroll
+            for (int mb = 0; mb < M_BLOCKS; ++mb) {
+              tg_partial_add<128>(acc[mb], sum_of(slot) + mb * BLOCK_FLOATS, t);
+            }
+          }
+        }
+      }
+      tg_epilogue(acc, smem_c, &tmap_c, C, prob, M, N, tile_m, tile_n, batch, consumer, t, epilogue_slabs);
+    }
+    // Shared memory must outlive the last stores' reads.
+    if (TMA_STORE_C && t == 0) tg_tma_store_wait_all();
+  }
+  // Peers multicast into this CTA's shared memory and arrive on its barriers until they finish.
+  if constexpr (CM > 1) tg_cluster_sync();
+}

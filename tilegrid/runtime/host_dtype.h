@@ -1,0 +1,24 @@
+#pragma once
+// bf16 and fp16 conversions on the host (round to nearest even), for filling and checking buffers
+// without device headers.
+#include <cstdint>
+#include <vector>
+
+#include "tilegrid/scheduler/problem.h"
+
+namespace tilegrid::runtime {
+
+uint16_t floatToBf16(float value);
+float bf16ToFloat(uint16_t bits);
+uint16_t floatToHalf(float value);
+float halfToFloat(uint16_t bits);
+
+// `values` encoded as `type`, as raw bytes.
+std::vector<uint8_t> encode(const std::vector<float>& values, scheduler::DType type);
+// Raw bytes of `count` elements of `type`, decoded to float.
+std::vector<float> decode(const std::vector<uint8_t>& bytes, scheduler::DType type);
+
+// Deterministic uniform values in [lo, hi), the same sequence the device fill produces.
+std::vector<float> randomValues(size_t count, uint64_t seed, float lo = -1.0f, float hi = 1.0f);
+
+}  // namespace tilegrid::runtime

@@ -1,0 +1,57 @@
+#pragma once
+// The order in which CTAs walk the 2-D grid of output tiles, and the tile-grid TensorDomain that
+// realises it with IR transforms.
+//
+//   none           merge(m, n): row-major over tiles (group n: column-major)
+//   split-merge    the legacy grid swizzle: split m by f, reorder, merge. It launches
+//                  ceilDiv(M, f) * f * N CTAs and predicates off the overhang.
+//   swizzle-merge  SwizzleMerge(m, n, factors): the same grouping, exactly M * N CTAs
+// `group` names the dimension cut into groups of `factor` tiles (m: bands of f tile rows).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tilegrid/ir/tensor_domain.h"
+#include "tilegrid/ir/val.h"
+
+namespace tilegrid::scheduler {
+
+enum class GridMethod { None, SplitMerge, SwizzleMerge };
+enum class GridGroup { M, N };
+
+struct GridTraversal {
+  GridMethod method = GridMethod::SwizzleMerge;
+  std::vector<int64_t> factors{1};
+  GridGroup group = GridGroup::M;
+
+  // Rejects combinations that make no sense, saying what is allowed.
+  void validate() const;
+  std::string toString() const;
+  bool operator==(const GridTraversal&) const = default;
+};
+
+const char* toString(GridMethod method);
+const char* toString(GridGroup group);
+GridMethod parseGridMethod(const std::string& text);
+GridGroup parseGridGroup(const std::string& text);
+
+// A [tile_m, tile_n] grid scheduled by `traversal` into one loop axis bound to blockIdx.x. With
+// cluster_m > 1, tile_m is first split by the cluster size: the traversal walks cluster tiles and a
+// second loop axis, the CTA's rank in its cluster, picks the tile within one (rank-major inner).
+ir::TensorDomain buildTileGrid(const ir::Val& tiles_m, const ir::Val& tiles_n, const GridTraversal& traversal,
+                               int64_t cluster_m = 1);
+
+// What a CTA needs to know, printed from the Indexer: its tile and whether that tile exists.
+struct TileGridIndex {
+  ir::Val cta;     // the loop index the rest is expressed in (blockIdx.x unless given)
+  ir::Val rank;    // a clustered grid's second loop index (the CTA's rank in its cluster), else 0
+  ir::Val tile_m;
+  ir::Val tile_n;
+  ir::Val valid;   // `true` unless the traversal overhangs the grid
+  ir::Val ctas;    // how many CTAs the traversal launches
+};
+
+TileGridIndex indexTileGrid(const ir::TensorDomain& tile_grid, const ir::Val& cta, const ir::Val& rank = ir::Val(0));
+TileGridIndex indexTileGrid(const ir::TensorDomain& tile_grid);
+
+}  // namespace tilegrid::scheduler

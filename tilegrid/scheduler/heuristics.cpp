@@ -1,0 +1,447 @@
+#include "tilegrid/scheduler/heuristics.h"
+
+#include <algorithm>
+
+#include "tilegrid/ir/check.h"
+#include "tilegrid/scheduler/grid_model.h"
+#include "tilegrid/scheduler/one_wave_tile.h"
+#include "tilegrid/scheduler/operand_padding.h"
+#include "tilegrid/scheduler/tile_eligibility.h"
+#include "tilegrid/scheduler/wave_model.h"
+#include "tilegrid/scheduler/work_split.h"
+
+namespace tilegrid::scheduler {
+namespace {
+
+// The largest CTA or warp tile extent a user may ask for: far past what shared memory holds, small
+// enough that tile counts and products of extents stay in 64 bits.
+constexpr int64_t kMaxTileExtent = 4096;
+
+
+constexpr int64_t kMaxStagesSm80 = 4;
+constexpr int64_t kMaxStagesSm90 = 8;
+
+// Whether tiles of cta_m x cta_n give at least half the SMs one each.
+bool givesHalfTheSmsATile(const MatmulProblem& problem, const DeviceSpec& device, int64_t cta_m, int64_t cta_n) {
+  return 2 * ceilDiv(problem.m, cta_m) * ceilDiv(problem.n, cta_n) * problem.batch >= device.sm_count;
+}
+
+// sm_80: 128x256x64 CTAs of eight 64x64 warps, the best of bench/sm80_tile_sweep.sh on an H100
+// from 2048^3 up. Smaller problems take the largest tile that still gives at least half the SMs a
+// CTA: 1000^3 on an H100 runs at 77 TFLOP/s with 128x256 (32 CTAs), 141 with 64x128 (128 CTAs);
+// 2048x1024x1024: 186 with 128x256, 286 with 128x128 (four 64x64 warps, two CTAs an SM). A
+// misaligned operand gathers its pieces in registers, which 64x64 warps cannot afford without
+// spilling: those get 128x128x64 with 64x32 warps. 64x64x64 with four 32x32 warps when either
+// output dimension is small.
+void chooseTilesSm80(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
+  p.instruction_tile = TileShape{16, 8, 16};
+  if (problem.m <= 64 || problem.n <= 64) {
+    p.cta_tile = TileShape{64, 64, 64};
+    p.warp_tile = TileShape{32, 32, 64};
+    return;
+  }
+  if (!bothOperandsAligned(problem)) {
+    p.cta_tile = TileShape{128, 128, 64};
+    p.warp_tile = TileShape{64, 32, 64};
+    return;
+  }
+  struct Choice {
+    TileShape cta, warp;
+  };
+  static constexpr Choice kLargestFirst[] = {{{128, 256, 64}, {64, 64, 64}},
+                                             {{128, 128, 64}, {64, 64, 64}},
+                                             {{64, 128, 64}, {32, 64, 64}},
+                                             {{64, 64, 64}, {32, 32, 64}}};
+  for (const Choice& c : kLargestFirst) {
+    p.cta_tile = c.cta;
+    p.warp_tile = c.warp;
+    if (givesHalfTheSmsATile(problem, device, c.cta.m, c.cta.n)) return;
+  }
+}
+
+// A consumer warpgroup of `consumer_rows` rows (64 or 128) and the tile's whole width.
+void setSm90Tile(MatmulParams& p, const TileShape& cta, int64_t consumer_rows = 64) {
+  p.cta_tile = cta;
+  p.warp_tile = TileShape{consumer_rows, cta.n, cta.k};
+  p.instruction_tile = TileShape{64, cta.n, 16};
+}
+
+// Pairs of CTAs along M share their B tile by TMA multicast, which halves B's L2 reads (H100,
+// 4096^3: 659 -> 706 TFLOP/s; 8192^3: 676 -> 770). A lone tile row has no pair.
+ClusterShape pairedCluster(const MatmulProblem& problem, const MatmulParams& p) {
+  return p.persistent && ceilDiv(problem.m, p.cta_tile.m) >= 2 ? ClusterShape{2, 1} : ClusterShape{1, 1};
+}
+
+// Pairs only over an even number of tile rows: an odd one leaves half a pair empty (alone vs in
+// pairs, H100, TN, 128x128: 896x2048x4096 510 vs 434, 384x4096x8192 438 vs 370 TFLOP/s).
+ClusterShape evenRowPairs(const MatmulProblem& problem, const MatmulParams& p) {
+  return ceilDiv(problem.m, p.cta_tile.m) % 2 == 0 ? pairedCluster(problem, p) : ClusterShape{1, 1};
+}
+
+constexpr int64_t kLongestKForNarrowTiles = 8192;
+
+// Under half a wave, stream-K cuts every unit into the same K pieces (inStepPieces, the split's own
+// rule). The K tiles each piece would get, whether or not the split then finds the cut worth its
+// hand-overs; a whole unit's where it does not cut in step.
+int64_t inStepPieceKTiles(const MatmulProblem& problem, const WaveFit& fit, int64_t cta_k) {
+  const int64_t k_tiles = ceilDiv(problem.k, cta_k);
+  const int64_t pieces = inStepPieces(fit.units, fit.slots, k_tiles);
+  return pieces > 0 ? k_tiles / pieces : k_tiles;
+}
+
+// Problems of at most a wave of 128x256 tiles, where no ranked shape fits (H100, TFLOP/s, same
+// process; docs/measurements-sm90-small-problems.md):
+// - Under half a wave of 128x256 pairs, stream-K cuts each unit into pieces and pays for every piece
+//   with a round trip of its partial sum through L2, which only long pieces amortize. Where each
+//   piece spans at least 128 K tiles (8192 of K), 128x256 pairs stay: 1024x1024x32768 665 vs 615
+//   for 128x128 pairs, 1024x1024x65536 728 vs 645, 2048x512x32768 645 vs 586, 1024x2048x16384 707
+//   vs 676; at 64 K tiles they tie (1024x1024x16384 555 vs 559) or lose (512x1024x32768, 8 pieces,
+//   477 vs 521). Shorter pieces take 128x128 tiles: twice the units, each cut into half as many
+//   pieces: 1024x2048x4096 NT 607 vs 437, 512x4096x4096 503 vs 396, 256x8192x8192 521 vs 448.
+// - Under half a wave of those, 64x128 in pairs: 1000^3 163 vs 119, 512x2048x8192 426 vs 409,
+//   768x768x8192 315 vs 300, 128x4096x4096 166 vs 152. Not from K = 16384 on, where 128x128 pairs
+//   cut in two amortize their partial sums over long K: 1024x1024x16384 493 vs 448, 512x1024x16384
+//   362 vs 338 (K = 8192: 1024x1024 412 vs 464, 768x768 300 vs 315).
+// - 64x128 tiles run alone where they fill 80% of the SMs over at most 8 tile columns and A's and
+//   B's rows start on 32-byte sectors: 1024^3 230 vs 189 in pairs, 1000x1000x1024 219 vs 177,
+//   1024x1024x4096 NT 454 vs 357, 2048x512x4096 416 vs 340, 4096x256x4096 346 vs 288; at 82-85%,
+//   1750x500x4096 336-342 vs 288-291, 1750x500x8192 392 vs 349-351, 1750x500x1024 166-167 vs 148,
+//   1100x768x4096 364-368 vs 292-293 (at 79%, 1664x512x4096, 294 vs 289; at 73%, 1500x500x4096
+//   235-236 vs 243-244, 768x1024x4096 264 vs 282-284; over 11 columns, 640x1344x4096 247-249 vs
+//   306-312; 1750x500x4096 NT, A's rows off sectors, 122 vs 142). Off sectors a
+//   pair's multicast B saves more: 1000^3 159 vs 150 alone, 1000x1000x3000 256 vs 205, 1000x1000x2000
+//   NT (A's rows 2000 bytes) 217 vs 178, 2000x500x3000 240 vs 195. In pairs over more columns
+//   (512x2048x4096: 360 vs 320 alone) or fewer tiles (768x1024x4096, 96 tiles: 290 vs 268).
+// - 128x128 tiles run alone over at least 8 tile rows and at most 1.1 waves, where K is at most 8192
+//   or they fill 90% of the SMs, and the rows start on 32-byte sectors: 2048x1024x4096 598 vs 529 in
+//   pairs, 4096x512x8192 650 vs 561, 1024x2048x4096 569 vs 556, 1280^3 316 vs 298, 2048x1024x16384
+//   730 vs 636, 1280x1536x4096 560 vs 524. In pairs over fewer rows (256x8192x8192 522 vs 473 alone,
+//   512x4096x4096 500 vs 489, 512x1024x16384 398 vs 383), with long K under 90% (1024x1024x16384 559
+//   vs 524), or off sectors (2000x1000x3000 372 vs 319, 1500x1200x3000 344 vs 291, 1000x2000x1000
+//   260 vs 240, 2000x1000x1000 246 vs 243).
+// - Otherwise, where 128x256 tiles fill 2/3 of the SMs or more at once, alone: each CTA has a single
+//   tile, and a pair's shared B tile saves L2 reads that do not bound it: 2048^3 626 vs 591,
+//   2048x2048x4096 730 vs 710, 4096x1024x8192 788 vs 760 (from 1.2 waves of pairs on, pairs:
+//   2304x2304x4096 651 vs 616). Where they fill less and 128x128 tiles fit (above), those: 1536^3 376
+//   vs 332, 1536x1536x2048 428 vs 354, 1536x1536x4096 540 vs 488 (1792^3, 74%: 435 vs 464); else
+//   pairs: 700x2800x8192 570 vs 502 alone, 768x3072x8192 590 vs 514, 768x3072x4096 466 vs 442.
+// - Where N is 128 or less (128x128 by default) and 128x128 tiles are at most half the SMs, the same
+//   64x128 pairs: 4096x128x4096 166 vs 147, 8192x96x8192 NT 213 vs 196.
+void chooseSmallTileSm90(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
+  constexpr int64_t kShortestPieceForWideTiles = 128;
+  const TileShape wide{128, 256, 64}, square{128, 128, 64}, narrow{64, 128, 64};
+  const auto is = [&](const TileShape& t) { return p.cta_tile.m == t.m && p.cta_tile.n == t.n; };
+  const auto fit = [&](const TileShape& t, int64_t cluster_m) {
+    return fitWaves(problem, t.m, t.n, t.k, cluster_m, device.sm_count / cluster_m, p.stream_k);
+  };
+  const auto waves = [&](const TileShape& t, int64_t cluster_m) { return fit(t, cluster_m).waves; };
+  const bool on_sectors = rowsOnSectors(problem);
+  const auto narrow_alone = [&] {
+    return waves(narrow, 1) >= 0.8 && waves(narrow, 1) <= 1 && ceilDiv(problem.n, narrow.n) <= 8 && on_sectors;
+  };
+  const auto square_fits = [&] {
+    return waves(square, 1) <= 1.1 && ceilDiv(problem.m, square.m) >= 8 &&
+           (problem.k <= kLongestKForNarrowTiles || waves(square, 1) >= 0.9);
+  };
+  const bool wide_under_half = is(wide) && p.stream_k && waves(wide, p.cluster.m) < 0.5;
+  const bool wide_cut_short =
+      wide_under_half && inStepPieceKTiles(problem, fit(wide, p.cluster.m), wide.k) < kShortestPieceForWideTiles;
+  const bool narrow_fits = waves(square, 1) <= 0.5 && problem.k <= kLongestKForNarrowTiles;
+  if (wide_cut_short || (is(square) && narrow_fits)) {
+    setSm90Tile(p, narrow_fits ? narrow : square);
+    const bool alone = narrow_fits ? narrow_alone() : square_fits() && on_sectors;
+    p.cluster = alone ? ClusterShape{1, 1} : evenRowPairs(problem, p);
+  } else if (wide_under_half) {
+    p.cluster = evenRowPairs(problem, p);
+  } else if (is(wide) && waves(wide, 1) <= 1) {
+    const bool fills = waves(wide, 1) >= 2.0 / 3;
+    const bool square_instead = p.stream_k && !fills && square_fits();
+    if (square_instead) setSm90Tile(p, square);
+    p.cluster = (square_instead ? on_sectors : fills) ? ClusterShape{1, 1} : evenRowPairs(problem, p);
+  }
+}
+
+// Where M is at most 64, the problem is bound by reading B, and the more SMs read it the faster it
+// goes: the widest tile whose tiles give at least half the SMs one (H100, TN, TFLOP/s, 64x256 /
+// 64x128 / 64x64, cuBLAS): 32x4096x4096 34 / 45 / 47, 50; 64x8192x8192 129 / 142 / 144, 144;
+// 64x11008x4096 124 / 124 / 117, 126; 16x14336x4096 34 / 34 / 31, 35.
+int64_t skinnyTileWidth(const MatmulProblem& problem, const DeviceSpec& device) {
+  for (int64_t width : {256, 128}) {
+    if (givesHalfTheSmsATile(problem, device, 64, width)) return width;
+  }
+  return 64;
+}
+
+// Where 128x128 tiles would run alone over about a wave, 128-row tiles as wide as fills the SMs
+// once, computing C or C^T (oneWaveTileSm90), as cuBLAS fits its tiles: no tile waits for a second
+// wave or for another's partial sum. H100, TN, TFLOP/s, default vs fitted, cuBLAS: 1536^3 372 vs 451
+// (128x144, 132 tiles), 457; 640x2560x8192 457 vs 562 (C^T in 128x112, 120 tiles), 603; 1024x2304x1024
+// 296 vs 368, 374; 1792x1280x1024 293 vs 360, 364; 1024x1536x4096 404 vs 466, 540; 1664x1024x4096
+// 445 vs 503, 418; 896x2048x4096 507 vs 546; 2176x1024x8192 579 vs 624; 1280x1280x1024 280 vs 300;
+// 1024x1792x8192 588 vs 598; 1408x1280x4096 528 vs 535; M-major A: 1536^3 NN 378 vs 456, TT (C^T)
+// 380 vs 455, 640x2560x8192 TT (C^T) 456 vs 573. Not where B's tile would be N-major, whose atoms
+// narrow with such widths (NT: 1536x1536x4096 563 vs 316, 2304x768x4096 537 vs 316; 640x2560x8192
+// NN computing C^T 454 vs 290).
+// The fit also replaces other tiles, alone or in pairs, that do not already fill one wave with at
+// most 5% more padding, where M and N exceed 128 (TN, default vs fitted): 1280x2048x4096 491 vs 638
+// (128x256 pairs, C^T in 128x160), 640x4096x8192 441 vs 699 (192x128, 83% real), 1792x1792x8192 600
+// vs 740 (128x256, 98 tiles), 700x2800x8192 563 vs 642, 3456x768x4096 480 vs 548, 640x6656x4096 601 vs
+// 631 (192x160 on 1.06 waves). It stays at 2048x1536x4096, 192x128 (97% real) 657 vs 634 for 128x192
+// (100%). Lost: 768x3072x16384, 652 vs 676 for 128x256 pairs.
+void fitOneWaveSm90(const MatmulProblem& user_problem, const DeviceSpec& device, MatmulParams& p) {
+  if (!p.persistent) return;
+  const std::optional<OneWaveTile> fit = oneWaveTileSm90(user_problem, device);
+  if (!fit) return;
+  constexpr double kPaddingSlack = 0.05;
+  const bool square_alone = !p.swap_ab && p.cta_tile.m == 128 && p.cta_tile.n == 128 && p.cluster.m == 1;
+  if (!square_alone && (std::min(user_problem.m, user_problem.n) <= 128 ||
+                        fillsOneWave(p.kernelProblem(user_problem), p.cta_tile, device, fit->useful - kPaddingSlack))) {
+    return;
+  }
+  p.swap_ab = fit->swap_ab;
+  setSm90Tile(p, TileShape{128, fit->width, 64});
+  p.cluster = ClusterShape{1, 1};
+}
+
+// sm_90: one consumer warpgroup of 64 rows per wgmma m64nNk16, the whole tile width each. Small
+// problems: 128x128 when N is small, one consumer warpgroup when M is small. Otherwise the shape
+// rankSm90Tiles picks, else chooseSmallTileSm90's.
+void chooseTilesSm90(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
+  setSm90Tile(p, problem.m <= 64 ? TileShape{64, skinnyTileWidth(problem, device), 64}
+                                 : TileShape{128, problem.n <= 128 ? 128 : 256, 64});
+  p.cluster = pairedCluster(problem, p);
+  if (!p.persistent) return;
+  const std::optional<RankedTile> chosen = chosenSm90Tile(problem, device, p.stream_k, p.swap_ab);
+  if (chosen) {
+    setSm90Tile(p, chosen->cta, chosen->consumer_rows);
+    p.cluster = ClusterShape{chosen->cluster_m, 1};
+    return;
+  }
+  chooseSmallTileSm90(problem, device, p);
+}
+
+// The warp (sm_80) or warpgroup (sm_90) tile that fits a user's CTA tile: the heuristic's when it
+// divides, else the largest legal one.
+void fitWarpTile(const MatmulProblem& problem, MatmulParams& p) {
+  const TileShape& c = p.cta_tile;
+  if (p.arch == Arch::Sm80) {
+    const std::vector<int64_t> widths = bothOperandsAligned(problem) ? std::vector<int64_t>{64, 32, 16}
+                                                                     : std::vector<int64_t>{32, 16};
+    for (int64_t wm : {64, 32, 16}) {
+      for (int64_t wn : widths) {
+        if (c.m % wm == 0 && c.n % wn == 0 && (c.m / wm) * (c.n / wn) <= 16) {
+          p.warp_tile = TileShape{wm, wn, c.k};
+          return;
+        }
+      }
+    }
+    p.warp_tile = TileShape{c.m, c.n, c.k};  // rejected with a clear message by validate()
+    return;
+  }
+  // A consumer warpgroup per 64 rows (one wgmma m64nNk16 a k16 step each), or per 128 where 64-row
+  // warpgroups would be more than the kernel takes or short of registers.
+  int64_t n = std::min<int64_t>(c.n, 256);
+  while (n > 8 && c.n % n != 0) n -= 8;
+  p.instruction_tile = TileShape{64, n, 16};
+  for (int64_t rows : {64, 128}) {
+    p.warp_tile = TileShape{rows, c.n, c.k};
+    if (c.m % rows == 0 && p.mathGroups() <= kMaxConsumersSm90 && p.sm90AccumulatorsFit()) return;
+  }
+  // None fits: validate() says why, for 64-row warpgroups.
+  const int64_t groups = c.m % 64 == 0 ? c.m / 64 : 1;
+  p.warp_tile = TileShape{c.m / groups, c.n, c.k};
+}
+
+// The epilogue slab and the smem atom its width takes. Stored transposed (swap_ab), the slab is
+// m-contiguous: a consumer's rows are C's columns, in TMA boxes of 64 elements.
+void setEpilogueTile(const MatmulProblem& problem, MatmulParams& p, const TileShape& slab) {
+  p.epilogue_tile = slab;
+  p.smem_epilogue = p.swap_ab ? chooseSmemAtom(Major::MN, problem.out_dtype, 64)
+                              : chooseSmemAtom(Major::K, problem.out_dtype, slab.n);
+}
+
+void chooseEpilogue(const MatmulProblem& problem, MatmulParams& p) {
+  if (p.arch == Arch::Sm80) {
+    // Every warp stages 16 rows of its tile at a time: one slab per warp.
+    setEpilogueTile(problem, p, TileShape{16 * p.mathGroups(), p.warp_tile.n, 1});
+  } else {
+    // Column slabs of 128 bytes, the widest a TMA store box with 128B swizzle takes (a tile narrower
+    // than that takes the widest power-of-two share that fits). A tile width that is not a multiple
+    // of it takes 64-byte slabs where they divide it (192x160 at 4000^3 on an H100: 770-773
+    // TFLOP/s, vs 768-770 with three 64-column slabs), and otherwise ends on a slab overlapping
+    // the one before: 128x232 in pairs at 5000x3000x4096 ran 750 with that, 676 with the 16-byte
+    // slabs that divide 232.
+    const int64_t esize = bytes(problem.out_dtype), n = p.cta_tile.n;
+    int64_t span = 128 / esize;
+    while (span > n) span /= 2;
+    if (n % span != 0 && n % (span / 2) == 0 && span / 2 * esize >= 64) span /= 2;
+    setEpilogueTile(problem, p, TileShape{p.cta_tile.m, span, 1});
+  }
+}
+
+int64_t mostStages(const MatmulProblem& problem, const DeviceSpec& device, const MatmulParams& params) {
+  const int64_t cap = params.arch == Arch::Sm80 ? kMaxStagesSm80 : kMaxStagesSm90;
+  // Stages that fit with `ctas` CTAs an SM.
+  const auto fitting = [&](int64_t ctas) {
+    MatmulParams p = params;
+    p.stages = 2;
+    while (p.stages < cap) {
+      MatmulParams more = p;
+      more.stages = p.stages + 1;
+      if (ctas * more.smemBytes(problem) > device.smem_per_block) break;
+      p.stages = more.stages;
+    }
+    return p.stages;
+  };
+  // An sm_80 CTA of four warps wants a second one beside it on the SM (eight warps to hide latency),
+  // as long as that leaves it three stages.
+  if (params.arch == Arch::Sm80 && params.threadsPerCta() <= 128) {
+    const int64_t paired = fitting(2);
+    if (paired >= 3) return paired;
+  }
+  return fitting(1);
+}
+
+// sm_90: a tile whose double-buffered epilogue slabs leave it fewer than four stages takes narrower
+// slabs, halved until it has four, as long as every row of a TMA store box keeps 64 contiguous bytes
+// (a slab's width when stored straight; stored transposed the boxes run 64 elements along m whatever
+// the width). A stage hides more of the loads than the wider slabs save in stores (H100, TN, same
+// process): 192x192 (3 -> 4 stages) 3000x3000x4096 alone 696 -> 727 TFLOP/s, in pairs 680 -> 717;
+// 3000^3 in pairs 574 -> 636; 4000^3 alone 681 -> 733. 256x152x64 pairs computing C^T (16-column
+// slabs, 3 -> 4 stages) 5000x3000x4096 707 -> 768.
+void narrowEpilogueForStages(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
+  constexpr int64_t kWantedStages = 4;
+  if (p.arch != Arch::Sm90) return;
+  MatmulParams narrow = p;
+  while (narrow.stages < kWantedStages && narrow.epilogue_tile.n % 16 == 0 &&
+         (p.swap_ab || narrow.epilogue_tile.n / 2 * bytes(problem.out_dtype) >= 64)) {
+    setEpilogueTile(problem, narrow, TileShape{p.epilogue_tile.m, narrow.epilogue_tile.n / 2, 1});
+    narrow.stages = mostStages(problem, device, narrow);
+  }
+  if (narrow.stages > p.stages) p = narrow;
+}
+
+}  // namespace
+
+int64_t waveCtas(const MatmulParams& params, const MatmulProblem& problem, const DeviceSpec& device) {
+  return device.sm_count * params.ctasPerSm(problem, device);
+}
+
+MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& device,
+                          const ScheduleOverrides& overrides) {
+  device.validate();
+  MatmulParams p;
+  p.arch = overrides.arch.value_or(device.arch());
+  // Persistent CTAs by default on both families. sm_80 (H100, 256x128 and 128x256 tiles): the next
+  // tile's loads overlap the current tile's last K tiles and its epilogue, 2-11% over one CTA per tile.
+  p.persistent = overrides.persistent.value_or(true);
+  // sm_90 persistent kernels share the last partial wave by K ranges: the tail of 4096^3 (3.88 waves
+  // of 128x256 cluster pairs on 132 SMs) or 5000x3000x4096 (3.64) otherwise idles SMs. Not where M
+  // or N is under 128: such a problem streams the larger operand from DRAM once, which cutting K
+  // does not speed up (64x8192x8192 on an H100: 122 TFLOP/s cut, 127 whole; 32x4096x4096 even).
+  p.stream_k = overrides.stream_k.value_or(p.arch == Arch::Sm90 && p.persistent &&
+                                           std::min(user_problem.m, user_problem.n) >= 128);
+  // sm_90: wgmma's M runs along whichever of M and N the ranking fits better (a user's tile keeps the
+  // problem's orientation unless swap_ab says otherwise). Everything below schedules that problem.
+  p.swap_ab = overrides.swap_ab.value_or(p.arch == Arch::Sm90 && p.persistent && !overrides.cta_tile &&
+                                         rankOrientations(user_problem, device, p.stream_k).swap);
+  // Misaligned operands: sm_90 reads padded copies of all of them (TMA), sm_80 of those where the
+  // copy pays. An sm_80 kernel then sees the padded operands aligned and schedules for that; an sm_90
+  // kernel decides after the one-wave fit, which may turn the problem around.
+  const auto padded = [&](const MatmulProblem& kernel, char operand) {
+    if (overrides.pad) return *overrides.pad && operandMisaligned(kernel, operand);
+    return p.arch == Arch::Sm90 ? operandMisaligned(kernel, operand) : padPaysSm80(kernel, operand);
+  };
+  const auto choosePads = [&] {
+    const MatmulProblem kernel = p.kernelProblem(user_problem);
+    p.pad_a = padded(kernel, 'a');
+    p.pad_b = padded(kernel, 'b');
+  };
+  if (p.arch == Arch::Sm80) {
+    choosePads();
+    chooseTilesSm80(alignedByPadding(p.kernelProblem(user_problem), p.pad_a, p.pad_b), device, p);
+  } else {
+    chooseTilesSm90(p.kernelProblem(user_problem), device, p);
+    if (!overrides.swap_ab && !overrides.cta_tile) fitOneWaveSm90(user_problem, device, p);
+    choosePads();
+  }
+  const MatmulProblem problem = p.arch == Arch::Sm80
+                                    ? alignedByPadding(p.kernelProblem(user_problem), p.pad_a, p.pad_b)
+                                    : p.kernelProblem(user_problem);
+  if (overrides.cta_tile) {
+    p.cta_tile = *overrides.cta_tile;
+    TG_USER_CHECK(p.cta_tile.m >= 8 && p.cta_tile.n >= 8 && p.cta_tile.k >= 16 && p.cta_tile.m % 8 == 0 &&
+                  p.cta_tile.n % 8 == 0 && p.cta_tile.k % 16 == 0)
+        << "cta tile " << p.cta_tile.toString()
+        << ": m and n must be multiples of 8 and k a multiple of 16 (16-byte smem rows, k16 instructions)";
+    // Checked before any tile count is computed from it (a tile near 2^63 overflows ceilDiv).
+    TG_USER_CHECK(p.cta_tile.m <= kMaxTileExtent && p.cta_tile.n <= kMaxTileExtent && p.cta_tile.k <= kMaxTileExtent)
+        << "cta tile " << p.cta_tile.toString() << ": every extent must be at most " << kMaxTileExtent;
+    fitWarpTile(problem, p);
+    p.cluster = p.arch == Arch::Sm90 ? pairedCluster(problem, p) : ClusterShape{1, 1};
+  }
+  if (overrides.warp_tile) {
+    TG_USER_CHECK(overrides.warp_tile->m >= 1 && overrides.warp_tile->n >= 1 &&
+                  overrides.warp_tile->m <= kMaxTileExtent && overrides.warp_tile->n <= kMaxTileExtent)
+        << "warp tile " << overrides.warp_tile->m << "x" << overrides.warp_tile->n << ": m and n must be from 1 to "
+        << kMaxTileExtent;
+    p.warp_tile = *overrides.warp_tile;
+    p.warp_tile.k = p.cta_tile.k;
+    if (p.arch == Arch::Sm90) p.instruction_tile = TileShape{64, p.warp_tile.n, 16};
+  }
+  if (overrides.cluster_m) p.cluster = ClusterShape{*overrides.cluster_m, 1};
+  // A user's tiles and cluster are checked before anything computes with them (threads, waves).
+  p.validateShape();
+  p.smem_a = chooseSmemAtom(majorOfA(problem.layout), problem.a_dtype,
+                            majorOfA(problem.layout) == Major::K ? p.cta_tile.k : p.cta_tile.m);
+  p.smem_b = chooseSmemAtom(majorOfB(problem.layout), problem.b_dtype,
+                            majorOfB(problem.layout) == Major::K ? p.cta_tile.k : p.cta_tile.n);
+  chooseEpilogue(problem, p);
+  // 16-byte copies where the operand's alignment allows or it is padded.
+  p.vec_a = p.pad_a ? granuleElems(problem.a_dtype) : std::min(granuleElems(problem.a_dtype), problem.align_a);
+  p.vec_b = p.pad_b ? granuleElems(problem.b_dtype) : std::min(granuleElems(problem.b_dtype), problem.align_b);
+
+  // As many stages as fit, up to the arch's cap. An sm_80 staged epilogue gives way where its slabs
+  // would cost a stage (A100, fp32 output): a stage hides more than 16-byte stores save.
+  if (overrides.stages) {
+    p.stages = *overrides.stages;
+  } else {
+    p.stages = mostStages(problem, device, p);
+    narrowEpilogueForStages(problem, device, p);
+    if (p.arch == Arch::Sm80 && p.stagedEpilogue(problem)) {
+      MatmulParams direct = p;
+      direct.stage_epilogue = false;
+      if (mostStages(problem, device, direct) > p.stages) {
+        p.stage_epilogue = false;
+        p.stages = mostStages(problem, device, p);
+      }
+    }
+  }
+
+  // sm_80: column by column where B is K-major. H100, 4096^3, same-process A/B, TFLOP/s rows /
+  // columns: TN 482.1-487.1 / 494.0-495.6 (three rounds), NT 477.5-481.6 / 470.2-474.7; with the L2
+  // prefetch hint in both (two rounds), NN 480.5-481.9 / 484.2-485.3, TT 478.3-482.0 / 478.3 (a
+  // third round, 461.9, ran while cuBLAS also fell by 40%). B's fragments come by non-transposing
+  // ldmatrix where the order pays; why ptxas then interleaves the ldmatrix better is not understood.
+  // Measured only where ptxas compiles the sm_80 family for sm_90: an Ampere device keeps rows.
+  const bool columns_measured = device.cc_major >= 9 && majorOfB(problem.layout) == Major::K;
+  p.mma_order = overrides.mma_order.value_or(p.arch == Arch::Sm80 && columns_measured ? MmaOrder::Columns : MmaOrder::Rows);
+
+  const TrafficEstimate best =
+      chooseGridTraversal(problem, p.cta_tile.m, p.cta_tile.n, waveCtas(p, problem, device), device.l2_bytes);
+  p.grid = GridTraversal{GridMethod::SwizzleMerge, {best.factor}, best.group};
+  if (overrides.method) p.grid.method = *overrides.method;
+  if (overrides.group) p.grid.group = *overrides.group;
+  if (overrides.factors) {
+    p.grid.factors = *overrides.factors;
+  } else if (p.grid.method == GridMethod::None) {
+    p.grid.factors = {1};
+  }
+  p.specialize_shape = overrides.specialize_shape.value_or(false);
+  const MatmulProblem kernel = p.kernelProblem(user_problem);
+  p.wide_tile_grid = std::max(ceilDiv(kernel.m, p.cta_tile.m), ceilDiv(kernel.n, p.cta_tile.n)) > kNarrowTilesPerDim;
+  p.validate(user_problem, device);
+  return p;
+}
+
+}  // namespace tilegrid::scheduler

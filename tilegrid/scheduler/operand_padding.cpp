@@ -1,0 +1,37 @@
+#include "tilegrid/scheduler/operand_padding.h"
+
+#include "tilegrid/ir/check.h"
+
+namespace tilegrid::scheduler {
+
+int64_t granuleElems(DType type) { return 16 / bytes(type); }
+
+bool operandMisaligned(const MatmulProblem& problem, char operand) {
+  TG_INTERNAL_CHECK(operand == 'a' || operand == 'b') << "operand '" << operand << "': a GEMM pads only A and B";
+  return operand == 'a' ? problem.align_a < granuleElems(problem.a_dtype)
+                        : problem.align_b < granuleElems(problem.b_dtype);
+}
+
+MatmulProblem alignedByPadding(const MatmulProblem& problem, bool pad_a, bool pad_b) {
+  MatmulProblem aligned = problem;
+  if (pad_a) aligned.align_a = granuleElems(problem.a_dtype);
+  if (pad_b) aligned.align_b = granuleElems(problem.b_dtype);
+  return aligned;
+}
+
+// The padded copy of A costs about as much as 200 / N of a GEMM running at 300 TFLOP/s (4 bytes an
+// element of A at 3 TB/s, against 2 N flops an element), plus a launch. Narrower pieces slow the
+// whole GEMM (H100, TFLOP/s, padded vs pieces): 2-byte pieces 4097x4097x4096 NT 260 vs 108,
+// 1001x999x1003 TN 75 vs 44; 4-byte pieces 4096x2048x4098 TN 331 vs 196. So the copy pays from an N
+// of a few hundred for 2- and 4-byte pieces (break-even near 290 for the 1.7x above); 8-byte pieces
+// lose less, so their bar is higher.
+bool padPaysSm80(const MatmulProblem& problem, char operand) {
+  if (!operandMisaligned(problem, operand)) return false;
+  const int64_t align_bytes = (operand == 'a' ? problem.align_a * bytes(problem.a_dtype)
+                                              : problem.align_b * bytes(problem.b_dtype));
+  const int64_t reuse = operand == 'a' ? problem.n : problem.m;
+  constexpr double kSmallestGemmFlops = 1e9;  // below, the copy's launch is a large share
+  return problem.flops() >= kSmallestGemmFlops && reuse >= (align_bytes <= 2 ? 256 : align_bytes == 4 ? 512 : 1024);
+}
+
+}  // namespace tilegrid::scheduler

@@ -1,0 +1,366 @@
+#include "tilegrid/scheduler/params.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "tilegrid/ir/enum_names.h"
+#include "tilegrid/ir/check.h"
+#include "tilegrid/scheduler/operand_padding.h"
+
+namespace tilegrid::scheduler {
+
+std::string TileShape::toString() const { return fmt::format("{}x{}x{}", m, n, k); }
+
+const char* toString(MmaOrder order) { return order == MmaOrder::Rows ? "rows" : "columns"; }
+
+MmaOrder parseMmaOrder(const std::string& text) {
+  return parseEnum(text, {MmaOrder::Rows, MmaOrder::Columns}, [](MmaOrder o) { return toString(o); }, "mma order");
+}
+
+int64_t MatmulParams::mathGroups() const {
+  if (warp_tile.m <= 0 || warp_tile.n <= 0) return 0;
+  return (cta_tile.m / warp_tile.m) * (cta_tile.n / warp_tile.n);
+}
+
+int64_t MatmulParams::threadsPerCta() const {
+  // sm_90 adds one producer warpgroup that issues the TMA loads.
+  return arch == Arch::Sm80 ? 32 * mathGroups() : 128 * (mathGroups() + 1);
+}
+
+RegisterSplit MatmulParams::sm90Registers() const {
+  // setmaxnreg counts in multiples of 8 and allows 24 to 256; ptxas gives a kernel built for
+  // `threads` at most 255 registers and a multiple of 8 of the 64K register file's share.
+  const int64_t threads = threadsPerCta();
+  const int64_t at_launch = std::min<int64_t>(248, 65536 / threads / 8 * 8);
+  const int64_t consumers = mathGroups();
+  RegisterSplit split;
+  // The producer's one thread issues every TMA box of a stage from unrolled code: at 40 registers
+  // ptxas spilled once a stage took 27 boxes (128x200, M-major B in 8-column atoms).
+  split.producer = 56;
+  split.consumer = std::min<int64_t>(240, ((consumers + 1) * at_launch - split.producer) / consumers / 8 * 8);
+  split.compiled = at_launch;
+  return split;
+}
+
+namespace {
+// Registers one wgmma needs beside its accumulators, within the launch share: an m64n224 needs 138
+// for its 112 (ptxas's "Insufficient registers" message); 32 keeps room for the code around it.
+constexpr int64_t kSm90InstructionMargin = 32;
+}  // namespace
+
+int64_t MatmulParams::sm90RegisterMargin() const {
+  // Two blocks of accumulators need more beside them: 256x152 (152 a thread of 224) compiles without
+  // spills in every epilogue (computing C or C^T, bf16 or fp32 out, TMA or direct stores); 256x160
+  // spilled 4-80 bytes computing C^T, 256x176 up to 120 in every variant.
+  return warp_tile.m > 64 ? 72 : 32;
+}
+
+bool MatmulParams::sm90AccumulatorsFit() const {
+  const RegisterSplit split = sm90Registers();
+  return warp_tile.m * warp_tile.n / 128 + sm90RegisterMargin() <= split.consumer &&
+         instruction_tile.n / 2 + kSm90InstructionMargin <= split.compiled;
+}
+
+bool MatmulParams::stagedEpilogue(const MatmulProblem& problem) const {
+  if (arch == Arch::Sm90) return true;
+  const int64_t row_chunks = warp_tile.n * bytes(problem.out_dtype) / 16;
+  return stage_epilogue && problem.rowsOfCAreWhole16Bytes() && row_chunks >= 2 && 32 % row_chunks == 0;
+}
+
+int64_t MatmulParams::ctasPerSm(const MatmulProblem& problem, const DeviceSpec& device) const {
+  if (arch == Arch::Sm90) return 1;
+  const int64_t threads = threadsPerCta();
+  const int64_t by_smem = device.smem_per_block / std::max<int64_t>(1, smemBytes(problem));
+  const int64_t by_registers = 65536 / (threads * 256);
+  const int64_t by_threads = 2048 / threads;
+  return std::max<int64_t>(1, std::min({by_smem, by_registers, by_threads}));
+}
+
+int64_t MatmulParams::smemBytes(const MatmulProblem& problem) const {
+  const int64_t a = cta_tile.m * cta_tile.k * bytes(problem.a_dtype);
+  const int64_t b = cta_tile.n * cta_tile.k * bytes(problem.b_dtype);
+  // sm_90 double-buffers the epilogue slab: one is written while the TMA store of the other drains.
+  // Both families keep the staging area apart from the operand stages, so a persistent CTA can
+  // store one tile while the next tile's loads are in flight.
+  const int64_t epilogue = stagedEpilogue(problem)
+                               ? epilogue_tile.m * epilogue_tile.n * bytes(problem.out_dtype) * (arch == Arch::Sm90 ? 2 : 1)
+                               : 0;
+  // sm_90: a full and an empty mbarrier (8 bytes each) per stage. Both families keep 1024 bytes to
+  // align the dynamic buffer by hand, which 128B swizzled tiles need.
+  const int64_t barriers = arch == Arch::Sm90 ? 16 * stages : 0;
+  return stages * (a + b) + epilogue + barriers + 1024;
+}
+
+namespace {
+
+bool isPow2(int64_t v) { return v >= 1 && (v & (v - 1)) == 0; }
+
+void validateTiles(const MatmulParams& p) {
+  const TileShape& c = p.cta_tile;
+  const TileShape& w = p.warp_tile;
+  const TileShape& i = p.instruction_tile;
+  TG_USER_CHECK(c.m >= 1 && c.n >= 1 && c.k >= 1) << "cta_tile " << c.toString() << ": every extent must be >= 1";
+  TG_USER_CHECK(w.m >= 1 && w.n >= 1 && w.k >= 1) << "warp_tile " << w.toString() << ": every extent must be >= 1";
+  TG_USER_CHECK(c.m % w.m == 0 && c.n % w.n == 0 && w.k == c.k)
+      << "warp_tile " << w.toString() << " must divide cta_tile " << c.toString() << " in m and n and match it in k";
+  if (p.arch == Arch::Sm80) {
+    TG_USER_CHECK(i == (TileShape{16, 8, 16})) << "sm_80 uses mma.sync m16n8k16: instruction_tile must be 16x8x16, got "
+                                               << i.toString();
+    TG_USER_CHECK(w.m % 16 == 0 && w.n % 16 == 0)
+        << "sm_80 warp_tile " << w.toString() << ": m and n must be multiples of 16 (ldmatrix x4 loads 16x16)";
+    TG_USER_CHECK(c.k % 16 == 0) << "sm_80 cta_tile k is " << c.k << ": it must be a multiple of 16 (mma k)";
+    TG_USER_CHECK(p.mathGroups() >= 1 && p.mathGroups() <= 16)
+        << "sm_80: cta_tile / warp_tile gives " << p.mathGroups() << " warps; allowed 1 to 16";
+  } else {
+    TG_USER_CHECK(i.m == 64 && i.k == 16) << "sm_90 uses wgmma m64nNk16: instruction_tile must be 64xNx16, got "
+                                          << i.toString();
+    TG_USER_CHECK(i.n >= 8 && i.n <= 256 && i.n % 8 == 0)
+        << "sm_90 wgmma N is " << i.n << ": it must be a multiple of 8 from 8 to 256";
+    TG_USER_CHECK(w.m % 64 == 0 && w.n % i.n == 0)
+        << "sm_90 warpgroup tile " << w.toString() << " must be a multiple of the wgmma shape " << i.toString();
+    TG_USER_CHECK(c.k % 16 == 0) << "sm_90 cta_tile k is " << c.k << ": it must be a multiple of 16 (wgmma k)";
+    TG_USER_CHECK(p.mathGroups() >= 1 && p.mathGroups() <= kMaxConsumersSm90)
+        << "sm_90: cta_tile / warp_tile gives " << p.mathGroups() << " consumer warpgroups; allowed 1 to "
+        << kMaxConsumersSm90;
+    // A consumer thread holds its warpgroup tile's accumulators (m * n / 128 floats) and needs 32
+    // registers more (72 with 128 rows) for addresses, descriptors and the epilogue, within what
+    // setmaxnreg gives it. One wgmma's operands must fit the launch bound's share, which ptxas
+    // compiles each instruction within: m64n224 with three consumers (128) failed with "Insufficient
+    // registers".
+    const RegisterSplit split = p.sm90Registers();
+    const int64_t accumulators = w.m * w.n / 128, per_instruction = i.n / 2;
+    TG_USER_CHECK(w.m == 64 || w.m == 128)
+        << "sm_90 warpgroup tile " << w.toString() << ": a consumer warpgroup takes 64 or 128 rows";
+    TG_USER_CHECK(w.n == c.n && i.n == w.n)
+        << "sm_90 kernels give each consumer warpgroup the whole tile width, one wgmma m64nNk16 per 64 rows and "
+           "k16 step: warpgroup tile "
+        << w.toString() << " and instruction " << i.toString() << " do not fit cta tile " << c.toString()
+        << " (use an n of 8 to 256 in steps of 8)";
+    TG_USER_CHECK(p.sm90AccumulatorsFit())
+        << "sm_90 warpgroup tile " << w.toString() << " needs " << accumulators
+        << " accumulator registers a thread (" << per_instruction << " for one wgmma), but " << p.mathGroups()
+        << " consumer warpgroups leave each thread " << split.consumer << " (at most "
+        << split.consumer - p.sm90RegisterMargin() << " for accumulators) and one instruction " << split.compiled
+        << " (at most " << split.compiled - kSm90InstructionMargin << "): use a narrower cta_tile n, fewer rows, or 128-row warpgroup tiles (fewer consumers)";
+  }
+  const ClusterShape& cl = p.cluster;
+  TG_USER_CHECK(cl.m >= 1 && cl.n >= 1 && isPow2(cl.m) && isPow2(cl.n) && cl.m * cl.n <= 8)
+      << "cluster " << cl.m << "x" << cl.n << ": extents must be powers of two with at most 8 CTAs";
+  TG_USER_CHECK(p.arch == Arch::Sm90 || (cl.m == 1 && cl.n == 1)) << "clusters need sm_90; sm_80 takes cluster 1x1";
+  TG_USER_CHECK(p.arch == Arch::Sm80 || (cl.n == 1 && cl.m <= 4))
+      << "sm_90 kernels take clusters of 1, 2 or 4 CTAs along M (sharing B), got " << cl.m << "x" << cl.n;
+}
+
+// The epilogue's tile against the CTA and warp tiles.
+void validateEpilogue(const MatmulParams& p) {
+  const TileShape& c = p.cta_tile;
+  if (p.arch == Arch::Sm80) {
+    TG_USER_CHECK(p.epilogue_tile == (TileShape{16 * p.mathGroups(), p.warp_tile.n, 1}))
+        << "sm_80 epilogue_tile " << p.epilogue_tile.toString() << " must be a 16-row slab per warp: "
+        << TileShape{16 * p.mathGroups(), p.warp_tile.n, 1}.toString();
+    return;
+  }
+  TG_USER_CHECK(p.stage_epilogue) << "sm_90 kernels always stage the epilogue: stage_epilogue must be true";
+  TG_USER_CHECK(p.mma_order == MmaOrder::Rows)
+      << "mma_order " << toString(p.mma_order) << " orders sm_80's mma.sync; sm_90 kernels take rows";
+  // A width that does not divide n ends on a slab overlapping the one before, which must start on an
+  // 8-column block of the accumulators.
+  const int64_t e = p.epilogue_tile.n;
+  TG_USER_CHECK(p.epilogue_tile.m == c.m && e >= 8 && e % 8 == 0 && e <= c.n && (c.n - e) % 8 == 0)
+      << "sm_90 epilogue_tile " << p.epilogue_tile.toString() << " must span the cta_tile's m (" << c.m
+      << ") and be a multiple of 8 columns up to its n (" << c.n << ")";
+}
+
+}  // namespace
+
+void MatmulParams::validateShape() const { validateTiles(*this); }
+
+void MatmulParams::validate(const MatmulProblem& user_problem, const DeviceSpec& device) const {
+  TG_USER_CHECK(arch == Arch::Sm80 || device.arch() == Arch::Sm90)
+      << "params target " << scheduler::toString(arch) << " but the device is " << device.toString()
+      << "; sm_90 kernels need an sm_90 device (sm_80 kernels run on both)";
+  TG_USER_CHECK(!swap_ab || arch == Arch::Sm90)
+      << "swap_ab (computing C^T = B^T * A^T) is emitted for sm_90 kernels only; sm_80 kernels take swap_ab false";
+  const MatmulProblem problem = kernelProblem(user_problem);
+  validateShape();
+  validateEpilogue(*this);
+  if (arch == Arch::Sm90) {
+    // The epilogue slab is stored along C's rows: n-contiguous, or m-contiguous when the kernel
+    // computes C^T. Transposed, each consumer's rows are whole atoms, one TMA box each.
+    const Major major = swap_ab ? Major::MN : Major::K;
+    const int64_t width = smem_epilogue.contiguousElems();
+    TG_USER_CHECK(smem_epilogue.major == major && smem_epilogue.dtype == problem.out_dtype &&
+                  (swap_ab ? warp_tile.m : epilogue_tile.n) % width == 0)
+        << "smem_epilogue atom " << smem_epilogue.toString() << " does not fit epilogue_tile "
+        << epilogue_tile.toString() << ": it must be " << scheduler::toString(major) << "-major "
+        << scheduler::toString(problem.out_dtype) << (swap_ab ? " and tile each consumer's rows" : " and tile the slab's width");
+  }
+  TG_USER_CHECK(stages >= 2 && stages <= 32) << "stages is " << stages
+                                              << ": allowed 2 to 32 (one stage loads while another computes)";
+  TG_USER_CHECK(split_k == 1) << "split_k is " << split_k << ": only 1 is supported so far";
+  TG_USER_CHECK(!stream_k || (persistent && arch == Arch::Sm90))
+      << "stream_k needs a persistent sm_90 kernel (it shares the last wave among resident CTAs); this schedule is "
+      << scheduler::toString(arch) << (persistent ? " persistent" : " with one CTA per tile");
+  grid.validate();
+  // The operand atoms must tile the operand tiles.
+  const auto checkAtom = [](const SmemAtom& atom, const char* what, int64_t mn, int64_t k) {
+    const int64_t major_extent = atom.major == Major::K ? k : mn;
+    const int64_t row_extent = atom.major == Major::K ? mn : k;
+    TG_USER_CHECK(major_extent % atom.contiguousElems() == 0 && row_extent % SmemAtom::kRows == 0)
+        << what << " atom " << atom.toString() << " does not tile a " << mn << "x" << k << " tile";
+  };
+  checkAtom(smem_a, "A", cta_tile.m, cta_tile.k);
+  checkAtom(smem_b, "B", cta_tile.n, cta_tile.k);
+  TG_USER_CHECK(smem_a.major == majorOfA(problem.layout) && smem_b.major == majorOfB(problem.layout))
+      << "the smem atoms' majors (" << scheduler::toString(smem_a.major) << ", " << scheduler::toString(smem_b.major)
+      << ") do not match layout " << scheduler::toString(problem.layout);
+  const auto checkPad = [&](bool pad, char operand) {
+    const bool misaligned = operandMisaligned(problem, operand);
+    const int64_t align = operand == 'a' ? problem.align_a : problem.align_b;
+    const char* name = operand == 'a' ? "A" : "B";
+    TG_USER_CHECK(!pad || misaligned) << "pad_" << operand << " is set, but " << name
+                                      << " is already 16-byte aligned (align_" << operand << " " << align
+                                      << " elements): there is nothing to pad";
+    TG_USER_CHECK(pad || !misaligned || arch == Arch::Sm80)
+        << "sm_90 kernels load " << name << " by TMA, which reads only 16-byte aligned rows, and align_" << operand
+        << " is " << align << " elements: pad_" << operand
+        << " must be set (--pad-operands on: the runtime reads a padded copy)";
+  };
+  checkPad(pad_a, 'a');
+  checkPad(pad_b, 'b');
+  const auto checkVec = [](int64_t vec, int64_t align, bool pad, DType type, const char* what) {
+    const int64_t allowed = pad ? granuleElems(type) : align;
+    TG_USER_CHECK(isPow2(vec) && vec * bytes(type) <= 16 && vec <= allowed)
+        << "vec_" << what << " is " << vec << ": it must be a power of two, at most 16 bytes of "
+        << scheduler::toString(type) << " and at most the operand's alignment (" << allowed << " elements"
+        << (pad ? ", padded" : "") << ")";
+  };
+  checkVec(vec_a, problem.align_a, pad_a, problem.a_dtype, "a");
+  checkVec(vec_b, problem.align_b, pad_b, problem.b_dtype, "b");
+  const int64_t smem = smemBytes(problem);
+  TG_USER_CHECK(smem <= device.smem_per_block)
+      << "cta_tile " << cta_tile.toString() << " with " << stages << " stages needs " << smem
+      << " bytes of shared memory; the device allows " << device.smem_per_block << " per block";
+  TG_USER_CHECK(threadsPerCta() <= 1024) << "the schedule needs " << threadsPerCta() << " threads per CTA; at most 1024";
+}
+
+std::string MatmulParams::toString() const {
+  std::string text = fmt::format("{} cta {} warp {} inst {} stages {} vec {}/{}", scheduler::toString(arch),
+                                 cta_tile.toString(), warp_tile.toString(), instruction_tile.toString(), stages, vec_a,
+                                 vec_b);
+  if (pad_a || pad_b) text += fmt::format(" padded {}", pad_a && pad_b ? "A/B" : pad_a ? "A" : "B");
+  text += fmt::format(" smem A {} / B {} / epilogue {}", scheduler::toString(smem_a.kind), scheduler::toString(smem_b.kind),
+                      stage_epilogue ? epilogue_tile.toString() + " " + scheduler::toString(smem_epilogue.kind)
+                                     : std::string("from registers"));
+  text += fmt::format(" grid {}{} cluster {}x{} split_k {}", grid.toString(), persistent ? (stream_k ? " persistent stream-k" : " persistent") : "",
+                      cluster.m, cluster.n, split_k);
+  if (swap_ab) text += " swap_ab (computes C^T = B^T A^T)";
+  if (mma_order != MmaOrder::Rows) text += fmt::format(" mma {}", scheduler::toString(mma_order));
+  if (!shapeAtLaunch()) text += " shape compiled in";
+  if (shapeAtLaunch() && wide_tile_grid) text += " wide tile grid";
+  return text;
+}
+
+size_t MatmulParams::hash() const {
+  // The JSON text names every field, so hashing it keeps the hash in step with the fields.
+  nlohmann::json j = *this;
+  return std::hash<std::string>()(j.dump());
+}
+
+namespace {
+
+nlohmann::json tileJson(const TileShape& t) { return nlohmann::json::array({t.m, t.n, t.k}); }
+
+TileShape tileFrom(const nlohmann::json& j, const char* field) {
+  TG_USER_CHECK(j.is_array() && j.size() == 3) << "params." << field << " must be [m, n, k]";
+  return TileShape{j[0].get<int64_t>(), j[1].get<int64_t>(), j[2].get<int64_t>()};
+}
+
+nlohmann::json atomJson(const SmemAtom& a) {
+  const auto s = a.byteSwizzle();
+  return {{"atom", toString(a.kind)}, {"major", toString(a.major)}, {"dtype", toString(a.dtype)},
+          {"swizzle", {s[0], s[1], s[2]}}};
+}
+
+SmemAtom atomFrom(const nlohmann::json& j, const char* field) {
+  TG_USER_CHECK(j.is_object()) << "params." << field << " must be an object with atom, major and dtype";
+  const std::string major = j.at("major").get<std::string>();
+  TG_USER_CHECK(major == "K" || major == "MN") << "params." << field << ".major is '" << major << "': expected K or MN";
+  return SmemAtom{parseAtomKind(j.at("atom").get<std::string>()), major == "K" ? Major::K : Major::MN,
+                  parseDType(j.at("dtype").get<std::string>())};
+}
+
+}  // namespace
+
+void to_json(nlohmann::json& j, const MatmulParams& p) {
+  j = nlohmann::json{{"arch", toString(p.arch)},
+                     {"cta_tile", tileJson(p.cta_tile)},
+                     {"warp_tile", tileJson(p.warp_tile)},
+                     {"instruction_tile", tileJson(p.instruction_tile)},
+                     {"stages", p.stages},
+                     {"vec", {p.vec_a, p.vec_b}},
+                     {"pad", {p.pad_a, p.pad_b}},
+                     {"smem_a", atomJson(p.smem_a)},
+                     {"smem_b", atomJson(p.smem_b)},
+                     {"epilogue_tile", tileJson(p.epilogue_tile)},
+                     {"smem_epilogue", atomJson(p.smem_epilogue)},
+                     {"stage_epilogue", p.stage_epilogue},
+                     {"mma_order", toString(p.mma_order)},
+                     {"grid",
+                      {{"method", toString(p.grid.method)},
+                       {"factors", p.grid.factors},
+                       {"group", toString(p.grid.group)}}},
+                     {"persistent", p.persistent},
+                     {"stream_k", p.stream_k},
+                     {"cluster", {p.cluster.m, p.cluster.n}},
+                     {"split_k", p.split_k},
+                     {"swap_ab", p.swap_ab},
+                     {"specialize_shape", p.specialize_shape},
+                     {"wide_tile_grid", p.wide_tile_grid}};
+}
+
+void from_json(const nlohmann::json& j, MatmulParams& p) {
+  try {
+    p.arch = parseArch(j.at("arch").get<std::string>());
+    p.cta_tile = tileFrom(j.at("cta_tile"), "cta_tile");
+    p.warp_tile = tileFrom(j.at("warp_tile"), "warp_tile");
+    p.instruction_tile = tileFrom(j.at("instruction_tile"), "instruction_tile");
+    p.stages = j.at("stages").get<int64_t>();
+    const auto& vec = j.at("vec");
+    TG_USER_CHECK(vec.is_array() && vec.size() == 2) << "params.vec must be [a, b]";
+    p.vec_a = vec[0].get<int64_t>();
+    p.vec_b = vec[1].get<int64_t>();
+    // Optional: params written before padded copies existed read as without them.
+    const nlohmann::json pad = j.value("pad", nlohmann::json::array({false, false}));
+    TG_USER_CHECK(pad.is_array() && pad.size() == 2) << "params.pad must be [a, b]";
+    p.pad_a = pad[0].get<bool>();
+    p.pad_b = pad[1].get<bool>();
+    p.smem_a = atomFrom(j.at("smem_a"), "smem_a");
+    p.smem_b = atomFrom(j.at("smem_b"), "smem_b");
+    p.epilogue_tile = tileFrom(j.at("epilogue_tile"), "epilogue_tile");
+    p.smem_epilogue = atomFrom(j.at("smem_epilogue"), "smem_epilogue");
+    p.stage_epilogue = j.at("stage_epilogue").get<bool>();
+    // Optional: params written before the order was a choice read as rows, the order they compiled to.
+    p.mma_order = parseMmaOrder(j.value("mma_order", std::string("rows")));
+    const auto& g = j.at("grid");
+    p.grid.method = parseGridMethod(g.at("method").get<std::string>());
+    p.grid.factors = g.at("factors").get<std::vector<int64_t>>();
+    p.grid.group = parseGridGroup(g.at("group").get<std::string>());
+    p.persistent = j.at("persistent").get<bool>();
+    // Optional: params written before stream-K existed read as without it.
+    p.stream_k = j.value("stream_k", false);
+    const auto& c = j.at("cluster");
+    TG_USER_CHECK(c.is_array() && c.size() == 2) << "params.cluster must be [m, n]";
+    p.cluster = ClusterShape{c[0].get<int64_t>(), c[1].get<int64_t>()};
+    p.split_k = j.at("split_k").get<int64_t>();
+    p.swap_ab = j.value("swap_ab", false);
+    p.specialize_shape = j.value("specialize_shape", false);
+    p.wide_tile_grid = j.value("wide_tile_grid", false);
+  } catch (const nlohmann::json::exception& e) {
+    TG_USER_ERROR() << "malformed MatmulParams JSON: " << e.what();
+  }
+}
+
+}  // namespace tilegrid::scheduler

@@ -1,0 +1,216 @@
+#include "tilegrid/scheduler/problem.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "tilegrid/ir/enum_names.h"
+#include "tilegrid/ir/check.h"
+
+namespace tilegrid::scheduler {
+
+int64_t bytes(DType type) { return type == DType::FP32 ? 4 : 2; }
+
+const char* toString(DType type) {
+  switch (type) {
+    case DType::BF16: return "bf16";
+    case DType::FP16: return "fp16";
+    case DType::FP32: return "fp32";
+  }
+  return "?";
+}
+
+DType parseDType(const std::string& text) {
+  return parseEnum(text, {DType::BF16, DType::FP16, DType::FP32}, [](DType t) { return toString(t); }, "dtype");
+}
+
+DType parseInputDType(const std::string& text) {
+  for (DType t : {DType::BF16, DType::FP16}) {
+    if (text == toString(t)) return t;
+  }
+  TG_USER_ERROR() << "A and B must be bf16 or fp16 (tensor-core inputs), got '" << text << "'";
+  return DType::BF16;
+}
+
+const char* toString(Major major) { return major == Major::K ? "K" : "MN"; }
+
+const char* toString(Layout layout) {
+  switch (layout) {
+    case Layout::TN: return "TN";
+    case Layout::NT: return "NT";
+    case Layout::NN: return "NN";
+    case Layout::TT: return "TT";
+  }
+  return "?";
+}
+
+Layout parseLayout(const std::string& text) {
+  return parseEnum(text, {Layout::TN, Layout::NT, Layout::NN, Layout::TT}, [](Layout l) { return toString(l); },
+                   "layout");
+}
+
+Major majorOfA(Layout layout) { return (layout == Layout::TN || layout == Layout::TT) ? Major::K : Major::MN; }
+Major majorOfB(Layout layout) { return (layout == Layout::TN || layout == Layout::NN) ? Major::K : Major::MN; }
+
+int64_t largestPow2Divisor(int64_t value, int64_t cap) {
+  int64_t p = 1;
+  while (p < cap && value % (p * 2) == 0) p *= 2;
+  return p;
+}
+
+namespace {
+
+// a * b, or nothing if it overflows int64.
+std::optional<int64_t> checkedMul(int64_t a, int64_t b) {
+  int64_t result = 0;
+  if (__builtin_mul_overflow(a, b, &result)) return std::nullopt;
+  return result;
+}
+
+// One stored operand: `rows` rows of `contiguous` elements, `ld` apart, `batch` entries `stride`
+// apart. Fills the packed leading dimension and stride where they are 0, checks the rest, and
+// checks that every offset fits in 64 bits of bytes.
+void checkOperandLayout(const char* operand, const char* ld_name, int64_t rows, int64_t contiguous, int64_t batch,
+                        int64_t& ld, int64_t& stride, DType type) {
+  TG_USER_CHECK(ld >= 0 && ld <= kMaxExtent)
+      << ld_name << " is " << ld << ": a leading dimension is 0 (packed) or from " << contiguous
+      << " (the contiguous extent of " << operand << ") to " << kMaxExtent;
+  if (ld == 0) ld = contiguous;
+  TG_USER_CHECK(ld >= contiguous) << ld_name << " is " << ld << ", less than the " << contiguous
+                                  << " contiguous elements of a row of " << operand
+                                  << ": rows would overlap (use 0 for packed rows, or at least " << contiguous << ")";
+  const std::optional<int64_t> packed = checkedMul(ld, rows);
+  TG_USER_CHECK(packed.has_value()) << operand << " (" << rows << " rows " << ld
+                                    << " elements apart) has more elements than a 64-bit offset can address";
+  TG_USER_CHECK(stride >= 0) << "the batch stride of " << operand << " is " << stride
+                             << ": it is 0 (packed) or at least " << *packed;
+  if (stride == 0 || batch == 1) stride = stride == 0 ? *packed : stride;
+  TG_USER_CHECK(batch == 1 || stride >= *packed)
+      << "the batch stride of " << operand << " is " << stride << " elements, less than one entry's " << *packed
+      << " (" << rows << " rows of leading dimension " << ld << "): batch entries would overlap";
+  // (batch - 1) * stride + (rows - 1) * ld + contiguous, each step checked.
+  std::optional<int64_t> span = checkedMul(batch - 1, stride);
+  const std::optional<int64_t> last_row = checkedMul(rows - 1, ld);
+  if (span && last_row) {
+    int64_t sum = 0;
+    const bool overflow = __builtin_add_overflow(*span, *last_row, &sum) || __builtin_add_overflow(sum, contiguous, &sum);
+    span = overflow ? std::nullopt : std::optional<int64_t>(sum);
+  } else {
+    span = std::nullopt;
+  }
+  if (span) span = checkedMul(*span, bytes(type));
+  TG_USER_CHECK(span.has_value()) << operand << " (" << rows << " x " << contiguous << ", leading dimension " << ld
+                                  << ", batch " << batch << " entries " << stride << " apart, "
+                                  << toString(type) << ") spans more bytes than a 64-bit offset can address";
+}
+
+// Fills a derived alignment (the largest power of two dividing the leading dimension and batch
+// stride, up to a 16-byte vector) or checks a given one against them.
+void checkAlignment(int64_t& align, int64_t ld, int64_t stride, int64_t batch, DType type, const char* operand) {
+  const int64_t max_align = 16 / bytes(type);  // 16-byte vectors are the widest access
+  const int64_t derived = std::min(largestPow2Divisor(ld, max_align),
+                                   batch > 1 ? largestPow2Divisor(stride, max_align) : max_align);
+  if (align == 0) {
+    align = derived;
+    return;
+  }
+  TG_USER_CHECK(align >= 1 && (align & (align - 1)) == 0 && align <= max_align)
+      << "alignment of " << operand << " is " << align << " elements: it must be a power of two from 1 to "
+      << max_align << " for " << toString(type);
+  TG_USER_CHECK(ld % align == 0) << "alignment of " << operand << " is " << align
+                                 << " elements, but its leading dimension " << ld << " is not a multiple of it";
+  TG_USER_CHECK(batch == 1 || stride % align == 0) << "alignment of " << operand << " is " << align
+                                                   << " elements, but its batch stride " << stride
+                                                   << " is not a multiple of it";
+}
+
+}  // namespace
+
+MatmulProblem& MatmulProblem::validate() {
+  TG_USER_CHECK(m >= 1 && n >= 1 && k >= 1) << "M, N and K must be >= 1, got M=" << m << " N=" << n << " K=" << k;
+  TG_USER_CHECK(m <= kMaxExtent && n <= kMaxExtent && k <= kMaxExtent)
+      << "M, N and K must be at most " << kMaxExtent << " (kernels count them in 32 bits), got M=" << m << " N=" << n
+      << " K=" << k;
+  TG_USER_CHECK(batch >= 1 && batch <= kMaxExtent) << "batch must be from 1 to " << kMaxExtent << ", got " << batch;
+  TG_USER_CHECK(a_dtype != DType::FP32 && b_dtype != DType::FP32)
+      << "A and B must be bf16 or fp16 (tensor-core inputs), got " << scheduler::toString(a_dtype) << " and "
+      << scheduler::toString(b_dtype);
+  TG_USER_CHECK(a_dtype == b_dtype) << "A and B must have the same dtype, got " << scheduler::toString(a_dtype) << " and "
+                                    << scheduler::toString(b_dtype);
+  checkOperandLayout("A", "lda", rowsA(), contiguousA(), batch, lda, stride_a, a_dtype);
+  checkOperandLayout("B", "ldb", rowsB(), contiguousB(), batch, ldb, stride_b, b_dtype);
+  checkOperandLayout("C", "ldc", m, n, batch, ldc, stride_c, out_dtype);
+  checkAlignment(align_a, lda, stride_a, batch, a_dtype, "A");
+  checkAlignment(align_b, ldb, stride_b, batch, b_dtype, "B");
+  checkAlignment(align_c, ldc, stride_c, batch, out_dtype, "C");
+  return *this;
+}
+
+bool MatmulProblem::packed() const {
+  return leadingDimA() == contiguousA() && leadingDimB() == contiguousB() && leadingDimC() == n &&
+         (batch == 1 || (batchStrideA() == leadingDimA() * rowsA() && batchStrideB() == leadingDimB() * rowsB() &&
+                         batchStrideC() == leadingDimC() * m));
+}
+
+std::string MatmulProblem::toString() const {
+  std::string text = fmt::format("{}x{}x{}", m, n, k);
+  if (batch != 1) text += fmt::format(" batch {}", batch);
+  text += fmt::format(" {} {}->{} (align A/B/C {}/{}/{})", scheduler::toString(layout), scheduler::toString(a_dtype),
+                      scheduler::toString(out_dtype), align_a, align_b, align_c);
+  if (!packed()) {
+    text += fmt::format(" ld A/B/C {}/{}/{}", leadingDimA(), leadingDimB(), leadingDimC());
+    if (batch != 1) text += fmt::format(" batch strides {}/{}/{}", batchStrideA(), batchStrideB(), batchStrideC());
+  }
+  return text;
+}
+
+MatmulProblem swapOperands(const MatmulProblem& problem) {
+  MatmulProblem swapped = problem;
+  swapped.m = problem.n;
+  swapped.n = problem.m;
+  swapped.a_dtype = problem.b_dtype;
+  swapped.b_dtype = problem.a_dtype;
+  swapped.align_a = problem.align_b;
+  swapped.align_b = problem.align_a;
+  swapped.lda = problem.ldb;
+  swapped.ldb = problem.lda;
+  swapped.stride_a = problem.stride_b;
+  swapped.stride_b = problem.stride_a;
+  // A K-major B (BLAS letter N) is a K-major new A (T); an M-major A (N) is a new B contiguous along
+  // the new N (T).
+  static constexpr Layout kSwapped[] = {Layout::TN, Layout::NT, Layout::TT, Layout::NN};
+  swapped.layout = kSwapped[static_cast<int>(problem.layout)];
+  return swapped;
+}
+
+const char* toString(Arch arch) { return arch == Arch::Sm80 ? "sm_80" : "sm_90"; }
+
+Arch parseArch(const std::string& text) {
+  if (text == "sm_80" || text == "sm80") return Arch::Sm80;
+  if (text == "sm_90" || text == "sm_90a" || text == "sm90") return Arch::Sm90;
+  TG_USER_ERROR() << "unknown arch '" << text << "': expected sm_80 or sm_90";
+  return Arch::Sm80;
+}
+
+Arch DeviceSpec::arch() const { return cc_major == 9 ? Arch::Sm90 : Arch::Sm80; }
+
+void DeviceSpec::validate() const {
+  TG_USER_CHECK(cc_major >= 8) << "device '" << name << "' has compute capability " << cc_major << "." << cc_minor
+                               << ": tilegrid needs sm_80 or newer (mma.sync m16n8k16, cp.async)";
+  TG_USER_CHECK(sm_count >= 1 && smem_per_block >= 48 * 1024 && l2_bytes >= 1)
+      << "device '" << name << "' has implausible figures: " << toString();
+}
+
+std::string DeviceSpec::toString() const {
+  return fmt::format("{} (sm_{}{}, {} SMs, {} KiB smem per block, {} MB L2)", name, cc_major, cc_minor, sm_count,
+                     smem_per_block / 1024, l2_bytes / (1024 * 1024));
+}
+
+DeviceSpec DeviceSpec::preset(const std::string& name) {
+  const Arch arch = parseArch(name);
+  if (arch == Arch::Sm80) return DeviceSpec{"A100 (sm_80 preset)", 8, 0, 108, 163 * 1024, 40LL * 1024 * 1024};
+  return DeviceSpec{"H100 SXM (sm_90 preset)", 9, 0, 132, 227 * 1024, 50LL * 1024 * 1024};
+}
+
+}  // namespace tilegrid::scheduler

@@ -1,0 +1,30 @@
+#pragma once
+// How well a CTA tile fits a problem on a persistent grid: the share of the padded tile grid that
+// is real output, times the share of the waves' time the SMs are busy. The sm_90 heuristic ranks
+// tile shapes by it, each weighed by its measured full-wave speed.
+#include <cmath>
+#include <cstdint>
+
+#include "tilegrid/scheduler/problem.h"
+
+namespace tilegrid::scheduler {
+
+struct WaveFit {
+  int64_t units = 0;     // work units (cluster tiles) over the whole problem
+  int64_t slots = 0;     // units that run at once: resident clusters
+  double waves = 0;      // units / slots
+  double useful = 0;     // M * N * batch over the padded output the units cover
+  double busy = 0;       // waves over the time they take
+  double score() const { return useful * busy; }
+  // How full the last wave is: 1 for whole waves.
+  double lastWave() const { return waves - std::ceil(waves) + 1; }
+};
+
+// `slots` units run at once. Stream-K (when on) shares a last wave where the kernel's split
+// (planWorkSplit) cuts it. The model charges the shared wave as 0.26 of a wave (measured:
+// 5000x3000x4096 on an H100, 128x256 tiles, 3.64 waves ran as fast as 3.90 whole ones); an unshared
+// last wave runs as a whole wave.
+WaveFit fitWaves(const MatmulProblem& problem, int64_t cta_m, int64_t cta_n, int64_t cta_k, int64_t cluster_m,
+                 int64_t slots, bool stream_k);
+
+}  // namespace tilegrid::scheduler

@@ -1,5 +1,6 @@
 // Schedules, emits and (where NVRTC is found) compiles a GEMM through the installed library.
 #include <tilegrid/tilegrid.h>
+#include <tilegrid/runtime/kernel_cache.h>
 
 #include <iostream>
 

@@ -19,7 +19,7 @@ std::string libraryPath() {
 
 }  // namespace
 
-CudaError::CudaError(std::string call, CUresult result, std::string name, std::string text)
+CudaError::CudaError(std::string call, int result, std::string name, std::string text)
     : std::runtime_error(call + " failed: " + name + " (" + text + ")"), call_(std::move(call)), result_(result) {}
 
 // The CUDA version whose ABI of `name` cuda.h declares. cuGetProcAddress hands out the newest
@@ -73,7 +73,7 @@ void Driver::check(CUresult result, const char* call) const {
   const char* text = nullptr;
   if (p_cuGetErrorName == nullptr || p_cuGetErrorName(result, &name) != CUDA_SUCCESS) name = nullptr;
   if (p_cuGetErrorString == nullptr || p_cuGetErrorString(result, &text) != CUDA_SUCCESS) text = nullptr;
-  throw CudaError(call, result, name ? name : "CUresult " + std::to_string(static_cast<int>(result)),
+  throw CudaError(call, static_cast<int>(result), name ? name : "CUresult " + std::to_string(static_cast<int>(result)),
                   text ? text : "no description");
 }
 

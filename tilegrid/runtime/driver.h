@@ -7,28 +7,11 @@
 // machine without a driver).
 #include <cuda.h>
 
-#include <stdexcept>
 #include <string>
 
+#include "tilegrid/runtime/errors.h"
+
 namespace tilegrid::runtime {
-
-// A driver call failed: carries the call, the CUresult's name and its description.
-class CudaError : public std::runtime_error {
- public:
-  CudaError(std::string call, CUresult result, std::string name, std::string text);
-  const std::string& call() const { return call_; }
-  CUresult result() const { return result_; }
-
- private:
-  std::string call_;
-  CUresult result_;
-};
-
-// There is no driver, or no device: nothing can launch. The message says which, in plain words.
-class NoDeviceError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 // Every driver entry point tilegrid uses. X(name) is expanded once to declare the member and once to
 // resolve it, so the two lists cannot drift apart.

@@ -18,6 +18,8 @@
 #include <memory>
 #include <optional>
 
+#include "tilegrid/ir/error.h"
+#include "tilegrid/runtime/errors.h"
 #include "tilegrid/scheduler/problem.h"
 
 struct CUstream_st;

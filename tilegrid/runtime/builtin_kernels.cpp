@@ -65,7 +65,8 @@ extern "C" __global__ void tilegrid_pad_rows(const unsigned char* __restrict__ s
 const LoadedKernel& builtinKernel(const codegen::KernelSource& source) {
   static std::mutex mutex;
   static std::map<std::pair<std::string, scheduler::Arch>, std::unique_ptr<LoadedKernel>> loaded;
-  const scheduler::Arch arch = currentDeviceSpec().arch();
+  // The device is fixed for the process (device 0 of CUDA_VISIBLE_DEVICES): its arch is read once.
+  static const scheduler::Arch arch = currentDeviceSpec().arch();
   std::lock_guard<std::mutex> lock(mutex);
   auto& slot = loaded[{source.kernel_name, arch}];
   if (!slot) slot = std::make_unique<LoadedKernel>(*KernelCache::global().get(source, arch));
@@ -82,7 +83,7 @@ void padRows(CUdeviceptr src, uint64_t src_bytes, CUdeviceptr dst, const codegen
                     src_bytes)
       << "padded copy reads past its " << src_bytes << "-byte source";
   static const codegen::KernelSource source{"tilegrid_pad_rows", kPadSource, {}, {}};
-  const LoadedKernel& kernel = builtinKernel(source);
+  static const LoadedKernel& kernel = builtinKernel(source);
   KernelArgs args;
   args.add(src).add(dst).add(static_cast<unsigned long long>(pad.rows));
   args.add(static_cast<unsigned long long>(pad.row_bytes)).add(static_cast<unsigned long long>(pad.src_pitch));

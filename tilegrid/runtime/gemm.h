@@ -63,7 +63,8 @@ class Gemm {
   // Bytes of scratch memory run() needs: stream-K's partial sums and flags, and 16-byte aligned
   // copies of operands whose rows are not (0 where the kernel needs none). Zero the workspace once
   // before its first use: every kernel leaves it zeroed again, so Gemms may share one workspace as
-  // long as their launches do not overlap (one stream).
+  // long as their launches do not overlap (one stream) and no two threads call run() with it at
+  // once (a call queues its operand copies and its kernel as separate launches).
   size_t workspaceSize() const;
 
   // Launches C = A * B on `stream`. Checks first, and throws UserError naming the operand, where a

@@ -100,8 +100,10 @@ void LoadedKernel::launch(const codegen::LaunchConfig& config, KernelArgs& args,
 void LoadedKernel::launchResident(const codegen::LaunchConfig& resident, KernelArgs& args, CUstream stream) const {
   CUlaunchAttribute cluster{};
   CUlaunchConfig launch = describe(resident, cluster, stream);
-  DumpConfig::fromEnvironment().write(DumpKind::Launch, name_,
-                                      fmt::format("{} with {} arguments\n", resident.toString(), args.size()));
+  const DumpConfig& dump = DumpConfig::fromEnvironment();
+  if (dump.enabled(DumpKind::Launch)) {
+    dump.write(DumpKind::Launch, name_, fmt::format("{} with {} arguments\n", resident.toString(), args.size()));
+  }
   TG_CU(cuLaunchKernelEx, &launch, function_, args.data(), nullptr);
 }
 

@@ -1,9 +1,8 @@
 // tilegrid::matmul: the one-call form of Gemm, over a process-wide cache of Gemms and workspaces.
 #include <cuda.h>
 
-#include <fmt/format.h>
-
 #include <algorithm>
+#include <array>
 #include <future>
 #include <list>
 #include <mutex>
@@ -21,21 +20,34 @@ namespace {
 // loaded once per configuration whatever is evicted here.
 constexpr size_t kMaxCachedGemms = 256;
 
-std::string cacheKey(const MatmulProblem& p, const GemmOptions& o) {
-  return fmt::format("{}x{}x{} b{} {}{}{} {} al{},{},{} ld{},{},{} st{},{},{} arch{} spec{}", p.m, p.n, p.k, p.batch,
-                     scheduler::toString(p.a_dtype), scheduler::toString(p.b_dtype), scheduler::toString(p.out_dtype),
-                     scheduler::toString(p.layout), p.align_a, p.align_b, p.align_c, p.lda, p.ldb, p.ldc, p.stride_a,
-                     p.stride_b, p.stride_c, o.arch ? static_cast<int>(*o.arch) : -1, o.specialize_shape);
+// The problem as the caller described it (before validation fills in anything) and the options: a
+// key built without allocating, so that a call that finds its Gemm costs little more than the launch.
+struct Key {
+  std::array<int64_t, 18> fields{};
+  bool operator==(const Key&) const = default;
+};
+
+Key keyOf(const MatmulProblem& p, const GemmOptions& o) {
+  return Key{{p.m, p.n, p.k, p.batch, static_cast<int64_t>(p.a_dtype), static_cast<int64_t>(p.b_dtype),
+              static_cast<int64_t>(p.out_dtype), static_cast<int64_t>(p.layout), p.align_a, p.align_b, p.align_c,
+              p.lda, p.ldb, p.ldc, p.stride_a, p.stride_b, p.stride_c,
+              (o.arch ? static_cast<int64_t>(*o.arch) + 1 : 0) * 2 + (o.specialize_shape ? 1 : 0)}};
 }
+
+struct KeyHash {
+  size_t operator()(const Key& k) const {
+    uint64_t h = 1469598103934665603ull;  // FNV-1a over the fields
+    for (int64_t f : k.fields) h = (h ^ static_cast<uint64_t>(f)) * 1099511628211ull;
+    return static_cast<size_t>(h);
+  }
+};
 
 // Gemms by problem, least recently used first out. Concurrent requests for one key build it once:
 // the others wait on its future.
 class GemmCache {
  public:
   Gemm get(const MatmulProblem& problem, const GemmOptions& options) {
-    MatmulProblem validated = problem;
-    validated.validate();
-    const std::string key = cacheKey(validated, options);
+    const Key key = keyOf(problem, options);
     std::shared_future<Gemm> future;
     std::promise<Gemm> promise;
     bool build = false;
@@ -58,7 +70,7 @@ class GemmCache {
     }
     if (build) {
       try {
-        promise.set_value(Gemm(validated, options));
+        promise.set_value(Gemm(problem, options));
       } catch (...) {
         // A problem that fails fails for every caller; it is not kept.
         promise.set_exception(std::current_exception());
@@ -76,40 +88,59 @@ class GemmCache {
  private:
   struct Entry {
     std::shared_future<Gemm> gemm;
-    std::list<std::string>::iterator place;
+    std::list<Key>::iterator place;
   };
   std::mutex mutex_;
-  std::unordered_map<std::string, Entry> entries_;
-  std::list<std::string> order_;
+  std::unordered_map<Key, Entry, KeyHash> entries_;
+  std::list<Key> order_;
 };
 
 // A zeroed workspace per stream, grown as needed. Launches on one stream run in order, so they can
-// share it; the per-thread default stream is a different stream in every thread. A workspace that
-// is outgrown stays allocated (a launch queued before may still use it).
+// share it; the per-thread default stream is a different stream in every thread. A call holds its
+// workspace while it queues its work (padded copies, then the kernel), so that two threads on one
+// stream cannot interleave one's copies with the other's kernel. A workspace that is outgrown stays
+// allocated (a launch queued before may still use it).
 class WorkspacePool {
  public:
-  std::pair<void*, size_t> get(CUstream stream, size_t bytes) {
-    std::lock_guard<std::mutex> lock(mutex_);
+  struct Lease {
+    void* data = nullptr;
+    size_t bytes = 0;
+    std::unique_lock<std::mutex> hold;
+  };
+
+  Lease get(CUstream stream, size_t bytes) {
     const std::thread::id thread = stream == CU_STREAM_PER_THREAD ? std::this_thread::get_id() : std::thread::id{};
-    runtime::DeviceBuffer& buffer = buffers_[{stream, thread}];
-    if (buffer.bytes() < bytes) {
-      // At least doubled, so that a stream outgrows its workspace a few times at most.
-      const size_t grown = std::max(bytes, 2 * buffer.bytes());
-      if (buffer.bytes() > 0) retired_.push_back(std::move(buffer));
-      buffer = runtime::DeviceBuffer(grown);
-      buffer.fill(0, stream);
+    Slot* slot = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      std::unique_ptr<Slot>& s = slots_[{stream, thread}];
+      if (!s) s = std::make_unique<Slot>();
+      slot = s.get();
     }
-    return {reinterpret_cast<void*>(static_cast<uintptr_t>(buffer.ptr())), buffer.bytes()};
+    std::unique_lock<std::mutex> hold(slot->use);
+    if (slot->buffer.bytes() < bytes) {
+      // At least doubled, so that a stream outgrows its workspace a few times at most.
+      runtime::DeviceBuffer grown(std::max(bytes, 2 * slot->buffer.bytes()));
+      grown.fill(0, stream);
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (slot->buffer.bytes() > 0) retired_.push_back(std::move(slot->buffer));
+      slot->buffer = std::move(grown);
+    }
+    return {reinterpret_cast<void*>(static_cast<uintptr_t>(slot->buffer.ptr())), slot->buffer.bytes(), std::move(hold)};
   }
 
  private:
-  struct KeyHash {
+  struct Slot {
+    std::mutex use;
+    runtime::DeviceBuffer buffer;
+  };
+  struct StreamHash {
     size_t operator()(const std::pair<CUstream, std::thread::id>& k) const {
       return std::hash<CUstream>()(k.first) ^ std::hash<std::thread::id>()(k.second);
     }
   };
   std::mutex mutex_;
-  std::unordered_map<std::pair<CUstream, std::thread::id>, runtime::DeviceBuffer, KeyHash> buffers_;
+  std::unordered_map<std::pair<CUstream, std::thread::id>, std::unique_ptr<Slot>, StreamHash> slots_;
   std::vector<runtime::DeviceBuffer> retired_;
 };
 
@@ -121,8 +152,12 @@ void matmul(const MatmulProblem& problem, const void* a, const void* b, void* c,
   static WorkspacePool workspaces;
   const Gemm gemm = gemms.get(problem, options);
   const size_t bytes = gemm.workspaceSize();
-  const auto [workspace, have] = bytes > 0 ? workspaces.get(stream, bytes) : std::pair<void*, size_t>{nullptr, 0};
-  gemm.run(a, b, c, workspace, have, stream);
+  if (bytes == 0) {
+    gemm.run(a, b, c, nullptr, 0, stream);
+    return;
+  }
+  const WorkspacePool::Lease workspace = workspaces.get(stream, bytes);
+  gemm.run(a, b, c, workspace.data, workspace.bytes, stream);
 }
 
 }  // namespace tilegrid

@@ -5,8 +5,9 @@
 // cuLaunchKernelEx of the same kernel with its arguments built beforehand (DriverLaunch).
 //
 // Cases per problem: Run (the same pointers every call), RunNewPointers (two sets of buffers in turn:
-// tensor maps are encoded over whichever come), Matmul (the one-call form, its cache warm) and
-// DriverLaunch. Without a GPU it registers nothing and says why.
+// tensor maps are encoded over whichever come), Matmul (the one-call form, its cache warm),
+// DriverLaunch, and Cublas (cublasGemmEx's call on the same problem, for scale). Without a GPU it
+// registers nothing and says why.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include <memory>
 #include <vector>
 
+#include "measure/cublas_baseline.h"
 #include "measure/matmul_run.h"
 #include "tilegrid/codegen/problem_args.h"
 #include "tilegrid/runtime/buffer.h"
@@ -123,6 +125,12 @@ void registerProblem(const sc::MatmulProblem& p) {
   })->UseManualTime()->Iterations(2000);
   benchmark::RegisterBenchmark(("DriverLaunch/" + name).c_str(), [setup](benchmark::State& state) {
     driverLaunch(state, *setup);
+  })->UseManualTime()->Iterations(2000);
+  benchmark::RegisterBenchmark(("Cublas/" + name).c_str(), [setup](benchmark::State& state) {
+    rt::CublasGemm cublas;
+    const rt::MatmulBuffers& b = *setup->buffers[0];
+    timeCalls(state, setup->stream->get(),
+              [&](int64_t) { cublas.run(setup->problem, b.a.ptr(), b.b.ptr(), b.c.ptr(), setup->stream->get()); });
   })->UseManualTime()->Iterations(2000);
 }
 

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "cli/banks_command.h"
+#include "cli/bench_command.h"
 #include "cli/grid_command.h"
 #include "cli/kernel_commands.h"
 #include "cli/kernels_command.h"
@@ -102,6 +103,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   command<KernelsOptions>(app, addKernelsCommand, runKernelsCommand, out, status);
   command<RunCommandOptions>(app, addRunCommand, runRunCommand, out, status);
   command<SweepCommandOptions>(app, addSweepCommand, runSweepCommand, out, status);
+  command<BenchOptions>(app, addBenchCommand, runBenchCommand, out, status);
 
   try {
     // --version alone must work without a subcommand.

@@ -1,5 +1,7 @@
 #include "measure/cublas_baseline.h"
 
+#include "measure/cublas_types.h"
+
 #include <cublas_v2.h>
 
 #include <limits>
@@ -19,6 +21,8 @@ void check(cublasStatus_t status, const char* call) {
   }
 }
 
+}  // namespace
+
 cudaDataType_t cudaType(scheduler::DType t) {
   switch (t) {
     case scheduler::DType::BF16: return CUDA_R_16BF;
@@ -28,7 +32,17 @@ cudaDataType_t cudaType(scheduler::DType t) {
   return CUDA_R_32F;
 }
 
-}  // namespace
+void checkCublasPair(const scheduler::MatmulProblem& p, const char* library) {
+  TG_USER_CHECK(p.out_dtype == scheduler::DType::FP32 || p.out_dtype == p.a_dtype)
+      << library << " has no " << scheduler::toString(p.a_dtype) << " -> " << scheduler::toString(p.out_dtype)
+      << " GEMM to check or time against: it writes " << scheduler::toString(p.a_dtype)
+      << " or fp32 from these inputs (use --out-dtype " << scheduler::toString(p.a_dtype) << " or fp32, or --no-check)";
+  // The 32-bit API takes sizes and leading dimensions as int; strides are 64-bit.
+  for (const int64_t size : {p.m, p.n, p.k, p.batch, p.leadingDimA(), p.leadingDimB(), p.leadingDimC()}) {
+    TG_USER_CHECK(size <= std::numeric_limits<int>::max())
+        << library << " takes sizes and leading dimensions as int: " << p.toString() << " has " << size;
+  }
+}
 
 struct CublasGemm::Handle {
   cublasHandle_t handle = nullptr;
@@ -44,16 +58,7 @@ CublasGemm::~CublasGemm() {
 }
 
 void CublasGemm::run(const scheduler::MatmulProblem& p, CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, CUstream stream) {
-  // cublasGemmEx computes in fp32 from bf16 into bf16 or fp32 and from fp16 into fp16 or fp32.
-  TG_USER_CHECK(p.out_dtype == scheduler::DType::FP32 || p.out_dtype == p.a_dtype)
-      << "cuBLAS has no " << scheduler::toString(p.a_dtype) << " -> " << scheduler::toString(p.out_dtype)
-      << " GEMM to check or time against: it writes " << scheduler::toString(p.a_dtype)
-      << " or fp32 from these inputs (use --out-dtype " << scheduler::toString(p.a_dtype) << " or fp32, or --no-check)";
-  // The 32-bit API takes sizes and leading dimensions as int; strides are 64-bit.
-  for (const int64_t size : {p.m, p.n, p.k, p.batch, p.leadingDimA(), p.leadingDimB(), p.leadingDimC()}) {
-    TG_USER_CHECK(size <= std::numeric_limits<int>::max())
-        << "cuBLAS takes sizes and leading dimensions as int: " << p.toString() << " has " << size;
-  }
+  checkCublasPair(p, "cuBLAS");
   currentDevice();
   check(cublasSetStream(handle_->handle, reinterpret_cast<cudaStream_t>(stream)), "cublasSetStream");
   // cuBLAS is column-major: compute C^T (N x M, ld ldc) = op(B-role) * op(A-role), where a K-major

@@ -158,7 +158,7 @@ SweepReport sweepGrid(const SweepRequest& request, const SweepOptions& options) 
   const auto run_cublas = [&] { cublas.run(problem, buffers.a.ptr(), buffers.b.ptr(), buffers.c.ptr(), stream.get()); };
   std::vector<std::function<void()>> launches = {run_cublas};
   for (Prepared& p : prepared) launches.emplace_back([&p, &stream] { (*p.launch)(stream.get()); });
-  std::vector<std::vector<float>> ms = timeInTurns(launches, options.warmup, options.iterations, flusher, stream.get(), [&](int turn) {
+  std::vector<std::vector<float>> ms = timeInTurns(launches, options.warmup, TurnBudget{options.iterations}, flusher, stream.get(), [&](int turn) {
     if (options.progress) options.progress(static_cast<size_t>(turn) + 1, static_cast<size_t>(options.iterations), "timing");
   });
   const double flops = problem.flops();

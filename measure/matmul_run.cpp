@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <thread>
 
@@ -140,14 +141,21 @@ TimingStats summarizeTimes(std::vector<float> ms, double flops) {
 }
 
 std::vector<std::vector<float>> timeInTurns(const std::vector<std::function<void()>>& launches, int warmup,
-                                            int iterations, L2Flusher& flusher, CUstream stream,
+                                            const TurnBudget& budget, L2Flusher& flusher, CUstream stream,
                                             const std::function<void(int)>& after_turn) {
   const size_t n = launches.size();
   for (const auto& launch : launches)
     for (int i = 0; i < warmup; ++i) launch();
   EventTimer timer;
   std::vector<std::vector<float>> ms(n);
-  for (int turn = 0; turn < iterations; ++turn) {
+  const int most = std::max(budget.turns, budget.max_turns);
+  const auto start = std::chrono::steady_clock::now();
+  const auto more = [&](int turn) {
+    if (turn < budget.turns) return true;
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return turn < most && elapsed < budget.seconds;
+  };
+  for (int turn = 0; more(turn); ++turn) {
     for (size_t j = 0; j < n; ++j) {
       const size_t which = (static_cast<size_t>(turn) + j) % n;
       flusher.flush(stream);
@@ -265,7 +273,7 @@ RunResult runMatmul(const scheduler::MatmulSchedule& schedule, const codegen::Ke
     }
     // Ours, the alternatives and cuBLAS's in turns: timed one block after the other, a later block
     // ran on a card already warmed and power-limited by the earlier ones.
-    std::vector<std::vector<float>> ms = timeInTurns(launches, options.warmup, options.iterations, flusher, stream.get());
+    std::vector<std::vector<float>> ms = timeInTurns(launches, options.warmup, TurnBudget{options.iterations}, flusher, stream.get());
     result.ours = summarizeTimes(std::move(ms[0]), p.flops());
     for (size_t i = 0; i < others.size(); ++i) result.alternatives[i].time = summarizeTimes(std::move(ms[1 + i]), p.flops());
     if (options.time_cublas) result.cublas = summarizeTimes(std::move(ms.back()), p.flops());

@@ -45,14 +45,21 @@ struct TimingStats {
 // Medians over `ms`; `flops` per run gives the rate.
 TimingStats summarizeTimes(std::vector<float> ms, double flops);
 
-// `warmup` untimed runs of each launch, then `iterations` turns. In a turn every launch runs once,
-// each timed with events after an L2 flush, and each turn starts one launch further on than the one
-// before: no launch always runs first, or always right after the same other one, so the card's
-// warming and power limiting in a long run fall on all of them alike. Returns each launch's
-// milliseconds, in `launches` order (with one launch: `iterations` timed runs of it). `after_turn(t)`
-// is called after turn t (0-based), when given.
+// How long timeInTurns times: at least `turns` turns, and, where `seconds` > 0, at least that many
+// seconds of wall time too, but never more than `max_turns`.
+struct TurnBudget {
+  int turns = 20;
+  double seconds = 0;
+  int max_turns = 0;  // 0: `turns`
+};
+
+// `warmup` untimed runs of each launch, then turns as `budget` says. In a turn every launch runs
+// once, each timed with events after an L2 flush, and each turn starts one launch further on than
+// the one before: no launch always runs first, or always right after the same other one, so the
+// card's warming and power limiting in a long run fall on all of them alike. Returns each launch's
+// milliseconds, in `launches` order. `after_turn(t)` is called after turn t (0-based), when given.
 std::vector<std::vector<float>> timeInTurns(const std::vector<std::function<void()>>& launches, int warmup,
-                                            int iterations, L2Flusher& flusher, CUstream stream,
+                                            const TurnBudget& budget, L2Flusher& flusher, CUstream stream,
                                             const std::function<void(int)>& after_turn = {});
 
 // C's elements, dense (batch x M x N), out of its span (`problem`'s leading dimension and stride).

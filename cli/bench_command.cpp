@@ -1,0 +1,98 @@
+#include "cli/bench_command.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+
+#include "cli/parse.h"
+#include "measure/suite_run.h"
+#include "tilegrid/ir/check.h"
+#include "tilegrid/runtime/device.h"
+#include "tilegrid/runtime/file_write.h"
+
+namespace tilegrid::cli {
+namespace {
+
+nlohmann::json readJson(const std::string& path, const char* what) {
+  std::ifstream in(path);
+  TG_USER_CHECK(in.good()) << "cannot read " << what << " '" << path << "'";
+  std::stringstream text;
+  text << in.rdbuf();
+  try {
+    return nlohmann::json::parse(text.str());
+  } catch (const nlohmann::json::parse_error& e) {
+    TG_USER_ERROR() << what << " '" << path << "' is not JSON: " << e.what();
+  }
+  return {};
+}
+
+}  // namespace
+
+CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
+  CLI::App* cmd = app.add_subcommand(
+      "bench", "Run a benchmark suite on the GPU: ours, cuBLAS and cuBLASLt checked and timed in turns (or render a saved run)");
+  cmd->add_option("--suite", options.suite, "The suite: a JSON list of cases (bench/suites/shapes.json)");
+  cmd->add_option("--filter", options.filter, "Only cases whose \"name category\" matches this regular expression");
+  cmd->add_option("--json", options.json, "Write the run's results, as JSON, to this file");
+  cmd->add_option("--from", options.from, "Render the results of a saved run instead of running (no GPU needed)");
+  cmd->add_option("--torch", options.torch, "Merge torch.compile's times from bench/torch_baseline.py's JSON");
+  cmd->add_option("--format", options.format, "text | markdown")->capture_default_str();
+  cmd->add_option("--turns", options.turns, "Timed turns per case, at least")->capture_default_str();
+  cmd->add_option("--seconds", options.seconds, "Seconds of timing per case, at least")->capture_default_str();
+  cmd->add_flag("--list", options.list, "List the suite's cases and stop");
+  return cmd;
+}
+
+int runBenchCommand(const BenchOptions& options, std::ostream& out) {
+  checkChoice("--format", options.format, {"text", "markdown"});
+  TG_USER_CHECK(options.turns >= 1 && options.turns <= 100000) << "--turns: expected 1 to 100000, got " << options.turns;
+  TG_USER_CHECK(options.seconds >= 0 && options.seconds <= 60) << "--seconds: expected 0 to 60, got " << options.seconds;
+  TG_USER_CHECK(options.from.empty() != options.suite.empty()) << "give --suite to run a suite, or --from to render a saved run";
+  const nlohmann::json torch = options.torch.empty() ? nlohmann::json() : readJson(options.torch, "the torch.compile results");
+  const bool markdown = options.format == "markdown";
+  if (!options.from.empty()) {
+    out << runtime::renderSuiteResults(readJson(options.from, "the saved run"), torch, markdown);
+    return 0;
+  }
+  std::vector<runtime::SuiteCase> cases = runtime::readSuite(options.suite);
+  if (!options.filter.empty()) {
+    std::regex pattern;
+    try {
+      pattern = std::regex(options.filter);
+    } catch (const std::regex_error& e) {
+      TG_USER_ERROR() << "--filter: '" << options.filter << "' is not a regular expression: " << e.what();
+    }
+    std::erase_if(cases, [&](const runtime::SuiteCase& c) { return !std::regex_search(c.name + " " + c.category, pattern); });
+    TG_USER_CHECK(!cases.empty()) << "--filter '" << options.filter << "' matches no case of " << options.suite;
+  }
+  if (options.list) {
+    for (const runtime::SuiteCase& c : cases) out << fmt::format("{:<36} {:<14} {}\n", c.name, c.category, c.problem.toString());
+    out << cases.size() << " cases\n";
+    return 0;
+  }
+  std::string no_device;
+  TG_USER_CHECK(runtime::findDeviceSpec(no_device).has_value()) << "tilegrid bench runs on a GPU: " << no_device;
+  if (!options.json.empty()) runtime::checkCanWriteFile(options.json, "--json");
+  runtime::SuiteRunOptions run;
+  run.turns = options.turns;
+  run.seconds = options.seconds;
+  size_t done = 0;
+  run.progress = [&](const nlohmann::json& r) {
+    std::cerr << fmt::format("[{}/{}] {}{}\n", ++done, cases.size(), r["name"].get<std::string>(),
+                             r.contains("error") ? ": " + r["error"].get<std::string>() : "");
+  };
+  const nlohmann::json results = runtime::runSuite(cases, run);
+  if (!options.json.empty()) runtime::writeFileAtomically(options.json, results.dump(2) + "\n", "--json");
+  out << runtime::renderSuiteResults(results, torch, markdown);
+  bool failed = false;
+  for (const nlohmann::json& c : results["cases"]) {
+    failed = failed || c.contains("error") || !c["checks"]["ours"]["passed"].get<bool>();
+  }
+  return failed ? 1 : 0;
+}
+
+}  // namespace tilegrid::cli

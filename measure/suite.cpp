@@ -1,0 +1,94 @@
+#include "measure/suite.h"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "tilegrid/ir/check.h"
+
+namespace tilegrid::runtime {
+namespace {
+
+int64_t wholeNumber(const nlohmann::json& c, const std::string& name, const char* key, int64_t fallback) {
+  if (!c.contains(key)) return fallback;
+  const nlohmann::json& v = c.at(key);
+  TG_USER_CHECK(v.is_number_integer()) << "suite case '" << name << "': " << key << " must be a whole number, got "
+                                       << v.dump();
+  return v.get<int64_t>();
+}
+
+std::string text(const nlohmann::json& c, const std::string& name, const char* key, const std::string& fallback) {
+  if (!c.contains(key)) return fallback;
+  TG_USER_CHECK(c.at(key).is_string()) << "suite case '" << name << "': " << key << " must be a string";
+  return c.at(key).get<std::string>();
+}
+
+}  // namespace
+
+std::vector<SuiteCase> parseSuite(const std::string& json_text) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(json_text);
+  } catch (const nlohmann::json::parse_error& e) {
+    TG_USER_ERROR() << "the suite is not JSON: " << e.what();
+  }
+  TG_USER_CHECK(j.is_object() && j.contains("cases") && j.at("cases").is_array())
+      << "a suite is an object with a \"cases\" array";
+  static const std::set<std::string> kKeys = {"name", "category", "m", "n", "k", "batch", "layouts", "dtype",
+                                              "out_dtype", "lda", "ldb", "ldc"};
+  std::vector<SuiteCase> cases;
+  std::set<std::string> names;
+  for (const nlohmann::json& c : j.at("cases")) {
+    TG_USER_CHECK(c.is_object() && c.contains("name") && c.at("name").is_string())
+        << "every suite case is an object with a \"name\"";
+    const std::string name = c.at("name").get<std::string>();
+    TG_USER_CHECK(names.insert(name).second) << "suite case '" << name << "' appears twice";
+    for (const auto& [key, value] : c.items()) {
+      TG_USER_CHECK(kKeys.count(key) > 0) << "suite case '" << name << "': unknown field '" << key << "'";
+    }
+    TG_USER_CHECK(c.contains("m") && c.contains("n") && c.contains("k"))
+        << "suite case '" << name << "' needs m, n and k";
+    std::vector<std::string> layouts = {"TN", "NT"};
+    if (c.contains("layouts")) {
+      TG_USER_CHECK(c.at("layouts").is_array() && !c.at("layouts").empty())
+          << "suite case '" << name << "': layouts is a non-empty list such as [\"TN\", \"NT\"]";
+      layouts.clear();
+      for (const nlohmann::json& l : c.at("layouts")) {
+        TG_USER_CHECK(l.is_string()) << "suite case '" << name << "': layouts are strings";
+        layouts.push_back(l.get<std::string>());
+      }
+    }
+    for (const std::string& layout : layouts) {
+      scheduler::MatmulProblem p;
+      p.m = wholeNumber(c, name, "m", 0);
+      p.n = wholeNumber(c, name, "n", 0);
+      p.k = wholeNumber(c, name, "k", 0);
+      p.batch = wholeNumber(c, name, "batch", 1);
+      p.lda = wholeNumber(c, name, "lda", 0);
+      p.ldb = wholeNumber(c, name, "ldb", 0);
+      p.ldc = wholeNumber(c, name, "ldc", 0);
+      p.layout = scheduler::parseLayout(layout);
+      p.a_dtype = p.b_dtype = scheduler::parseDType(text(c, name, "dtype", "bf16"));
+      p.out_dtype = scheduler::parseDType(text(c, name, "out_dtype", scheduler::toString(p.a_dtype)));
+      try {
+        p.validate();
+      } catch (const UserError& e) {
+        TG_USER_ERROR() << "suite case '" << name << "' (" << layout << "): " << e.what();
+      }
+      cases.push_back({name + "/" + layout, text(c, name, "category", "uncategorized"), p});
+    }
+  }
+  TG_USER_CHECK(!cases.empty()) << "the suite has no cases";
+  return cases;
+}
+
+std::vector<SuiteCase> readSuite(const std::string& path) {
+  std::ifstream in(path);
+  TG_USER_CHECK(in.good()) << "cannot read the suite file '" << path << "'";
+  std::stringstream text;
+  text << in.rdbuf();
+  return parseSuite(text.str());
+}
+
+}  // namespace tilegrid::runtime

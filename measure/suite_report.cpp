@@ -1,0 +1,126 @@
+// renderSuiteResults: the table of a suite run, from its JSON alone (measure/suite_run.h).
+#include <fmt/format.h>
+
+#include <cmath>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "measure/suite_run.h"
+
+namespace tilegrid::runtime {
+namespace {
+
+const char* kBaselines[] = {"cublas", "cublaslt", "torch"};
+
+// Milliseconds of `baseline` for case `c`, where measured.
+std::optional<double> baselineMs(const nlohmann::json& c, const nlohmann::json& torch, const std::string& baseline) {
+  if (baseline == "torch") {
+    if (!torch.is_object() || !torch.contains("cases") || !torch["cases"].contains(c["name"].get<std::string>())) {
+      return std::nullopt;
+    }
+    const nlohmann::json& t = torch["cases"][c["name"].get<std::string>()];
+    if (!t.contains("median_ms")) return std::nullopt;
+    return t["median_ms"].get<double>();
+  }
+  if (!c.contains(baseline)) return std::nullopt;
+  return c[baseline]["median_ms"].get<double>();
+}
+
+struct Summary {
+  int count = 0;
+  double log_sum = 0;
+  double min = 0;
+  std::string min_case;
+  void add(double ratio, const std::string& name) {
+    if (count == 0 || ratio < min) min = ratio, min_case = name;
+    ++count;
+    log_sum += std::log(ratio);
+  }
+  std::string text() const {
+    return count == 0 ? "-" : fmt::format("{:.3f} (min {:.3f} {})", std::exp(log_sum / count), min, min_case);
+  }
+};
+
+std::string row(const std::vector<std::string>& cells, const std::vector<size_t>& widths, bool markdown) {
+  std::string out = markdown ? "|" : "";
+  for (size_t i = 0; i < cells.size(); ++i) {
+    out += markdown ? fmt::format(" {} |", cells[i]) : fmt::format("{:<{}}  ", cells[i], widths[i]);
+  }
+  return out + "\n";
+}
+
+// A Markdown table's line under its header.
+std::string separator(size_t columns) {
+  std::string s = "|";
+  for (size_t i = 0; i < columns; ++i) s += "---|";
+  return s + "\n";
+}
+
+}  // namespace
+
+std::string renderSuiteResults(const nlohmann::json& results, const nlohmann::json& torch, bool markdown) {
+  std::string out;
+  const nlohmann::json& device = results.at("device");
+  out += fmt::format("{}{} ({} SMs, driver CUDA {}, NVRTC {}), {}\n\n", markdown ? "Measured on " : "device: ",
+                     device.value("gpu", "?"), device.value("sm_count", "?"), device.value("driver_cuda_version", "?"),
+                     device.value("nvrtc", "?"), results.value("date", "?"));
+  const bool with_torch = torch.is_object() && torch.contains("cases");
+  std::vector<std::string> header = {"case", "category", "ours TFLOP/s", "cuBLAS", "cuBLASLt"};
+  if (with_torch) header.push_back("torch.compile");
+  header.insert(header.end(), {"/cuBLAS", "/cuBLASLt"});
+  if (with_torch) header.push_back("/torch");
+  header.push_back("check");
+  std::vector<size_t> widths = {34, 12, 12, 8, 8, 13, 8, 9, 7, 6};
+  widths.resize(header.size(), 8);
+  out += row(header, widths, markdown);
+  if (markdown) out += separator(header.size());
+  std::vector<std::string> categories;
+  std::map<std::string, std::map<std::string, Summary>> summaries;  // category -> baseline -> ratios
+  for (const nlohmann::json& c : results.at("cases")) {
+    const std::string name = c.at("name").get<std::string>(), category = c.value("category", "?");
+    if (summaries.find(category) == summaries.end()) categories.push_back(category);
+    summaries[category];
+    if (c.contains("error")) {
+      out += row({name, category, "error: " + c["error"].get<std::string>()}, widths, markdown);
+      continue;
+    }
+    const double ours_ms = c.at("ours").at("median_ms").get<double>();
+    const double flop = c.at("flop").get<double>();
+    const auto tflops = [&](std::optional<double> ms) { return ms ? fmt::format("{:.1f}", flop / (*ms * 1e-3) / 1e12) : "-"; };
+    std::vector<std::string> cells = {name, category, tflops(ours_ms)};
+    std::vector<std::string> ratios;
+    for (const char* baseline : kBaselines) {
+      if (std::string(baseline) == "torch" && !with_torch) continue;
+      const std::optional<double> ms = baselineMs(c, torch, baseline);
+      cells.push_back(tflops(ms));
+      ratios.push_back(ms ? fmt::format("{:.3f}", *ms / ours_ms) : "-");
+      if (ms) {
+        summaries[category][baseline].add(*ms / ours_ms, name);
+        summaries["all"][baseline].add(*ms / ours_ms, name);
+      }
+    }
+    cells.insert(cells.end(), ratios.begin(), ratios.end());
+    const bool ok = c.at("checks").at("ours").at("passed").get<bool>() && c.at("checks").at("cublaslt").at("passed").get<bool>();
+    cells.push_back(ok ? "ok" : "FAIL");
+    out += row(cells, widths, markdown);
+  }
+  out += markdown ? "\nOurs over each baseline (time ratio, > 1: ours faster): geometric mean, and the minimum with its case.\n\n"
+                  : "\nours over each baseline (> 1: ours faster): geometric mean (min, case)\n";
+  categories.push_back("all");
+  std::vector<std::string> summary_header = {"category", "cases", "vs cuBLAS", "vs cuBLASLt"};
+  if (with_torch) summary_header.push_back("vs torch.compile");
+  const std::vector<size_t> summary_widths = {14, 5, 44, 44, 44};
+  out += row(summary_header, summary_widths, markdown);
+  if (markdown) out += separator(summary_header.size());
+  for (const std::string& category : categories) {
+    auto& by = summaries[category];
+    std::vector<std::string> cells = {category, std::to_string(by["cublas"].count), by["cublas"].text(),
+                                      by["cublaslt"].text()};
+    if (with_torch) cells.push_back(by["torch"].text());
+    out += row(cells, summary_widths, markdown);
+  }
+  return out;
+}
+
+}  // namespace tilegrid::runtime

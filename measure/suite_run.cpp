@@ -1,0 +1,121 @@
+#include "measure/suite_run.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <limits>
+#include <map>
+#include <optional>
+
+#include "measure/cublas_baseline.h"
+#include "measure/cublaslt_baseline.h"
+#include "measure/matmul_run.h"
+#include "tilegrid/ir/check.h"
+#include "tilegrid/runtime/device.h"
+#include "tilegrid/runtime/driver.h"
+#include "tilegrid/runtime/host_dtype.h"
+
+namespace tilegrid::runtime {
+namespace {
+
+nlohmann::json timing(const TimingStats& t) {
+  return {{"median_ms", t.median_ms}, {"min_ms", t.min_ms}, {"max_ms", t.max_ms}, {"tflops", t.tflops}};
+}
+
+nlohmann::json check(const ErrorStats& e) {
+  return {{"passed", e.passed}, {"norm_rel", e.norm_rel}, {"max_rel", e.max_rel}, {"non_finite", e.non_finite},
+          {"gap_writes", e.gap_writes}};
+}
+
+std::string utcNow() {
+  const std::time_t now = std::time(nullptr);
+  char text[32] = {};
+  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return text;
+}
+
+// cuBLAS on a large GEMM for `seconds`: the clocks climb to where the timed runs will hold them.
+void warmClocks(double seconds, CUstream stream) {
+  if (seconds <= 0) return;
+  scheduler::MatmulProblem p;
+  p.m = p.n = p.k = 4096;
+  p.validate();
+  MatmulBuffers buffers(p, 1);
+  CublasGemm cublas;
+  const auto start = std::chrono::steady_clock::now();
+  while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < seconds) {
+    for (int i = 0; i < 20; ++i) cublas.run(p, buffers.a.ptr(), buffers.b.ptr(), buffers.c.ptr(), stream);
+    TG_CU(cuStreamSynchronize, stream);
+  }
+}
+
+nlohmann::json runCase(const SuiteCase& c, const SuiteRunOptions& options, L2Flusher& flusher, Stream& stream) {
+  const scheduler::MatmulProblem& p = c.problem;
+  nlohmann::json r{{"name", c.name}, {"category", c.category}, {"problem", p.toString()}, {"flop", p.flops()}};
+  const Gemm gemm(p);
+  r["kernel"] = gemm.source().kernel_name;
+  // A, B, C, cuBLAS's reference C, our workspace and cuBLASLt's.
+  const uint64_t c_bytes = static_cast<uint64_t>(p.spanC()) * static_cast<uint64_t>(scheduler::bytes(p.out_dtype));
+  const uint64_t in_bytes = static_cast<uint64_t>(p.spanA() + p.spanB()) * static_cast<uint64_t>(scheduler::bytes(p.a_dtype));
+  checkFitsInDeviceMemory(in_bytes + 2 * c_bytes + gemm.workspaceSize() + (uint64_t{32} << 20), "case " + c.name);
+  MatmulBuffers buffers(p, options.seed);
+  MatmulLaunch ours(gemm, buffers);
+  CublasGemm cublas;
+  CublasLtGemm lt(p);
+  const std::vector<float> reference = cublasReference(buffers, stream.get());
+  r["checks"]["ours"] = check(checkLaunch(ours, buffers, reference, stream.get()));
+  const int candidates = lt.chooseFastest(buffers.a.ptr(), buffers.b.ptr(), buffers.c.ptr(), stream.get());
+  r["cublaslt_choice"] = lt.chosen();
+  r["cublaslt_candidates"] = candidates;
+  buffers.c.fill(0xff, stream.get());
+  lt.run(buffers.a.ptr(), buffers.b.ptr(), buffers.c.ptr(), stream.get());
+  stream.synchronize();
+  r["checks"]["cublaslt"] = check(compareOutputs(denseC(p, decode(buffers.c.toHost<uint8_t>(), p.out_dtype)), reference, p.out_dtype));
+  const std::vector<std::function<void()>> launches = {
+      [&] { ours(stream.get()); },
+      [&] { cublas.run(p, buffers.a.ptr(), buffers.b.ptr(), buffers.c.ptr(), stream.get()); },
+      [&] { lt.run(buffers.a.ptr(), buffers.b.ptr(), buffers.c.ptr(), stream.get()); }};
+  std::vector<std::vector<float>> ms = timeInTurns(
+      launches, options.warmup, TurnBudget{options.turns, options.seconds, options.max_turns}, flusher, stream.get());
+  r["turns"] = ms[0].size();
+  r["ours"] = timing(summarizeTimes(std::move(ms[0]), p.flops()));
+  r["cublas"] = timing(summarizeTimes(std::move(ms[1]), p.flops()));
+  r["cublaslt"] = timing(summarizeTimes(std::move(ms[2]), p.flops()));
+  return r;
+}
+
+}  // namespace
+
+nlohmann::json runSuite(const std::vector<SuiteCase>& cases, const SuiteRunOptions& options) {
+  nlohmann::json device = nlohmann::json::object();
+  for (const auto& [key, value] : describeDevice()) device[key] = value;
+  nlohmann::json results{{"device", device},
+                         {"date", utcNow()},
+                         {"method",
+                          {{"warmup", options.warmup},
+                           {"turns", options.turns},
+                           {"seconds", options.seconds},
+                           {"max_turns", options.max_turns},
+                           {"clock_warmup_seconds", options.clock_warmup_seconds},
+                           {"timing", "each launch alone between CUDA events after an L2 flush, contenders in turns; "
+                                      "medians"}}},
+                         {"cases", nlohmann::json::array()}};
+  Stream stream;
+  L2Flusher flusher(currentDeviceSpec().l2_bytes);
+  warmClocks(options.clock_warmup_seconds, stream.get());
+  for (const SuiteCase& c : cases) {
+    nlohmann::json r;
+    try {
+      r = runCase(c, options, flusher, stream);
+    } catch (const std::exception& e) {
+      r = {{"name", c.name}, {"category", c.category}, {"problem", c.problem.toString()}, {"error", e.what()}};
+    }
+    if (options.progress) options.progress(r);
+    results["cases"].push_back(std::move(r));
+  }
+  return results;
+}
+
+}  // namespace tilegrid::runtime

@@ -1,0 +1,43 @@
+#pragma once
+// Running a benchmark suite (measure/suite.h) on the current GPU: our kernel, cuBLAS (its default
+// heuristic, strided-batched for batches) and cuBLASLt (the fastest of its heuristic's top
+// candidates), checked and timed in turns in one process, the method of CUTLASS's profiler:
+//  - the clocks warm up first (cuBLAS on a large GEMM for `clock_warmup_seconds`), and every case
+//    runs each contender `warmup` times untimed;
+//  - each case is timed for at least `turns` turns and at least `seconds` of wall time (at most
+//    `max_turns`), every launch alone between CUDA events after an L2 flush;
+//  - the median of each contender is reported;
+//  - every contender's C is checked against cuBLAS's before timing (ours also for writes between
+//    C's rows).
+// Results are JSON (one object per case), rendered by renderSuiteResults.
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "measure/suite.h"
+
+namespace tilegrid::runtime {
+
+struct SuiteRunOptions {
+  int warmup = 10;
+  int turns = 200;
+  double seconds = 1.0;
+  int max_turns = 20000;
+  double clock_warmup_seconds = 2.0;
+  uint64_t seed = 2026;
+  // Called after each case with its result, for progress.
+  std::function<void(const nlohmann::json&)> progress;
+};
+
+// Runs every case; a case that cannot run (say, too large for the device) records why and the run
+// goes on. Returns {"device": ..., "date": ..., "method": ..., "cases": [...]}.
+nlohmann::json runSuite(const std::vector<SuiteCase>& cases, const SuiteRunOptions& options);
+
+// A table of `results` (runSuite's JSON), one row per case, then per category and overall the
+// geometric mean and the minimum of ours over each baseline. `torch` (optional, the same names):
+// {"cases": {"<name>": {"median_ms": ...}}} from bench/torch_baseline.py. `markdown` makes the table
+// a Markdown one.
+std::string renderSuiteResults(const nlohmann::json& results, const nlohmann::json& torch, bool markdown);
+
+}  // namespace tilegrid::runtime

@@ -5,7 +5,8 @@ Writes {"device": ..., "date": ..., "cases": {"<case>/<layout>": {"median_ms": .
 names `tilegrid bench` gives, for `tilegrid bench --from RUN.json --torch THIS.json`. Each case: the
 operands laid out as the layout says (T: K-major A, N: K-major B, as tilegrid reads them), C = A @ B
 compiled for exactly that shape, warmed up, then timed like the bench (each run alone between CUDA
-events after an L2 flush, at least --turns runs and --seconds seconds, median). Every result is
+events after an L2 flush and a GPU spin that hides Python's dispatch, at least --turns runs and
+--seconds seconds, median). It runs in its own process, after the bench's. Every result is
 checked against torch.matmul in fp32.
 
   python3 bench/torch_baseline.py --suite bench/suites/shapes.json --out torch.json [--filter REGEX]
@@ -51,6 +52,9 @@ def run_case(case, layout, args, flush):
     times, began = [], time.time()
     while len(times) < args.turns or (time.time() - began < args.seconds and len(times) < 20000):
         flush.zero_()
+        # Keeps the GPU busy while Python queues the call, so that the events time the GPU's work
+        # alone, not the host's dispatch (tilegrid's own launches queue behind the flush likewise).
+        torch.cuda._sleep(200_000)
         start.record()
         fn(a, b)
         stop.record()
@@ -85,7 +89,8 @@ def main():
                 result["cases"][name] = {"error": str(e).splitlines()[0][:300]}
             print(f"{name}: {result['cases'][name]} ({time.time() - began:.0f} s)", file=sys.stderr, flush=True)
             torch._dynamo.reset()
-    json.dump(result, open(args.out, "w"), indent=1)
+            # Written after every case: a run cut short keeps what it measured.
+            json.dump(result, open(args.out, "w"), indent=1)
 
 
 if __name__ == "__main__":

@@ -30,6 +30,39 @@ nlohmann::json readJson(const std::string& path, const char* what) {
   return {};
 }
 
+// Several saved runs of one suite (split by --filter, say) as one: the first's device and date, every
+// case. Runs from different GPUs are refused.
+nlohmann::json mergeRuns(const std::vector<std::string>& paths) {
+  nlohmann::json merged;
+  for (const std::string& path : paths) {
+    nlohmann::json run = readJson(path, "the saved run");
+    TG_USER_CHECK(run.is_object() && run.contains("cases") && run.contains("device"))
+        << "'" << path << "' is not a saved `tilegrid bench` run (no \"cases\" and \"device\")";
+    if (merged.is_null()) {
+      merged = std::move(run);
+      continue;
+    }
+    TG_USER_CHECK(run["device"].value("gpu", "") == merged["device"].value("gpu", ""))
+        << "'" << path << "' ran on " << run["device"].value("gpu", "?") << ", the first run on "
+        << merged["device"].value("gpu", "?") << ": only runs on one GPU render as one table";
+    for (nlohmann::json& c : run["cases"]) merged["cases"].push_back(std::move(c));
+  }
+  return merged;
+}
+
+// torch.compile's times from several files, as one {"cases": {...}}.
+nlohmann::json mergeTorch(const std::vector<std::string>& paths) {
+  if (paths.empty()) return {};
+  nlohmann::json merged{{"cases", nlohmann::json::object()}};
+  for (const std::string& path : paths) {
+    const nlohmann::json t = readJson(path, "the torch.compile results");
+    TG_USER_CHECK(t.is_object() && t.contains("cases") && t["cases"].is_object())
+        << "'" << path << "' is not bench/torch_baseline.py's output (no \"cases\" object)";
+    for (const auto& [name, value] : t["cases"].items()) merged["cases"][name] = value;
+  }
+  return merged;
+}
+
 }  // namespace
 
 CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
@@ -38,8 +71,8 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
   cmd->add_option("--suite", options.suite, "The suite: a JSON list of cases (bench/suites/shapes.json)");
   cmd->add_option("--filter", options.filter, "Only cases whose \"name category\" matches this regular expression");
   cmd->add_option("--json", options.json, "Write the run's results, as JSON, to this file");
-  cmd->add_option("--from", options.from, "Render the results of a saved run instead of running (no GPU needed)");
-  cmd->add_option("--torch", options.torch, "Merge torch.compile's times from bench/torch_baseline.py's JSON");
+  cmd->add_option("--from", options.from, "Render saved runs (JSON, one or more, as one table) instead of running; no GPU needed");
+  cmd->add_option("--torch", options.torch, "Add torch.compile's times from bench/torch_baseline.py's JSON (one or more files)");
   cmd->add_option("--format", options.format, "text | markdown")->capture_default_str();
   cmd->add_option("--turns", options.turns, "Timed turns per case, at least")->capture_default_str();
   cmd->add_option("--seconds", options.seconds, "Seconds of timing per case, at least")->capture_default_str();
@@ -52,10 +85,10 @@ int runBenchCommand(const BenchOptions& options, std::ostream& out) {
   TG_USER_CHECK(options.turns >= 1 && options.turns <= 100000) << "--turns: expected 1 to 100000, got " << options.turns;
   TG_USER_CHECK(options.seconds >= 0 && options.seconds <= 60) << "--seconds: expected 0 to 60, got " << options.seconds;
   TG_USER_CHECK(options.from.empty() != options.suite.empty()) << "give --suite to run a suite, or --from to render a saved run";
-  const nlohmann::json torch = options.torch.empty() ? nlohmann::json() : readJson(options.torch, "the torch.compile results");
+  const nlohmann::json torch = mergeTorch(options.torch);
   const bool markdown = options.format == "markdown";
   if (!options.from.empty()) {
-    out << runtime::renderSuiteResults(readJson(options.from, "the saved run"), torch, markdown);
+    out << runtime::renderSuiteResults(mergeRuns(options.from), torch, markdown);
     return 0;
   }
   std::vector<runtime::SuiteCase> cases = runtime::readSuite(options.suite);

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 namespace tilegrid::cli {
 
@@ -11,8 +12,8 @@ struct BenchOptions {
   std::string suite;      // the case list
   std::string filter;     // a regular expression over "name category": only matching cases run
   std::string json;       // where the run's JSON goes
-  std::string from;       // a saved run's JSON to render instead of running
-  std::string torch;      // bench/torch_baseline.py's JSON
+  std::vector<std::string> from;   // saved runs' JSON to render (as one) instead of running
+  std::vector<std::string> torch;  // bench/torch_baseline.py's JSON files
   std::string format = "text";  // text | markdown
   int turns = 200;
   double seconds = 1.0;

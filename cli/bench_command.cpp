@@ -77,6 +77,7 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
   cmd->add_option("--turns", options.turns, "Timed turns per case, at least")->capture_default_str();
   cmd->add_option("--seconds", options.seconds, "Seconds of timing per case, at least")->capture_default_str();
   cmd->add_flag("--list", options.list, "List the suite's cases and stop");
+  cmd->add_flag("--summary", options.summary, "Print only the per-category summary, not a row per case");
   return cmd;
 }
 
@@ -88,7 +89,7 @@ int runBenchCommand(const BenchOptions& options, std::ostream& out) {
   const nlohmann::json torch = mergeTorch(options.torch);
   const bool markdown = options.format == "markdown";
   if (!options.from.empty()) {
-    out << runtime::renderSuiteResults(mergeRuns(options.from), torch, markdown);
+    out << runtime::renderSuiteResults(mergeRuns(options.from), torch, markdown, options.summary);
     return 0;
   }
   std::vector<runtime::SuiteCase> cases = runtime::readSuite(options.suite);
@@ -120,7 +121,7 @@ int runBenchCommand(const BenchOptions& options, std::ostream& out) {
   };
   const nlohmann::json results = runtime::runSuite(cases, run);
   if (!options.json.empty()) runtime::writeFileAtomically(options.json, results.dump(2) + "\n", "--json");
-  out << runtime::renderSuiteResults(results, torch, markdown);
+  out << runtime::renderSuiteResults(results, torch, markdown, options.summary);
   bool failed = false;
   for (const nlohmann::json& c : results["cases"]) {
     failed = failed || c.contains("error") || !c["checks"]["ours"]["passed"].get<bool>();

@@ -18,6 +18,7 @@ struct BenchOptions {
   int turns = 200;
   double seconds = 1.0;
   bool list = false;      // print the cases and stop
+  bool summary = false;   // only the per-category summary
 };
 
 CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options);

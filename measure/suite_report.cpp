@@ -59,7 +59,8 @@ std::string separator(size_t columns) {
 
 }  // namespace
 
-std::string renderSuiteResults(const nlohmann::json& results, const nlohmann::json& torch, bool markdown) {
+std::string renderSuiteResults(const nlohmann::json& results, const nlohmann::json& torch, bool markdown,
+                               bool summary_only) {
   std::string out;
   const nlohmann::json& device = results.at("device");
   out += fmt::format("{}{} ({} SMs, driver CUDA {}, NVRTC {}), {}\n\n", markdown ? "Measured on " : "device: ",
@@ -73,8 +74,8 @@ std::string renderSuiteResults(const nlohmann::json& results, const nlohmann::js
   header.push_back("check");
   std::vector<size_t> widths = {34, 12, 12, 8, 8, 13, 8, 9, 7, 6};
   widths.resize(header.size(), 8);
-  out += row(header, widths, markdown);
-  if (markdown) out += separator(header.size());
+  std::string rows = row(header, widths, markdown);
+  if (markdown) rows += separator(header.size());
   std::vector<std::string> categories;
   std::map<std::string, std::map<std::string, Summary>> summaries;  // category -> baseline -> ratios
   for (const nlohmann::json& c : results.at("cases")) {
@@ -82,7 +83,7 @@ std::string renderSuiteResults(const nlohmann::json& results, const nlohmann::js
     if (summaries.find(category) == summaries.end()) categories.push_back(category);
     summaries[category];
     if (c.contains("error")) {
-      out += row({name, category, "error: " + c["error"].get<std::string>()}, widths, markdown);
+      rows += row({name, category, "error: " + c["error"].get<std::string>()}, widths, markdown);
       continue;
     }
     const double ours_ms = c.at("ours").at("median_ms").get<double>();
@@ -103,10 +104,11 @@ std::string renderSuiteResults(const nlohmann::json& results, const nlohmann::js
     cells.insert(cells.end(), ratios.begin(), ratios.end());
     const bool ok = c.at("checks").at("ours").at("passed").get<bool>() && c.at("checks").at("cublaslt").at("passed").get<bool>();
     cells.push_back(ok ? "ok" : "FAIL");
-    out += row(cells, widths, markdown);
+    rows += row(cells, widths, markdown);
   }
-  out += markdown ? "\nOurs over each baseline (time ratio, > 1: ours faster): geometric mean, and the minimum with its case.\n\n"
-                  : "\nours over each baseline (> 1: ours faster): geometric mean (min, case)\n";
+  if (!summary_only) out += rows + "\n";
+  out += markdown ? "Ours over each baseline (time ratio, > 1: ours faster): geometric mean, and the minimum with its case.\n\n"
+                  : "ours over each baseline (> 1: ours faster): geometric mean (min, case)\n";
   categories.push_back("all");
   std::vector<std::string> summary_header = {"category", "cases", "vs cuBLAS", "vs cuBLASLt"};
   if (with_torch) summary_header.push_back("vs torch.compile");

@@ -1,0 +1,117 @@
+// The benchmark suite and its report: the checked-in suite parses and covers what it promises, bad
+// suites are refused naming the case, and the tables in README.md and docs/benchmarks.md are what
+// rendering the checked-in runs gives (so the figures there cannot drift from the data).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "measure/suite.h"
+#include "measure/suite_run.h"
+#include "tilegrid/ir/error.h"
+
+namespace tilegrid::testing {
+namespace {
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(std::string(TILEGRID_SOURCE_DIR) + "/" + path);
+  EXPECT_TRUE(in.good()) << path;
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+nlohmann::json merged(const std::vector<std::string>& paths) {
+  nlohmann::json all;
+  for (const std::string& p : paths) {
+    nlohmann::json run = nlohmann::json::parse(readFile(p));
+    if (all.is_null()) {
+      all = std::move(run);
+    } else if (all["cases"].is_array()) {
+      for (auto& c : run["cases"]) all["cases"].push_back(c);
+    } else {
+      all["cases"].update(run["cases"]);  // torch.compile's: an object by case name
+    }
+  }
+  return all;
+}
+
+// The text between "<!-- NAME: begin -->\n" and "<!-- NAME: end -->".
+std::string block(const std::string& text, const std::string& name) {
+  const std::string begin = "<!-- " + name + ": begin -->\n", end = "<!-- " + name + ": end -->";
+  const size_t b = text.find(begin), e = text.find(end);
+  EXPECT_NE(b, std::string::npos) << name;
+  EXPECT_NE(e, std::string::npos) << name;
+  if (b == std::string::npos || e == std::string::npos) return "";
+  return text.substr(b + begin.size(), e - b - begin.size());
+}
+
+TEST(BenchSuite, TheShapeSuiteCoversEveryCategoryInBothLayouts) {
+  const std::vector<runtime::SuiteCase> cases = runtime::readSuite(std::string(TILEGRID_SOURCE_DIR) + "/bench/suites/shapes.json");
+  std::set<std::string> problems, categories, layouts;
+  for (const auto& c : cases) {
+    const scheduler::MatmulProblem& p = c.problem;
+    problems.insert(std::to_string(p.m) + "x" + std::to_string(p.n) + "x" + std::to_string(p.k) + "b" +
+                    std::to_string(p.batch) + scheduler::toString(p.a_dtype) + scheduler::toString(p.out_dtype) +
+                    std::to_string(p.lda));
+    categories.insert(c.category);
+    layouts.insert(scheduler::toString(p.layout));
+  }
+  EXPECT_GE(problems.size(), 48u);
+  EXPECT_EQ(categories, (std::set<std::string>{"decode", "prefill", "square", "non-divisible", "misaligned", "tiny-mn",
+                                               "tall-skinny", "batched"}));
+  EXPECT_TRUE(layouts.count("TN") && layouts.count("NT"));
+}
+
+TEST(BenchSuite, BadSuitesAreRefusedNamingTheCase) {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> bad = {
+      {R"({"cases": [{"name": "a", "m": 1, "n": 1, "k": 1, "kk": 2}]})", {"'a'", "unknown field 'kk'"}},
+      {R"({"cases": [{"name": "a", "m": 1, "n": 1}]})", {"'a'", "m, n and k"}},
+      {R"({"cases": [{"name": "a", "m": 1, "n": 1, "k": 1}, {"name": "a", "m": 2, "n": 2, "k": 2}]})", {"'a'", "twice"}},
+      {R"({"cases": [{"name": "a", "m": 1.5, "n": 1, "k": 1}]})", {"'a'", "whole number"}},
+      {R"({"cases": [{"name": "a", "m": 0, "n": 1, "k": 1}]})", {"'a'", "M=0"}},
+      {R"({"cases": [{"name": "a", "m": 1, "n": 1, "k": 1, "layouts": ["XY"]}]})", {"XY"}},
+      {R"({"cases": []})", {"no cases"}},
+      {R"([1, 2])", {"\"cases\""}},
+      {"{", {"not JSON"}},
+  };
+  for (const auto& [text, needles] : bad) {
+    try {
+      runtime::parseSuite(text);
+      ADD_FAILURE() << text << ": accepted";
+    } catch (const UserError& e) {
+      for (const std::string& n : needles) EXPECT_NE(std::string(e.what()).find(n), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(BenchSuite, TheTablesInTheDocsAreTheCheckedInRunsRendered) {
+  const nlohmann::json runs = merged({"docs/results/suite/h100-llm.json", "docs/results/suite/h100-shapes.json"});
+  const nlohmann::json torch = merged({"docs/results/suite/h100-llm-torch.json", "docs/results/suite/h100-shapes-torch.json"});
+  EXPECT_EQ(block(readFile("docs/benchmarks.md"), "bench-table"), runtime::renderSuiteResults(runs, torch, true));
+  EXPECT_EQ(block(readFile("README.md"), "bench-summary"), runtime::renderSuiteResults(runs, torch, true, true));
+}
+
+// The report of a made-up run: ratios are time ratios (above 1 where ours is faster), the summary's
+// minimum names its case, and a case that could not run says why.
+TEST(BenchSuite, TheReportGivesTimeRatiosAndNamesTheSlowestCase) {
+  const nlohmann::json run = nlohmann::json::parse(R"({
+    "device": {"gpu": "Test GPU", "sm_count": "4", "driver_cuda_version": "13.0", "nvrtc": "13.0"}, "date": "today",
+    "cases": [
+      {"name": "fast/TN", "category": "c", "flop": 2e9, "ours": {"median_ms": 1.0}, "cublas": {"median_ms": 2.0},
+       "cublaslt": {"median_ms": 1.0}, "checks": {"ours": {"passed": true}, "cublaslt": {"passed": true}}},
+      {"name": "slow/TN", "category": "c", "flop": 2e9, "ours": {"median_ms": 4.0}, "cublas": {"median_ms": 2.0},
+       "cublaslt": {"median_ms": 4.0}, "checks": {"ours": {"passed": false}, "cublaslt": {"passed": true}}},
+      {"name": "broken/TN", "category": "d", "error": "too large"}]})");
+  const std::string text = runtime::renderSuiteResults(run, {}, false);
+  EXPECT_NE(text.find("2.000"), std::string::npos) << text;
+  EXPECT_NE(text.find("0.500"), std::string::npos) << text;
+  EXPECT_NE(text.find("FAIL"), std::string::npos) << text;
+  EXPECT_NE(text.find("error: too large"), std::string::npos) << text;
+  // Geometric mean of 2 and 0.5 is 1; the minimum is slow/TN's.
+  EXPECT_NE(text.find("1.000 (min 0.500 slow/TN)"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace tilegrid::testing

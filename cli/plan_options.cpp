@@ -40,8 +40,8 @@ void addPlanOptions(CLI::App& cmd, PlanOptions& o) {
                  "on (default): as many CTAs as fit on the SMs at once, each walking tiles; off: one CTA per tile");
   cmd.add_option("--stream-k", o.stream_k,
                  "sm_90, persistent: on shares the last wave's tiles (or a problem of less than a wave) among all CTAs "
-                 "by K ranges, where a share and its hand-over take less than a whole tile; off. Default: on, off "
-                 "where M or N is under 128");
+                 "by K ranges, where a share and its hand-over take less than a whole tile; off. Default: on; where M "
+                 "or N is under 128, only where the tiles fill at most half the SMs (each is then cut into K pieces)");
   cmd.add_option("--swap-ab", o.swap_ab,
                  "sm_90: on computes C^T = B^T A^T (wgmma's M along N, each tile stored transposed); off computes C = A B. "
                  "Default: on where N is 64 or less under a larger M, else the orientation whose tile ranking scores "

@@ -203,6 +203,21 @@ void fitOneWaveSm90(const MatmulProblem& user_problem, const DeviceSpec& device,
   p.cluster = ClusterShape{1, 1};
 }
 
+// Where M or N is under 128 the kernel is bound by reading the larger operand, and only as many SMs
+// read it as there are work units: 64x64x65536 is one tile, whose one CTA walks all of K while 131
+// SMs idle. Cut in step (inStepPieces), every unit is split into pieces of its K range, one a
+// cluster, so that pieces x units SMs read at once and each piece's partial sum is handed over once.
+// That needs at most half a wave of units (two pieces or more each); over that, cutting takes the
+// last wave's tiles apart instead, which does not pay when reading bounds the problem (64x8192x8192
+// on an H100: 122 TFLOP/s cut, 127 whole).
+void cutSmallProblemsInStep(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
+  if (p.arch != Arch::Sm90 || !p.persistent || p.stream_k) return;
+  const int64_t cluster = p.cluster.m * p.cluster.n;
+  const int64_t units = ceilDiv(ceilDiv(problem.m, p.cta_tile.m), p.cluster.m) * ceilDiv(problem.n, p.cta_tile.n) *
+                        problem.batch;
+  p.stream_k = inStepPieces(units, device.sm_count / cluster, ceilDiv(problem.k, p.cta_tile.k)) >= 2;
+}
+
 // sm_90: one consumer warpgroup of 64 rows per wgmma m64nNk16, the whole tile width each. Small
 // problems: 128x128 when N is small, one consumer warpgroup when M is small. Otherwise the shape
 // rankSm90Tiles picks, else chooseSmallTileSm90's.
@@ -337,8 +352,9 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
   p.persistent = overrides.persistent.value_or(true);
   // sm_90 persistent kernels share the last partial wave by K ranges: the tail of 4096^3 (3.88 waves
   // of 128x256 cluster pairs on 132 SMs) or 5000x3000x4096 (3.64) otherwise idles SMs. Not where M
-  // or N is under 128: such a problem streams the larger operand from DRAM once, which cutting K
-  // does not speed up (64x8192x8192 on an H100: 122 TFLOP/s cut, 127 whole; 32x4096x4096 even).
+  // or N is under 128: such a problem streams the larger operand from DRAM once, which cutting the
+  // last wave does not speed up (64x8192x8192 on an H100: 122 TFLOP/s cut, 127 whole; 32x4096x4096
+  // even); cutSmallProblemsInStep turns it on there for problems of at most half a wave.
   p.stream_k = overrides.stream_k.value_or(p.arch == Arch::Sm90 && p.persistent &&
                                            std::min(user_problem.m, user_problem.n) >= 128);
   // sm_90: wgmma's M runs along whichever of M and N the ranking fits better (a user's tile keeps the
@@ -392,6 +408,7 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
   if (overrides.cluster_m) p.cluster = ClusterShape{*overrides.cluster_m, 1};
   // A user's tiles and cluster are checked before anything computes with them (threads, waves).
   p.validateShape();
+  if (!overrides.stream_k) cutSmallProblemsInStep(problem, device, p);
   p.smem_a = chooseSmemAtom(majorOfA(problem.layout), problem.a_dtype,
                             majorOfA(problem.layout) == Major::K ? p.cta_tile.k : p.cta_tile.m);
   p.smem_b = chooseSmemAtom(majorOfB(problem.layout), problem.b_dtype,

@@ -12,16 +12,13 @@
 #include "tilegrid/runtime/driver.h"
 
 namespace tilegrid::runtime {
-namespace {
 
-void check(cublasStatus_t status, const char* call) {
+void checkCublas(cublasStatus_t status, const char* call) {
   if (status != CUBLAS_STATUS_SUCCESS) {
     throw std::runtime_error(std::string(call) + " failed: " + cublasGetStatusName(status) + " (" +
                              cublasGetStatusString(status) + ")");
   }
 }
-
-}  // namespace
 
 cudaDataType_t cudaType(scheduler::DType t) {
   switch (t) {
@@ -50,7 +47,7 @@ struct CublasGemm::Handle {
 
 CublasGemm::CublasGemm() : handle_(std::make_unique<Handle>()) {
   currentDevice();  // the primary context cuBLAS's runtime will use too
-  check(cublasCreate(&handle_->handle), "cublasCreate");
+  checkCublas(cublasCreate(&handle_->handle), "cublasCreate");
 }
 
 CublasGemm::~CublasGemm() {
@@ -60,7 +57,7 @@ CublasGemm::~CublasGemm() {
 void CublasGemm::run(const scheduler::MatmulProblem& p, CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, CUstream stream) {
   checkCublasPair(p, "cuBLAS");
   currentDevice();
-  check(cublasSetStream(handle_->handle, reinterpret_cast<cudaStream_t>(stream)), "cublasSetStream");
+  checkCublas(cublasSetStream(handle_->handle, reinterpret_cast<cudaStream_t>(stream)), "cublasSetStream");
   // cuBLAS is column-major: compute C^T (N x M, ld ldc) = op(B-role) * op(A-role), where a K-major
   // operand is already the transpose cuBLAS wants for A and the non-transposed one for B. Batches
   // go in one strided-batched call, as a user of cuBLAS would make it.
@@ -74,7 +71,7 @@ void CublasGemm::run(const scheduler::MatmulProblem& p, CUdeviceptr a, CUdevicep
   TG_INTERNAL_CHECK(p.m <= kIntMax && p.n <= kIntMax && p.k <= kIntMax && p.batch <= kIntMax &&
                     p.leadingDimA() <= kIntMax && p.leadingDimB() <= kIntMax && p.leadingDimC() <= kIntMax)
       << "an unvalidated problem reached cuBLAS: " << p.toString();
-  check(cublasGemmStridedBatchedEx(
+  checkCublas(cublasGemmStridedBatchedEx(
             handle_->handle, op_b, op_a, static_cast<int>(p.n), static_cast<int>(p.m), static_cast<int>(p.k), &alpha,
             reinterpret_cast<const void*>(b), cudaType(p.b_dtype), static_cast<int>(p.leadingDimB()), p.batchStrideB(),
             reinterpret_cast<const void*>(a), cudaType(p.a_dtype), static_cast<int>(p.leadingDimA()), p.batchStrideA(),

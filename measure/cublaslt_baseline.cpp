@@ -14,23 +14,16 @@
 namespace tilegrid::runtime {
 namespace {
 
-void check(cublasStatus_t status, const char* call) {
-  if (status != CUBLAS_STATUS_SUCCESS) {
-    throw std::runtime_error(std::string(call) + " failed: " + cublasGetStatusName(status) + " (" +
-                             cublasGetStatusString(status) + ")");
-  }
-}
-
 // A column-major layout of `rows` x `cols` (ld `ld`), `batch` of them `stride` elements apart.
 cublasLtMatrixLayout_t layout(cudaDataType_t type, int64_t rows, int64_t cols, int64_t ld, int64_t batch,
                               int64_t stride) {
   cublasLtMatrixLayout_t l = nullptr;
-  check(cublasLtMatrixLayoutCreate(&l, type, static_cast<uint64_t>(rows), static_cast<uint64_t>(cols), ld),
+  checkCublas(cublasLtMatrixLayoutCreate(&l, type, static_cast<uint64_t>(rows), static_cast<uint64_t>(cols), ld),
         "cublasLtMatrixLayoutCreate");
   const int32_t count = static_cast<int32_t>(batch);
-  check(cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &count, sizeof(count)),
+  checkCublas(cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &count, sizeof(count)),
         "cublasLtMatrixLayoutSetAttribute(BATCH_COUNT)");
-  check(cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &stride, sizeof(stride)),
+  checkCublas(cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &stride, sizeof(stride)),
         "cublasLtMatrixLayoutSetAttribute(STRIDED_BATCH_OFFSET)");
   return l;
 }
@@ -60,30 +53,30 @@ CublasLtGemm::CublasLtGemm(const scheduler::MatmulProblem& p, int candidates, si
   checkCublasPair(p, "cuBLASLt");
   currentDevice();
   State& s = *state_;
-  check(cublasLtCreate(&s.handle), "cublasLtCreate");
-  check(cublasLtMatmulDescCreate(&s.desc, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate");
+  checkCublas(cublasLtCreate(&s.handle), "cublasLtCreate");
+  checkCublas(cublasLtMatmulDescCreate(&s.desc, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate");
   // Column-major, as CublasGemm: C^T (N x M) = op(B) * op(A), a K-major operand already being the
   // transpose the first slot wants and the plain matrix the second wants.
   const bool a_k_major = scheduler::majorOfA(p.layout) == scheduler::Major::K;
   const bool b_k_major = scheduler::majorOfB(p.layout) == scheduler::Major::K;
   const cublasOperation_t op_first = b_k_major ? CUBLAS_OP_T : CUBLAS_OP_N;
   const cublasOperation_t op_second = a_k_major ? CUBLAS_OP_N : CUBLAS_OP_T;
-  check(cublasLtMatmulDescSetAttribute(s.desc, CUBLASLT_MATMUL_DESC_TRANSA, &op_first, sizeof(op_first)),
+  checkCublas(cublasLtMatmulDescSetAttribute(s.desc, CUBLASLT_MATMUL_DESC_TRANSA, &op_first, sizeof(op_first)),
         "cublasLtMatmulDescSetAttribute(TRANSA)");
-  check(cublasLtMatmulDescSetAttribute(s.desc, CUBLASLT_MATMUL_DESC_TRANSB, &op_second, sizeof(op_second)),
+  checkCublas(cublasLtMatmulDescSetAttribute(s.desc, CUBLASLT_MATMUL_DESC_TRANSB, &op_second, sizeof(op_second)),
         "cublasLtMatmulDescSetAttribute(TRANSB)");
   s.a = b_k_major ? layout(cudaType(p.b_dtype), p.k, p.n, p.leadingDimB(), p.batch, p.batchStrideB())
                   : layout(cudaType(p.b_dtype), p.n, p.k, p.leadingDimB(), p.batch, p.batchStrideB());
   s.b = a_k_major ? layout(cudaType(p.a_dtype), p.k, p.m, p.leadingDimA(), p.batch, p.batchStrideA())
                   : layout(cudaType(p.a_dtype), p.m, p.k, p.leadingDimA(), p.batch, p.batchStrideA());
   s.c = layout(cudaType(p.out_dtype), p.n, p.m, p.leadingDimC(), p.batch, p.batchStrideC());
-  check(cublasLtMatmulPreferenceCreate(&s.preference), "cublasLtMatmulPreferenceCreate");
-  check(cublasLtMatmulPreferenceSetAttribute(s.preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace_bytes,
+  checkCublas(cublasLtMatmulPreferenceCreate(&s.preference), "cublasLtMatmulPreferenceCreate");
+  checkCublas(cublasLtMatmulPreferenceSetAttribute(s.preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace_bytes,
                                              sizeof(workspace_bytes)),
         "cublasLtMatmulPreferenceSetAttribute(MAX_WORKSPACE_BYTES)");
   s.candidates.resize(static_cast<size_t>(candidates));
   int found = 0;
-  check(cublasLtMatmulAlgoGetHeuristic(s.handle, s.desc, s.a, s.b, s.c, s.c, s.preference, candidates,
+  checkCublas(cublasLtMatmulAlgoGetHeuristic(s.handle, s.desc, s.a, s.b, s.c, s.c, s.preference, candidates,
                                        s.candidates.data(), &found),
         "cublasLtMatmulAlgoGetHeuristic");
   if (found == 0) throw std::runtime_error("cuBLASLt's heuristic has no algorithm for " + p.toString());
@@ -97,7 +90,7 @@ void CublasLtGemm::run(CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, CUstream str
   State& s = *state_;
   const float alpha = 1.0f, beta = 0.0f;
   const cublasLtMatmulHeuristicResult_t& r = s.candidates[s.chosen];
-  check(cublasLtMatmul(s.handle, s.desc, &alpha, reinterpret_cast<const void*>(b), s.a, reinterpret_cast<const void*>(a),
+  checkCublas(cublasLtMatmul(s.handle, s.desc, &alpha, reinterpret_cast<const void*>(b), s.a, reinterpret_cast<const void*>(a),
                        s.b, &beta, reinterpret_cast<const void*>(c), s.c, reinterpret_cast<void*>(c), s.c, &r.algo,
                        reinterpret_cast<void*>(s.workspace.ptr()), s.workspace.bytes(),
                        reinterpret_cast<cudaStream_t>(stream)),

@@ -6,6 +6,7 @@
 #include "tilegrid/runtime/compiler.h"
 #include "tilegrid/runtime/device.h"
 #include "tilegrid/runtime/driver.h"
+#include "tilegrid/runtime/gemm.h"
 #include "support/cli_runner.h"
 
 #include <filesystem>
@@ -28,6 +29,25 @@ TEST(NoDriver, LaunchingFailsClearlyAndCompilingWorks) {
   const codegen::KernelSource source{"tg_no_driver", "extern \"C\" __global__ void tg_no_driver(int* x) { *x = 1; }\n",
                                      {}, {}};
   EXPECT_GT(compile(source, scheduler::Arch::Sm90).cubin.size(), 0u);
+}
+
+// The library's GEMM calls say there is no device; they neither crash nor cache the failure as a plan,
+// and bad input is still refused as bad input first. `tilegrid bench` says it needs a GPU (exit 2).
+TEST(NoDriver, GemmAndMatmulSayThereIsNoDevice) {
+  MatmulProblem p;
+  p.m = p.n = p.k = 256;
+  const std::vector<char> memory(1 << 20);
+  void* c = const_cast<char*>(memory.data());
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    EXPECT_THROW(Gemm{p}, NoDeviceError);
+    EXPECT_THROW(matmul(p, memory.data(), memory.data(), c), NoDeviceError);
+  }
+  MatmulProblem bad = p;
+  bad.k = 0;
+  EXPECT_THROW(matmul(bad, memory.data(), memory.data(), c), UserError);
+  const auto r = testing::runCli({"bench", "--suite", std::string(TILEGRID_SOURCE_DIR) + "/bench/suites/shapes.json"});
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("tilegrid bench runs on a GPU: no CUDA driver found"), std::string::npos) << r.err;
 }
 
 // Without a GPU, a sweep still plans, emits and compiles every candidate, and says it timed none.

@@ -93,9 +93,17 @@ Operand operandNamed(const codegen::KernelArg& arg, const std::string& kernel) {
 }  // namespace
 
 Gemm::State::State(scheduler::MatmulSchedule s) : schedule(std::move(s)), source(codegen::emit(schedule)) {
+  // A persistent grid is sized for the device it was planned for: on another, stream-K CTAs could
+  // wait for partial sums from CTAs that never become resident.
+  const scheduler::DeviceSpec current = runtime::currentDeviceSpec();
+  const scheduler::DeviceSpec& planned = schedule.device;
+  TG_USER_CHECK(planned.sm_count == current.sm_count && planned.cc_major == current.cc_major &&
+                planned.cc_minor == current.cc_minor && planned.smem_per_block == current.smem_per_block)
+      << "the schedule was planned for " << planned.toString() << ", but the current device is " << current.toString()
+      << ": schedule for runtime::currentDeviceSpec()";
   // An sm_80-family kernel is compiled for the device's own target (sm_90a on Hopper), which runs
   // its mma.sync/ldmatrix/cp.async code: SASS does not run across major architectures.
-  kernel = loadOnce(runtime::KernelCache::global().get(source, runtime::currentDeviceSpec().arch()));
+  kernel = loadOnce(runtime::KernelCache::global().get(source, current.arch()));
   launch = kernel->residentLaunch(source.launch);
   const uint32_t cluster_size = launch.cluster[0] * launch.cluster[1] * launch.cluster[2];
   // The work split is planned for exactly the clusters this launch makes.

@@ -57,7 +57,8 @@ class Gemm {
   // Validates `problem` (throws UserError saying what is wrong), schedules it for the current device
   // and compiles its kernel. Throws NoDeviceError without a driver or device.
   explicit Gemm(const MatmulProblem& problem, const GemmOptions& options = {});
-  // A schedule the caller chose (scheduler::schedule with overrides, a tuned traversal).
+  // A schedule the caller chose (scheduler::schedule with overrides, a tuned traversal), planned for
+  // the current device (runtime::currentDeviceSpec(); UserError otherwise).
   explicit Gemm(const scheduler::MatmulSchedule& schedule);
 
   // Bytes of scratch memory run() needs: stream-K's partial sums and flags, and 16-byte aligned

@@ -160,20 +160,6 @@ TEST(MatmulParams, RejectsImpossibleValues) {
   p.swap_ab = true;  // the epilogue atom is still the n-contiguous one
   expectRejected(p, h100, "smem_epilogue atom");
   EXPECT_FALSE(chooseParams(prob, h100, {.persistent = false}).stream_k);
-  // A problem with M or N under 128 streams its larger operand from DRAM: no stream-K unless asked,
-  // or unless its tiles fill at most half the SMs, when every tile is cut into K pieces.
-  EXPECT_TRUE(chooseParams(problem(128, 4096, 4096), h100).stream_k);
-  EXPECT_FALSE(chooseParams(problem(64, 8192, 8192), h100).stream_k);
-  EXPECT_FALSE(chooseParams(problem(8192, 100, 8192), h100).stream_k);
-  EXPECT_TRUE(chooseParams(problem(64, 8192, 8192), h100, {.stream_k = true}).stream_k);
-  for (const MatmulProblem& small : {problem(64, 64, 65536), problem(1, 1, 100000), problem(1, 4096, 4096)}) {
-    const MatmulSchedule s = schedule(small, h100);
-    EXPECT_TRUE(s.params.stream_k) << small.toString();
-    EXPECT_GE(s.workSplit().pieces, 2) << small.toString() << ": " << s.workSplit().describe();
-    EXPECT_FALSE(chooseParams(small, h100, {.stream_k = false}).stream_k) << small.toString();
-  }
-  // Over half a wave of tiles (96 of 64x64 at 1x6144x4096) nothing is cut.
-  EXPECT_FALSE(chooseParams(problem(1, 6144, 4096), h100).stream_k);
   EXPECT_THROW(chooseParams(prob, h100, {.cta_tile = TileShape{128, 100, 64}}), UserError);
   EXPECT_THROW(chooseParams(prob, a100, {.cta_tile = TileShape{256, 256, 256}}), UserError);
   EXPECT_THROW(chooseParams(prob, h100, {.stages = 0}), UserError);

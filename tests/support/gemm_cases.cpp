@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -14,8 +15,9 @@ using scheduler::GridMethod;
 using scheduler::Layout;
 
 scheduler::MatmulProblem makeProblem(int64_t m, int64_t n, int64_t k, Layout layout, DType in, DType out,
-                                     int64_t batch) {
+                                     int64_t batch, int64_t align) {
   scheduler::MatmulProblem p;
+  p.align_a = p.align_b = p.align_c = align;
   p.m = m;
   p.n = n;
   p.k = k;
@@ -130,7 +132,9 @@ std::vector<GemmCase> runCases(scheduler::Arch arch, const scheduler::TileShape&
     for (const Shape& s : shapes) {
       const auto& [in, out] = types[static_cast<size_t>(i % 4)];
       const Grid& g = kGrids[static_cast<size_t>(i % 3)];
-      GemmCase c{makeProblem(s.m, s.n, s.k, layout, in, out, s.batch), {}};
+      // 1x1x1 keeps its layout (a given alignment of one element): every kernel reads its one-row
+      // operands in the caller's major, and through padded copies.
+      GemmCase c{makeProblem(s.m, s.n, s.k, layout, in, out, s.batch, s.m == 1 && s.n == 1 ? 1 : 0), {}};
       c.overrides.arch = arch;
       c.overrides.method = g.method;
       c.overrides.factors = g.factors;
@@ -153,11 +157,14 @@ std::vector<GemmCase> runCases(scheduler::Arch arch, const scheduler::TileShape&
 
 std::vector<GemmCase> cublasCases(scheduler::Arch arch, const std::vector<Shape3>& shapes) {
   std::vector<GemmCase> cases;
+  std::set<std::string> labels;
   for (Layout layout : {Layout::TN, Layout::NT, Layout::NN, Layout::TT}) {
     for (const Shape3& s : shapes) {
       GemmCase c{makeProblem(s.m, s.n, s.k, layout, DType::BF16, DType::BF16), {}};
       c.overrides.arch = arch;
-      cases.push_back(c);
+      // One-row operands read K-major whatever the caller's layout (MatmulProblem::validate), so
+      // layouts may meet in one problem: each runs once.
+      if (labels.insert(c.label()).second) cases.push_back(c);
     }
   }
   return cases;
@@ -208,7 +215,7 @@ std::vector<GemmCase> sm80RunCases() { return runCases(scheduler::Arch::Sm80, sc
 std::vector<GemmCase> sm80CublasCases() {
   // The last shape has K and every leading dimension not a multiple of 8: by default its operands
   // are read through padded copies, and once more in 2-byte pieces.
-  std::vector<GemmCase> cases = cublasCases(scheduler::Arch::Sm80, {{1, 1, 1},
+  std::vector<GemmCase> cases = cublasCases(scheduler::Arch::Sm80, {{1, 1, 1}, {1, 1000, 999}, {999, 1, 1000},
                                                                     {17, 33, 65},
                                                                     {127, 129, 63},
                                                                     {128, 128, 32},
@@ -228,7 +235,7 @@ std::vector<GemmCase> sm90CompileCases() { return compileCases(scheduler::Arch::
 std::vector<GemmCase> sm90RunCases() { return runCases(scheduler::Arch::Sm90, scheduler::TileShape{64, 128, 64}); }
 
 std::vector<GemmCase> sm90CublasCases() {
-  return cublasCases(scheduler::Arch::Sm90, {{1, 1, 1},
+  return cublasCases(scheduler::Arch::Sm90, {{1, 1, 1}, {1, 1000, 999}, {999, 1, 1000},
                                              {5, 7, 3},
                                              {127, 129, 63},
                                              {1000, 8192, 8192},

@@ -18,8 +18,10 @@ struct GemmCase {
 // gtest prints parameters with this instead of their bytes.
 inline void PrintTo(const GemmCase& c, std::ostream* os) { *os << c.label(); }
 
+// Validated; `align` (elements, all three operands) 0 derives the alignments, and with them lets
+// one-row operands be read K-major (MatmulProblem::validate); a given one keeps the layout.
 scheduler::MatmulProblem makeProblem(int64_t m, int64_t n, int64_t k, scheduler::Layout layout, scheduler::DType in,
-                                     scheduler::DType out, int64_t batch = 1);
+                                     scheduler::DType out, int64_t batch = 1, int64_t align = 0);
 
 // `p` with these leading dimensions and batch strides (0: packed), its alignments derived again.
 scheduler::MatmulProblem withStrides(scheduler::MatmulProblem p, int64_t lda, int64_t ldb, int64_t ldc, int64_t stride_a,

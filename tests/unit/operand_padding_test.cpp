@@ -113,7 +113,7 @@ TEST(OperandPadding, Sm90PadsEveryMisalignedOperand) {
   const DeviceSpec h100 = DeviceSpec::preset("sm_90");
   const MatmulParams nt = chooseParams(testing::bf16Problem(4097, 4097, 4096, Layout::NT), h100);
   EXPECT_TRUE(nt.pad_a && nt.pad_b);
-  const MatmulParams tiny = chooseParams(testing::bf16Problem(1, 1, 1), h100);
+  const MatmulParams tiny = chooseParams(testing::bf16Problem(3, 3, 3), h100);
   EXPECT_TRUE(tiny.pad_a && tiny.pad_b);
   EXPECT_FALSE(chooseParams(testing::bf16Problem(4096, 4096, 4096), h100).pad_a);
   try {

@@ -53,6 +53,11 @@ Layout parseLayout(const std::string& text) {
 Major majorOfA(Layout layout) { return (layout == Layout::TN || layout == Layout::TT) ? Major::K : Major::MN; }
 Major majorOfB(Layout layout) { return (layout == Layout::TN || layout == Layout::NN) ? Major::K : Major::MN; }
 
+Layout layoutOf(Major a, Major b) {
+  if (a == Major::K) return b == Major::K ? Layout::TN : Layout::TT;
+  return b == Major::K ? Layout::NN : Layout::NT;
+}
+
 int64_t largestPow2Divisor(int64_t value, int64_t cap) {
   int64_t p = 1;
   while (p < cap && value % (p * 2) == 0) p *= 2;
@@ -125,6 +130,29 @@ void checkAlignment(int64_t& align, int64_t ld, int64_t stride, int64_t batch, D
                                                    << " is not a multiple of it";
 }
 
+// An operand stored as one row (A with M = 1, B with N = 1, C with M = 1) is the same memory
+// whichever way it is described, as long as its elements are contiguous: an MN-major column of K
+// elements one apart is a K-major row, and a single row's leading dimension is never stepped by.
+// Describing such an operand K-major, its leading dimension rounded up to whole 16-byte vectors,
+// lets kernels read it with 16-byte copies and TMA instead of through a padded copy. The batch
+// stride keeps what the caller's description gives it. Runs on the raw fields, before they are
+// checked: anything it cannot read this way is left for the checks to judge.
+void describeOneRowContiguous(Major& major, int64_t rows_of_k_major, int64_t k, int64_t batch, int64_t& ld,
+                              int64_t& stride, DType type) {
+  if (rows_of_k_major != 1 || ld < 0 || stride < 0 || k < 1 || k > kMaxExtent) return;
+  if (major == Major::MN) {
+    if (ld > 1) return;  // K elements ld apart: not contiguous
+    if (stride == 0) stride = k;  // the packed stride of K rows of one element
+    major = Major::K;
+    ld = k;
+  }
+  if (ld == 0) ld = k;
+  if (stride == 0) stride = ld;  // packed: one row
+  const int64_t granule = 16 / bytes(type);
+  const int64_t whole = ceilDiv(k, granule) * granule;
+  if (ld >= k && whole <= kMaxExtent && (batch == 1 || stride >= whole)) ld = whole;
+}
+
 }  // namespace
 
 MatmulProblem& MatmulProblem::validate() {
@@ -138,6 +166,14 @@ MatmulProblem& MatmulProblem::validate() {
       << scheduler::toString(b_dtype);
   TG_USER_CHECK(a_dtype == b_dtype) << "A and B must have the same dtype, got " << scheduler::toString(a_dtype) << " and "
                                     << scheduler::toString(b_dtype);
+  // Alignments a caller gives are checked against the leading dimensions the caller gave.
+  if (align_a == 0 || align_b == 0 || align_c == 0) {
+    Major major_a = majorOfA(layout), major_b = majorOfB(layout), major_c = Major::K;
+    if (align_a == 0) describeOneRowContiguous(major_a, m, k, batch, lda, stride_a, a_dtype);
+    if (align_b == 0) describeOneRowContiguous(major_b, n, k, batch, ldb, stride_b, b_dtype);
+    if (align_c == 0) describeOneRowContiguous(major_c, m, n, batch, ldc, stride_c, out_dtype);
+    layout = layoutOf(major_a, major_b);
+  }
   checkOperandLayout("A", "lda", rowsA(), contiguousA(), batch, lda, stride_a, a_dtype);
   checkOperandLayout("B", "ldb", rowsB(), contiguousB(), batch, ldb, stride_b, b_dtype);
   checkOperandLayout("C", "ldc", m, n, batch, ldc, stride_c, out_dtype);

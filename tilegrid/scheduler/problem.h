@@ -25,6 +25,8 @@ const char* toString(Layout layout);
 Layout parseLayout(const std::string& text);
 Major majorOfA(Layout layout);
 Major majorOfB(Layout layout);
+// The layout with these majors of A and B.
+Layout layoutOf(Major a, Major b);
 
 // C[M, N] = A[M, K] * B[K, N] (batch times), fp32 accumulation, C row-major.
 struct MatmulProblem {
@@ -45,6 +47,9 @@ struct MatmulProblem {
   int64_t stride_a = 0, stride_b = 0, stride_c = 0;
 
   // Checks every field and fills the derived alignments, leading dimensions and batch strides.
+  // An operand whose alignment is derived and that is one contiguous row (A or C with M = 1, B with
+  // N = 1) is described K-major with its leading dimension rounded up to whole 16 bytes: the same
+  // memory, read without a padded copy (layout and leading dimensions may change; spans do not).
   // Throws UserError saying what is wrong.
   MatmulProblem& validate();
 

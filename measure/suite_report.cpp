@@ -67,13 +67,17 @@ std::string renderSuiteResults(const nlohmann::json& results, const nlohmann::js
                      device.value("gpu", "?"), device.value("sm_count", "?"), device.value("driver_cuda_version", "?"),
                      device.value("nvrtc", "?"), results.value("date", "?"));
   const bool with_torch = torch.is_object() && torch.contains("cases");
+  // Runs that timed the plain read of the inputs (measure/read_inputs.h) get its column.
+  bool with_read = false;
+  for (const nlohmann::json& c : results.at("cases")) with_read = with_read || c.contains("read_inputs");
   std::vector<std::string> header = {"case", "category", "ours TFLOP/s", "cuBLAS", "cuBLASLt"};
   if (with_torch) header.push_back("torch.compile");
   header.insert(header.end(), {"/cuBLAS", "/cuBLASLt"});
   if (with_torch) header.push_back("/torch");
+  if (with_read) header.push_back("read/ours");
   header.push_back("check");
   std::vector<size_t> widths = {34, 12, 12, 8, 8, 13, 8, 9, 7, 6};
-  widths.resize(header.size(), 8);
+  widths.resize(header.size(), 9);
   std::string rows = row(header, widths, markdown);
   if (markdown) rows += separator(header.size());
   std::vector<std::string> categories;
@@ -102,6 +106,16 @@ std::string renderSuiteResults(const nlohmann::json& results, const nlohmann::js
       }
     }
     cells.insert(cells.end(), ratios.begin(), ratios.end());
+    if (with_read) {
+      // The plain read's time over ours: the share of plain-read bandwidth ours reaches on A and B.
+      const bool timed = c.contains("read_inputs");
+      const double share = timed ? c["read_inputs"]["median_ms"].get<double>() / ours_ms : 0;
+      cells.push_back(timed ? fmt::format("{:.3f}", share) : "-");
+      if (timed) {
+        summaries[category]["read"].add(share, name);
+        summaries["all"]["read"].add(share, name);
+      }
+    }
     const bool ok = c.at("checks").at("ours").at("passed").get<bool>() && c.at("checks").at("cublaslt").at("passed").get<bool>();
     cells.push_back(ok ? "ok" : "FAIL");
     rows += row(cells, widths, markdown);
@@ -112,7 +126,8 @@ std::string renderSuiteResults(const nlohmann::json& results, const nlohmann::js
   categories.push_back("all");
   std::vector<std::string> summary_header = {"category", "cases", "vs cuBLAS", "vs cuBLASLt"};
   if (with_torch) summary_header.push_back("vs torch.compile");
-  const std::vector<size_t> summary_widths = {14, 5, 44, 44, 44};
+  if (with_read) summary_header.push_back("plain read of A and B over ours");
+  const std::vector<size_t> summary_widths = {14, 5, 44, 44, 44, 44};
   out += row(summary_header, summary_widths, markdown);
   if (markdown) out += separator(summary_header.size());
   for (const std::string& category : categories) {
@@ -120,6 +135,7 @@ std::string renderSuiteResults(const nlohmann::json& results, const nlohmann::js
     std::vector<std::string> cells = {category, std::to_string(by["cublas"].count), by["cublas"].text(),
                                       by["cublaslt"].text()};
     if (with_torch) cells.push_back(by["torch"].text());
+    if (with_read) cells.push_back(by["read"].text());
     out += row(cells, summary_widths, markdown);
   }
   return out;

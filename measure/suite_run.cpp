@@ -12,6 +12,7 @@
 #include "measure/cublas_baseline.h"
 #include "measure/cublaslt_baseline.h"
 #include "measure/matmul_run.h"
+#include "measure/read_inputs.h"
 #include "tilegrid/ir/check.h"
 #include "tilegrid/runtime/device.h"
 #include "tilegrid/runtime/driver.h"
@@ -58,7 +59,9 @@ nlohmann::json runCase(const SuiteCase& c, const SuiteRunOptions& options, L2Flu
   r["kernel"] = gemm.source().kernel_name;
   // A, B, C, cuBLAS's reference C, our workspace and cuBLASLt's.
   const uint64_t c_bytes = static_cast<uint64_t>(p.spanC()) * static_cast<uint64_t>(scheduler::bytes(p.out_dtype));
-  const uint64_t in_bytes = static_cast<uint64_t>(p.spanA() + p.spanB()) * static_cast<uint64_t>(scheduler::bytes(p.a_dtype));
+  const uint64_t a_bytes = static_cast<uint64_t>(p.spanA()) * static_cast<uint64_t>(scheduler::bytes(p.a_dtype));
+  const uint64_t b_bytes = static_cast<uint64_t>(p.spanB()) * static_cast<uint64_t>(scheduler::bytes(p.b_dtype));
+  const uint64_t in_bytes = a_bytes + b_bytes;
   checkFitsInDeviceMemory(in_bytes + 2 * c_bytes + gemm.workspaceSize() + (uint64_t{32} << 20), "case " + c.name);
   MatmulBuffers buffers(p, options.seed);
   MatmulLaunch ours(gemm, buffers);
@@ -76,13 +79,17 @@ nlohmann::json runCase(const SuiteCase& c, const SuiteRunOptions& options, L2Flu
   const std::vector<std::function<void()>> launches = {
       [&] { ours(stream.get()); },
       [&] { cublas.run(p, buffers.a.ptr(), buffers.b.ptr(), buffers.c.ptr(), stream.get()); },
-      [&] { lt.run(buffers.a.ptr(), buffers.b.ptr(), buffers.c.ptr(), stream.get()); }};
+      [&] { lt.run(buffers.a.ptr(), buffers.b.ptr(), buffers.c.ptr(), stream.get()); },
+      [&] { readInputs(buffers.a.ptr(), a_bytes, buffers.b.ptr(), b_bytes, stream.get()); }};
   std::vector<std::vector<float>> ms = timeInTurns(
       launches, options.warmup, TurnBudget{options.turns, options.seconds, options.max_turns}, flusher, stream.get());
   r["turns"] = ms[0].size();
   r["ours"] = timing(summarizeTimes(std::move(ms[0]), p.flops()));
   r["cublas"] = timing(summarizeTimes(std::move(ms[1]), p.flops()));
   r["cublaslt"] = timing(summarizeTimes(std::move(ms[2]), p.flops()));
+  // The memory-speed reference: one plain read of A and B (its "tflops" is the GEMM's flop over it).
+  r["read_inputs"] = timing(summarizeTimes(std::move(ms[3]), p.flops()));
+  r["input_bytes"] = a_bytes + b_bytes;
   return r;
 }
 

@@ -87,13 +87,17 @@ extern "C" __global__ void tilegrid_fill_random(void* out, unsigned long long co
 
 }  // namespace
 
+const codegen::KernelSource& fillRandomSource() {
+  static const codegen::KernelSource source{"tilegrid_fill_random", kFillSource, {}, {}};
+  return source;
+}
+
 void fillRandomOnDevice(DeviceBuffer& buffer, scheduler::DType type, size_t count, uint64_t seed, float lo, float hi,
                         CUstream stream) {
   TG_USER_CHECK(count * static_cast<size_t>(scheduler::bytes(type)) <= buffer.bytes())
       << count << " " << scheduler::toString(type) << " elements do not fit a " << buffer.bytes() << "-byte buffer";
   TG_USER_CHECK(lo < hi) << "random fill: lo (" << lo << ") must be below hi (" << hi << ")";
-  static const codegen::KernelSource source{"tilegrid_fill_random", kFillSource, {}, {}};
-  const LoadedKernel* kernel = &builtinKernel(source);
+  const LoadedKernel* kernel = &builtinKernel(fillRandomSource());
   const int dtype = type == scheduler::DType::BF16 ? 0 : type == scheduler::DType::FP16 ? 1 : 2;
   KernelArgs args;
   args.add(buffer.ptr()).add(static_cast<unsigned long long>(count)).add(static_cast<unsigned long long>(seed));

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "tilegrid/codegen/kernel_source.h"
 #include "tilegrid/scheduler/problem.h"
 
 namespace tilegrid::runtime {
@@ -40,6 +41,8 @@ class DeviceBuffer {
 
 // `count` elements of `type`, uniform in [lo, hi), generated on the device by a small NVRTC kernel.
 // The values equal randomValues(count, seed, lo, hi) encoded as `type`.
+// The kernel fillRandomOnDevice launches.
+const codegen::KernelSource& fillRandomSource();
 void fillRandomOnDevice(DeviceBuffer& buffer, scheduler::DType type, size_t count, uint64_t seed, float lo = -1.0f,
                         float hi = 1.0f, CUstream stream = nullptr);
 // The same values, generated on the host and copied over.

@@ -73,6 +73,11 @@ const LoadedKernel& builtinKernel(const codegen::KernelSource& source) {
   return *slot;
 }
 
+const codegen::KernelSource& padRowsSource() {
+  static const codegen::KernelSource source{"tilegrid_pad_rows", kPadSource, {}, {}};
+  return source;
+}
+
 void padRows(CUdeviceptr src, uint64_t src_bytes, CUdeviceptr dst, const codegen::PaddedCopy& pad, CUstream stream) {
   TG_INTERNAL_CHECK(pad.dst_pitch % 16 == 0 && pad.dst_pitch >= (pad.row_bytes + 15) / 16 * 16 && pad.rows >= 1)
       << "padded copy: destination pitch " << pad.dst_pitch << " cannot hold rows of " << pad.row_bytes << " bytes";
@@ -82,8 +87,7 @@ void padRows(CUdeviceptr src, uint64_t src_bytes, CUdeviceptr dst, const codegen
   TG_INTERNAL_CHECK((batches - 1) * pad.src_batch_pitch + (pad.rows_per_batch - 1) * pad.src_pitch + pad.row_bytes <=
                     src_bytes)
       << "padded copy reads past its " << src_bytes << "-byte source";
-  static const codegen::KernelSource source{"tilegrid_pad_rows", kPadSource, {}, {}};
-  static const LoadedKernel& kernel = builtinKernel(source);
+  static const LoadedKernel& kernel = builtinKernel(padRowsSource());
   KernelArgs args;
   args.add(src).add(dst).add(static_cast<unsigned long long>(pad.rows));
   args.add(static_cast<unsigned long long>(pad.row_bytes)).add(static_cast<unsigned long long>(pad.src_pitch));

@@ -16,6 +16,8 @@ const LoadedKernel& builtinKernel(const codegen::KernelSource& source);
 // Copies `pad.rows` rows of `pad.row_bytes` from `src` (`pad.src_pitch` apart; the buffer holds
 // `src_bytes`) to `dst` (`pad.dst_pitch` apart, a multiple of 16), on `stream`. Bytes of a row's
 // padding get whatever follows the row in `src`. Element sizes of 2 bytes or more.
+// The kernel padRows launches.
+const codegen::KernelSource& padRowsSource();
 void padRows(CUdeviceptr src, uint64_t src_bytes, CUdeviceptr dst, const codegen::PaddedCopy& pad, CUstream stream);
 
 }  // namespace tilegrid::runtime

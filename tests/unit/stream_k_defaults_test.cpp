@@ -18,13 +18,18 @@ TEST(StreamKDefaults, SmallProblemsAreCutOnlyUnderHalfAWave) {
   EXPECT_FALSE(chooseParams(problem(64, 8192, 8192), h100).stream_k);
   EXPECT_FALSE(chooseParams(problem(8192, 100, 8192), h100).stream_k);
   EXPECT_TRUE(chooseParams(problem(64, 8192, 8192), h100, {.stream_k = true}).stream_k);
-  for (const MatmulProblem& small : {problem(64, 64, 65536), problem(1, 1, 100000), problem(1, 4096, 4096)}) {
+  // 1x1x100000 has 391 K tiles of 256: fewer than 4 for each of 132 clusters, but cut in step into
+  // 97 pieces of 4 or more.
+  for (const MatmulProblem& small : {problem(64, 64, 65536), problem(1, 1, 100000), problem(4, 64, 32768)}) {
     const MatmulSchedule s = schedule(small, h100);
     EXPECT_TRUE(s.params.stream_k) << small.toString();
     EXPECT_GE(s.workSplit().pieces, 2) << small.toString() << ": " << s.workSplit().describe();
     EXPECT_FALSE(chooseParams(small, h100, {.stream_k = false}).stream_k) << small.toString();
   }
-  // Over half a wave of tiles (96 of 64x64 at 1x6144x4096) nothing is cut.
+  // 64 units of 16 K tiles (1x4096x4096 in 64x8x256 tiles): two pieces and a hand-over take longer
+  // than a whole unit, which stays whole.
+  EXPECT_EQ(schedule(problem(1, 4096, 4096), h100).workSplit().pieces, 0);
+  // Over half a wave of tiles (96 narrow tiles at 1x6144x4096) nothing is cut.
   EXPECT_FALSE(chooseParams(problem(1, 6144, 4096), h100).stream_k);
 }
 

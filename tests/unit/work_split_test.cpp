@@ -128,11 +128,11 @@ TEST(WorkSplit, StreamKBalancesTheLastWave) {
       const bool applies = kernelView(units, clusters, 0, k_tiles, true).sk_total > 0;
       const int pieces = 2 * units <= clusters ? std::min(clusters / units, k_tiles / 4) : 0;
       const int share = pieces > 0 ? (k_tiles + pieces - 1) / pieces : (units * k_tiles + clusters - 1) / clusters;
-      // Units short of a wave are cut whole, as long as each cluster gets 4 K tiles and its share
-      // plus a hand-over is shorter than a whole unit.
+      // Units short of a wave are cut, as long as each cluster gets 4 K tiles (or, cut in step, each
+      // piece does) and its share plus a hand-over is shorter than a whole unit.
       // From a wave up, the last wave is shared where its idle part is more than a hand-over.
       const bool pays = units >= clusters ? k_tiles * (clusters - rem) > kHandOverKTiles * clusters
-                                          : 5 * rem <= 4 * clusters && units * k_tiles >= 4 * clusters &&
+                                          : 5 * rem <= 4 * clusters && (units * k_tiles >= 4 * clusters || pieces >= 2) &&
                                                 share + kHandOverKTiles < k_tiles;
       EXPECT_EQ(applies, rem != 0 && pays) << units << " units on " << clusters << " clusters";
       if (!applies) continue;

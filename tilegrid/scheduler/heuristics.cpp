@@ -203,6 +203,31 @@ void fitOneWaveSm90(const MatmulProblem& user_problem, const DeviceSpec& device,
   p.cluster = ClusterShape{1, 1};
 }
 
+// The rows of one wgmma (m64nNk16): the M extent an sm_90 consumer warpgroup computes at least.
+constexpr int64_t kWgmmaRows = 64;
+
+// A problem whose smaller side (M or N) is under a wgmma's 64 rows does at most that many flops per
+// byte of its large operand, a fraction of what the tensor cores could do while the large operand
+// streams in: its time is reading that operand once. Laid out the usual way, most of each 64-row
+// wgmma and of each stage's A tile would hold rows that do not exist. So the small side becomes
+// wgmma's N instead (swap_ab where it is M), rounded up to the instruction's 8 columns, and shared
+// memory holds stages of the large operand almost alone: 64-row tiles (one consumer warpgroup, as
+// many units as the large side gives), 256 elements of K per stage (32 KiB of the large operand, half
+// the barrier round trips of 128 for the same bytes in flight) and no cluster (a multicast of the
+// small operand saves nothing). Stream-K then cuts the units in step where they are few
+// (cutSmallProblemsInStep). Measured against the tiles the other rules pick and against other K
+// depths and stage counts: docs/results/narrow_tiles_h100.csv, held by
+// tests/unit/tile_dataset_test.cpp.
+bool narrowSideSm90(const MatmulProblem& problem) { return std::min(problem.m, problem.n) < kWgmmaRows; }
+
+void setNarrowTileSm90(const MatmulProblem& problem, MatmulParams& p) {
+  constexpr int64_t kNarrowTileK = 256;
+  p.swap_ab = problem.m <= problem.n;
+  const int64_t small = std::min(problem.m, problem.n);
+  setSm90Tile(p, TileShape{kWgmmaRows, ceilDiv(small, 8) * 8, kNarrowTileK});
+  p.cluster = ClusterShape{1, 1};
+}
+
 // Where M or N is under 128 the kernel is bound by reading the larger operand, and only as many SMs
 // read it as there are work units: 64x64x65536 is one tile, whose one CTA walks all of K while 131
 // SMs idle. Cut in step (inStepPieces), every unit is split into pieces of its K range, one a
@@ -376,6 +401,9 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
   if (p.arch == Arch::Sm80) {
     choosePads();
     chooseTilesSm80(alignedByPadding(p.kernelProblem(user_problem), p.pad_a, p.pad_b), device, p);
+  } else if (p.persistent && !overrides.swap_ab && !overrides.cta_tile && narrowSideSm90(user_problem)) {
+    setNarrowTileSm90(user_problem, p);
+    choosePads();
   } else {
     chooseTilesSm90(p.kernelProblem(user_problem), device, p);
     if (!overrides.swap_ab && !overrides.cta_tile) fitOneWaveSm90(user_problem, device, p);

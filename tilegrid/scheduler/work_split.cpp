@@ -50,7 +50,11 @@ WorkSplit planWorkSplit(int64_t units, int64_t clusters, int64_t k_tiles, bool s
   w.k_tiles = k_tiles;
   int64_t sk_units = stream_k ? unitsWorthCutting(units, clusters, k_tiles) : 0;
   const int64_t total = sk_units * k_tiles;
-  if (total < kMinSplitKTiles * clusters || total > kMaxSplitCount) sk_units = 0;
+  // Shared among every cluster, each share needs kMinSplitKTiles; cut in step, each unit is cut into
+  // no more pieces than give each that many (inStepPieces), so fewer K tiles than that only means
+  // fewer pieces.
+  const bool in_step = inStepPieces(units, clusters, k_tiles) >= 2;
+  if ((total < kMinSplitKTiles * clusters && !in_step) || total > kMaxSplitCount) sk_units = 0;
   int64_t pieces = sk_units > 0 ? inStepPieces(units, clusters, k_tiles) : 0;
   if (sk_units > 0 && units < clusters) {
     // Under a wave the whole problem is cut; that pays only where a cluster's longest share plus a

@@ -228,6 +228,36 @@ void setNarrowTileSm90(const MatmulProblem& problem, MatmulParams& p) {
   p.cluster = ClusterShape{1, 1};
 }
 
+// Three shapes of problem whose time is mostly start-up and hand-over rather than streaming K tiles,
+// for which the rules above, fitted on problems of thousands of K, choose too large a tile or a
+// cluster (docs/results/small_tiles_h100.csv, held by tests/unit/tile_dataset_test.cpp):
+// - One tile cut in step into a piece per SM (128x128x65536 in a 128x128 tile): every SM hands a
+//   partial sum of the whole tile to one finisher. 64x64 tiles 256 deep make four or more units of
+//   longer pieces, each with a quarter of the partial-sum bytes.
+// - At most 8 K tiles and at most a wave of 64x64 tiles (512^3, 32 batches of 128x128x64): every
+//   CTA's loop is a few K tiles long, so its start-up is most of its time; 64x64 tiles alone give
+//   the most CTAs, each starting at once (a cluster waits for both its CTAs to be placed).
+// - Batched: pairs share B tiles across M, which saves L2 reads where many waves stream the same B;
+//   batch entries are separate problems of a few waves at most, and run alone.
+void shortOrOneTileSm90(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
+  constexpr int64_t kShortKTiles = 8;
+  constexpr int64_t kDeepTileK = 256;
+  const TileShape small{64, 64, 64};
+  const int64_t units = ceilDiv(problem.m, p.cta_tile.m) * ceilDiv(problem.n, p.cta_tile.n) * problem.batch;
+  const int64_t small_units = ceilDiv(problem.m, small.m) * ceilDiv(problem.n, small.n) * problem.batch;
+  const bool one_tile_cut = units == 1 && std::min(problem.m, problem.n) >= kWgmmaRows &&
+                            inStepPieces(1, device.sm_count, ceilDiv(problem.k, p.cta_tile.k)) >= 2;
+  if (one_tile_cut) {
+    setSm90Tile(p, TileShape{small.m, small.n, kDeepTileK});
+    p.cluster = ClusterShape{1, 1};
+  } else if (ceilDiv(problem.k, small.k) <= kShortKTiles && small_units <= device.sm_count) {
+    setSm90Tile(p, small);
+    p.cluster = ClusterShape{1, 1};
+  } else if (problem.batch > 1) {
+    p.cluster = ClusterShape{1, 1};
+  }
+}
+
 // Where M or N is under 128 the kernel is bound by reading the larger operand, and only as many SMs
 // read it as there are work units: 64x64x65536 is one tile, whose one CTA walks all of K while 131
 // SMs idle. Cut in step (inStepPieces), every unit is split into pieces of its K range, one a
@@ -407,6 +437,7 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
   } else {
     chooseTilesSm90(p.kernelProblem(user_problem), device, p);
     if (!overrides.swap_ab && !overrides.cta_tile) fitOneWaveSm90(user_problem, device, p);
+    if (p.persistent && !overrides.cta_tile && !overrides.cluster_m) shortOrOneTileSm90(p.kernelProblem(user_problem), device, p);
     choosePads();
   }
   const MatmulProblem problem = p.arch == Arch::Sm80

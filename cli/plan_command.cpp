@@ -65,12 +65,23 @@ std::vector<scheduler::RankedTile> tileRanking(const PlanRequest& request, const
   return scheduler::rankSm90Tiles(s.kernelProblem(), s.device, s.params.stream_k, s.params.swap_ab);
 }
 
-// Why the kernel computes C = A B or C^T = B^T A^T, where the heuristic chose: the score of each
-// orientation's ranked choice.
-std::string orientationText(const PlanRequest& request, const scheduler::MatmulSchedule& s) {
-  if (s.params.arch != scheduler::Arch::Sm90 || !s.params.persistent || request.overrides.cta_tile ||
-      request.overrides.swap_ab)
-    return "";
+// The rule the schedule's decision trace gives for `what`, or "".
+std::string ruleOf(const scheduler::MatmulSchedule& s, const std::string& what) {
+  std::string rule;
+  for (const scheduler::Decision& d : s.decisions) {
+    if (d.what == what) rule = d.rule;  // the last decision on it stands
+  }
+  return rule;
+}
+
+bool decidedBy(const scheduler::MatmulSchedule& s, const std::string& what, const std::string& function) {
+  return ruleOf(s, what).rfind(function + ":", 0) == 0;
+}
+
+// Why the kernel computes C = A B or C^T = B^T A^T, where the ranking of orientations decided: the
+// score of each orientation's ranked choice.
+std::string orientationText(const scheduler::MatmulSchedule& s) {
+  if (!decidedBy(s, "orientation", "rankOrientations")) return "";
   const scheduler::OrientationRanking r = scheduler::rankOrientations(s.problem, s.device, s.params.stream_k);
   if (r.narrow_n) return "orientation: C^T = B^T A^T, swap_ab (N of 64 or less: wgmma's 64 rows run along N)\n";
   if (!r.straight && !r.swapped) return "";
@@ -85,15 +96,21 @@ std::string orientationText(const PlanRequest& request, const scheduler::MatmulS
 
 // The 128-row tiles whose width fills one wave, where the heuristic chose them (oneWaveTileSm90). They
 // replace whatever the ranking chose, so plan shows the fit instead of the ranking and the orientation.
-std::optional<scheduler::OneWaveTile> oneWaveTile(const PlanRequest& request, const scheduler::MatmulSchedule& s) {
-  if (s.params.arch != scheduler::Arch::Sm90 || !s.params.persistent || request.overrides.cta_tile ||
-      request.overrides.swap_ab)
-    return std::nullopt;
-  const auto fit = scheduler::oneWaveTileSm90(s.problem, s.device);
-  if (!fit || fit->swap_ab != s.params.swap_ab || s.params.cta_tile.m != 128 || fit->width != s.params.cta_tile.n ||
-      s.params.cluster.m != 1)
-    return std::nullopt;
-  return fit;
+std::optional<scheduler::OneWaveTile> oneWaveTile(const scheduler::MatmulSchedule& s) {
+  if (!decidedBy(s, "tile", "fitOneWaveSm90")) return std::nullopt;
+  return scheduler::oneWaveTileSm90(s.problem, s.device);
+}
+
+std::string decisionsText(const scheduler::MatmulSchedule& s) {
+  std::string text = "decisions:\n";
+  for (const scheduler::Decision& d : s.decisions) text += fmt::format("  {:<15} {:<22} {}\n", d.what, d.choice, d.rule);
+  return text;
+}
+
+nlohmann::json decisionsJson(const scheduler::MatmulSchedule& s) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const scheduler::Decision& d : s.decisions) j.push_back({{"what", d.what}, {"choice", d.choice}, {"rule", d.rule}});
+  return j;
 }
 
 std::string oneWaveText(const std::optional<scheduler::OneWaveTile>& fit, const scheduler::MatmulSchedule& s) {
@@ -185,10 +202,11 @@ void runPlanCommand(const PlanCommandOptions& options, std::ostream& out) {
   checkChoice("--format", options.format, {"text", "json"});
   const PlanRequest request = parsePlanOptions(options.plan);
   const scheduler::MatmulSchedule s = scheduler::schedule(request.problem, request.device, request.overrides);
-  const std::optional<scheduler::OneWaveTile> fit = oneWaveTile(request, s);
+  const std::optional<scheduler::OneWaveTile> fit = oneWaveTile(s);
   const std::vector<scheduler::RankedTile> ranked = fit ? std::vector<scheduler::RankedTile>{} : tileRanking(request, s);
   if (options.format == "json") {
     nlohmann::json j = scheduleJson(s);
+    j["decisions"] = decisionsJson(s);
     if (!ranked.empty()) j["tile_ranking"] = rankingJson(ranked);
     if (fit) {
       j["one_wave_tile"] = {{"width", fit->width}, {"swap_ab", fit->swap_ab}, {"tiles", fit->tiles}, {"useful", fit->useful}};
@@ -196,7 +214,7 @@ void runPlanCommand(const PlanCommandOptions& options, std::ostream& out) {
     if (request.tuned) j["tuned"] = tunedNote(request);
     out << j.dump(2) << "\n";
   } else {
-    out << s.toString() << (fit ? oneWaveText(fit, s) : orientationText(request, s) + rankingText(ranked))
+    out << s.toString() << decisionsText(s) << (fit ? oneWaveText(fit, s) : orientationText(s) + rankingText(ranked))
         << splitText(s);
     out << "kernel: " << codegen::kernelName(s)
         << (s.params.shapeAtLaunch() ? " (reads M, N, K, batch, leading dimensions and strides at launch: one "

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "tilegrid/scheduler/decision_trace.h"
 #include "tilegrid/scheduler/params.h"
 #include "tilegrid/scheduler/sm90_tile_ranking.h"
 
@@ -41,7 +42,9 @@ struct ScheduleOverrides {
 // Concurrently resident CTAs the grid model plans a wave for.
 int64_t waveCtas(const MatmulParams& params, const MatmulProblem& problem, const DeviceSpec& device);
 
-// Heuristic params for `problem` on `device` with `overrides` applied. Validated.
-MatmulParams chooseParams(const MatmulProblem& problem, const DeviceSpec& device, const ScheduleOverrides& overrides = {});
+// Heuristic params for `problem` on `device` with `overrides` applied. Validated. Each decision and
+// the rule that made it go to `trace` where one is given.
+MatmulParams chooseParams(const MatmulProblem& problem, const DeviceSpec& device, const ScheduleOverrides& overrides = {},
+                          DecisionTrace* trace = nullptr);
 
 }  // namespace tilegrid::scheduler

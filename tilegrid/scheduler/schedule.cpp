@@ -128,7 +128,8 @@ MatmulSchedule scheduleWith(MatmulProblem user_problem, const DeviceSpec& device
                    copyTile("copy_b", cta.n, layout_b.major, problem.b_dtype),
                    buildWarpGrid(cta.m / params.warp_tile.m, cta.n / params.warp_tile.n),
                    banks_a,
-                   banks_b};
+                   banks_b,
+                   {{"params", params.toString(), "scheduleWith: the caller's"}}};
   checkShapeLimits(s);
   return s;
 }
@@ -158,7 +159,11 @@ std::map<std::string, int64_t> MatmulSchedule::shapeLimits() const {
 
 MatmulSchedule schedule(MatmulProblem problem, const DeviceSpec& device, const ScheduleOverrides& overrides) {
   problem.validate();
-  return scheduleWith(problem, device, chooseParams(problem, device, overrides));
+  DecisionTrace decisions;
+  const MatmulParams params = chooseParams(problem, device, overrides, &decisions);
+  MatmulSchedule s = scheduleWith(problem, device, params);
+  s.decisions = std::move(decisions);
+  return s;
 }
 
 int64_t MatmulSchedule::tilesM() const { return ceilDiv(kernelProblem().m, params.cta_tile.m); }

@@ -55,6 +55,8 @@ struct MatmulSchedule {
   ir::TensorDomain copy_b;
   ir::TensorDomain warp_grid;      // [warp_m, warp_n] -> warp index
   OperandBankCheck banks_a, banks_b;
+  // How the params were chosen (chooseParams), or that the caller gave them (scheduleWith).
+  DecisionTrace decisions;
 
   MatmulProblem kernelProblem() const { return params.kernelProblem(problem); }
   // Operand 'a', 'b' or 'c' of kernelProblem() as the kernel reads or writes it.

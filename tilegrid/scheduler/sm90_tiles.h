@@ -1,0 +1,41 @@
+#pragma once
+// How sm_90 kernels' CTA tiles and clusters are chosen: the rules chooseParams applies, in its order.
+// Each sets the tile (with its warpgroup and instruction tiles) and the cluster in `p`, and returns
+// the rule that decided, in words, for the schedule's decision trace. Internal to the scheduler.
+#include <optional>
+#include <string>
+
+#include "tilegrid/scheduler/params.h"
+
+namespace tilegrid::scheduler {
+
+// The rows of one wgmma (m64nNk16): the M extent an sm_90 consumer warpgroup computes at least.
+inline constexpr int64_t kWgmmaRows = 64;
+
+// Whether tiles of cta_m x cta_n give at least half the SMs one each.
+bool givesHalfTheSmsATile(const MatmulProblem& problem, const DeviceSpec& device, int64_t cta_m, int64_t cta_n);
+
+// A consumer warpgroup of `consumer_rows` rows (64 or 128) and the tile's whole width.
+void setSm90Tile(MatmulParams& p, const TileShape& cta, int64_t consumer_rows = 64);
+
+// Pairs of CTAs along M where the grid has two tile rows or more (persistent kernels).
+ClusterShape pairedCluster(const MatmulProblem& problem, const MatmulParams& p);
+
+// The ranked tile, else the small-problem rules, for the kernel problem (swap_ab already decided).
+std::string chooseTilesSm90(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p);
+
+// 128-row tiles as wide as fill one wave, replacing the choice where it pays (the caller's problem:
+// it may turn the problem around). Nothing where it does not apply.
+std::optional<std::string> fitOneWaveSm90(const MatmulProblem& user_problem, const DeviceSpec& device,
+                                          MatmulParams& p);
+
+// M or N under a wgmma's rows: the small side as wgmma's N (decides swap_ab as well).
+bool narrowSideSm90(const MatmulProblem& problem);
+std::string setNarrowTileSm90(const MatmulProblem& problem, MatmulParams& p);
+
+// One tile cut in step, few K tiles under a wave, or batched: smaller tiles or no cluster. Nothing
+// where none applies.
+std::optional<std::string> shortOrOneTileSm90(const MatmulProblem& problem, const DeviceSpec& device,
+                                              MatmulParams& p);
+
+}  // namespace tilegrid::scheduler

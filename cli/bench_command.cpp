@@ -76,6 +76,8 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
   cmd->add_option("--format", options.format, "text | markdown")->capture_default_str();
   cmd->add_option("--turns", options.turns, "Timed turns per case, at least")->capture_default_str();
   cmd->add_option("--seconds", options.seconds, "Seconds of timing per case, at least")->capture_default_str();
+  cmd->add_option("--arch", options.arch,
+                  "sm_80 | sm_90: the kernel family of ours (default: the GPU's own; sm_80 kernels also run on sm_90)");
   cmd->add_flag("--list", options.list, "List the suite's cases and stop");
   cmd->add_flag("--summary", options.summary, "Print only the per-category summary, not a row per case");
   return cmd;
@@ -113,6 +115,7 @@ int runBenchCommand(const BenchOptions& options, std::ostream& out) {
   if (!options.json.empty()) runtime::checkCanWriteFile(options.json, "--json");
   runtime::SuiteRunOptions run;
   run.turns = options.turns;
+  if (!options.arch.empty()) run.arch = scheduler::parseArch(options.arch);
   run.seconds = options.seconds;
   size_t done = 0;
   run.progress = [&](const nlohmann::json& r) {

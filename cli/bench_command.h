@@ -19,6 +19,7 @@ struct BenchOptions {
   double seconds = 1.0;
   bool list = false;      // print the cases and stop
   bool summary = false;   // only the per-category summary
+  std::string arch;       // the kernel family ours runs (empty: the device's own)
 };
 
 CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options);

@@ -55,7 +55,7 @@ void warmClocks(double seconds, CUstream stream) {
 nlohmann::json runCase(const SuiteCase& c, const SuiteRunOptions& options, L2Flusher& flusher, Stream& stream) {
   const scheduler::MatmulProblem& p = c.problem;
   nlohmann::json r{{"name", c.name}, {"category", c.category}, {"problem", p.toString()}, {"flop", p.flops()}};
-  const Gemm gemm(p);
+  const Gemm gemm(p, GemmOptions{options.arch, false});
   r["kernel"] = gemm.source().kernel_name;
   // A, B, C, cuBLAS's reference C, our workspace and cuBLASLt's.
   const uint64_t c_bytes = static_cast<uint64_t>(p.spanC()) * static_cast<uint64_t>(scheduler::bytes(p.out_dtype));
@@ -106,6 +106,7 @@ nlohmann::json runSuite(const std::vector<SuiteCase>& cases, const SuiteRunOptio
                            {"seconds", options.seconds},
                            {"max_turns", options.max_turns},
                            {"clock_warmup_seconds", options.clock_warmup_seconds},
+                           {"arch", options.arch ? scheduler::toString(*options.arch) : "the device's own"},
                            {"timing", "each launch alone between CUDA events after an L2 flush, contenders in turns; "
                                       "medians"}}},
                          {"cases", nlohmann::json::array()}};

@@ -11,6 +11,7 @@
 //    C's rows).
 // Results are JSON (one object per case), rendered by renderSuiteResults.
 #include <functional>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -26,6 +27,8 @@ struct SuiteRunOptions {
   int max_turns = 20000;
   double clock_warmup_seconds = 2.0;
   uint64_t seed = 2026;
+  // The kernel family of ours (GemmOptions::arch): the device's own where unset.
+  std::optional<scheduler::Arch> arch;
   // Called after each case with its result, for progress.
   std::function<void(const nlohmann::json&)> progress;
 };

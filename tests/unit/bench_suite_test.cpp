@@ -90,6 +90,11 @@ TEST(BenchSuite, TheTablesInTheDocsAreTheCheckedInRunsRendered) {
   const nlohmann::json run = merged({"docs/results/suite/h100.json"});
   EXPECT_EQ(block(readFile("docs/benchmarks.md"), "bench-table"), runtime::renderSuiteResults(run, {}, true));
   EXPECT_EQ(block(readFile("README.md"), "bench-summary"), runtime::renderSuiteResults(run, {}, true, true));
+  EXPECT_EQ(block(readFile("README.md"), "bench-large-sm90"),
+            runtime::renderSuiteResults(merged({"docs/results/suite/large-h100.json"}), {}, true));
+  EXPECT_EQ(block(readFile("README.md"), "bench-large-sm80"),
+            runtime::renderSuiteResults(merged({"docs/results/suite/large-sm80-h100.json"}), {}, true));
+  EXPECT_EQ(runtime::readSuite(std::string(TILEGRID_SOURCE_DIR) + "/bench/suites/large.json").size(), 14u);
   const std::string dir = "docs/results/suite/torch-comparison/";
   const nlohmann::json ours = merged({dir + "ours-llm.json", dir + "ours-shapes.json"});
   const nlohmann::json torch = merged({dir + "torch-llm.json", dir + "torch-shapes.json"});

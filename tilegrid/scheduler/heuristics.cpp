@@ -25,7 +25,8 @@ constexpr int64_t kMaxStagesSm80 = 4;
 constexpr int64_t kMaxStagesSm90 = 8;
 
 
-// sm_80: 128x256x64 CTAs of eight 64x64 warps, the best of bench/sm80_tile_sweep.sh on an H100
+// sm_80: 128x256x64 CTAs of eight 64x64 warps, the best of a sweep of `tilegrid run --arch sm_80
+// --cta-tile` on an H100
 // from 2048^3 up. Smaller problems take the largest tile that still gives at least half the SMs a
 // CTA: 1000^3 on an H100 runs at 77 TFLOP/s with 128x256 (32 CTAs), 141 with 64x128 (128 CTAs);
 // 2048x1024x1024: 186 with 128x256, 286 with 128x128 (four 64x64 warps, two CTAs an SM). A

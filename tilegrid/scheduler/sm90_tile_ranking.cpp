@@ -8,9 +8,9 @@ namespace tilegrid::scheduler {
 
 // The shapes ranked, each with its speed on full waves relative to the first: 192x160 with three
 // consumers and no cluster runs at 0.96 of 128x256 with two and a 2x1 cluster (H100, TN, 6144^3
-// and 8192^3, bench/sm90_consumers_sweep.sh) but fills 4000^3 with 525 tiles, 3.98 waves of 132
+// and 8192^3, `tilegrid run --cta-tile` of each) but fills 4000^3 with 525 tiles, 3.98 waves of 132
 // (128x256: 256 cluster units, 3.88 waves of 66, 95% real output): 771 vs 735 TFLOP/s. 128x232
-// pairs run at 0.97 on exactly four waves (2816x5568 vs 2816x6144, bench/sm90_tile_fit.sh) and fill
+// pairs run at 0.97 on exactly four waves (2816x5568 vs 2816x6144, `tilegrid run --cta-tile 128x232x64`) and fill
 // 5000x3000 with 260 units, 3.94 waves, 97% real: 748 vs 719 TFLOP/s. The model is calibrated on
 // problems of 2 to 16 waves, so under a whole wave of the first shape it ranks only 192x128, and
 // only where its tiles fill 90-100% of one wave: 1536x2048x8192 738 vs 668 (128x256 pairs cut by

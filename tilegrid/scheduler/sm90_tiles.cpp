@@ -48,7 +48,7 @@ int64_t inStepPieceKTiles(const MatmulProblem& problem, const WaveFit& fit, int6
 }
 
 // Problems of at most a wave of 128x256 tiles, where no ranked shape fits (H100, TFLOP/s, same
-// process; docs/measurements-sm90-small-problems.md):
+// process, `tilegrid run --cta-tile ... --cluster ...`):
 // - Under half a wave of 128x256 pairs, stream-K cuts each unit into pieces and pays for every piece
 //   with a round trip of its partial sum through L2, which only long pieces amortize. Where each
 //   piece spans at least 128 K tiles (8192 of K), 128x256 pairs stay: 1024x1024x32768 665 vs 615

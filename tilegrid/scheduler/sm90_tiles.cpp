@@ -184,7 +184,7 @@ std::optional<std::string> fitOneWaveSm90(const MatmulProblem& user_problem, con
 // byte of its large operand, a fraction of what the tensor cores could do while the large operand
 // streams in: its time is reading that operand once. Laid out the usual way, most of each 64-row
 // wgmma and of each stage's A tile would hold rows that do not exist. So the small side becomes
-// wgmma's N instead (swap_ab where it is M), rounded up to the instruction's 8 columns, and shared
+// wgmma's N instead (swap_ab where it is M), rounded up to a power of two of 8 or more, and shared
 // memory holds stages of the large operand almost alone: 64-row tiles (one consumer warpgroup, as
 // many units as the large side gives), 256 elements of K per stage (32 KiB of the large operand, half
 // the barrier round trips of 128 for the same bytes in flight) and no cluster (a multicast of the
@@ -198,7 +198,12 @@ std::string setNarrowTileSm90(const MatmulProblem& problem, MatmulParams& p) {
   constexpr int64_t kNarrowTileK = 256;
   p.swap_ab = problem.m <= problem.n;
   const int64_t small = std::min(problem.m, problem.n);
-  setSm90Tile(p, TileShape{kWgmmaRows, ceilDiv(small, 8) * 8, kNarrowTileK});
+  // Widths of 8, 16, 32 or 64: a power of two at least the small side, so that every M (or N) from 1
+  // to 63 takes one of four kernels (the small side's extra columns cost a little shared memory,
+  // nothing in DRAM traffic).
+  int64_t width = 8;
+  while (width < small) width *= 2;
+  setSm90Tile(p, TileShape{kWgmmaRows, width, kNarrowTileK});
   p.cluster = ClusterShape{1, 1};
   return fmt::format("narrowSideSm90: {} is {}, under a wgmma's {} rows: it is wgmma's N{}, 64-row tiles {} deep, alone",
                      problem.m <= problem.n ? "M" : "N", small, kWgmmaRows, p.swap_ab ? " (C^T = B^T A^T)" : "",

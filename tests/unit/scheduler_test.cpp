@@ -454,7 +454,7 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
                           Expect{1280, 1536, 4096, Layout::TN, TileShape{128, 128, 64}, 1},
                           // N of 128 or less: 64x128 pairs where 128x128 tiles are at most half the SMs
                           // (4096x128x4096: 166 vs 147). M of 64: the widest tile whose tiles give half
-                          // the SMs one. M or N under 64: the small side is wgmma's N, in 64-row
+                          // the SMs one. M or N of 32 or less: the small side is wgmma's N, in 64-row
                           // tiles 256 deep (narrow_tiles_h100.csv).
                           Expect{4096, 128, 4096, Layout::TN, TileShape{64, 128, 64}, 2},
                           Expect{32, 4096, 4096, Layout::TN, TileShape{64, 32, 256}, 1, true},

@@ -104,7 +104,7 @@ Verdict judge(const std::map<Problem, std::vector<Measured>>& dataset, const Dev
 std::string datasetPath(const char* name) { return std::string(TILEGRID_SOURCE_DIR) + "/docs/results/" + name; }
 
 // The tile rules on the H100 their datasets were measured on, all datasets together: narrow tiles for
-// M or N under 64 (heuristics.cpp: narrowSideSm90), and short, one-tile and batched problems
+// M or N of 32 or less (sm90_tiles.cpp: narrowSideSm90), and short, one-tile and batched problems
 // (shortOrOneTileSm90) beside the rules they override.
 TEST(TileDataset, ChoicesAreWithinThreePercentOfTheBestMeasuredOnNineInTen) {
   constexpr double kMargin = 0.03;       // run-to-run spread of medians on one machine is about 1%

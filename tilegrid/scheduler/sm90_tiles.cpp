@@ -178,34 +178,36 @@ std::optional<std::string> fitOneWaveSm90(const MatmulProblem& user_problem, con
                      fit->tiles, fit->width, fit->swap_ab ? " computing C^T" : "", fit->useful * 100);
 }
 
-// The rows of one wgmma (m64nNk16): the M extent an sm_90 consumer warpgroup computes at least.
-
-// A problem whose smaller side (M or N) is under a wgmma's 64 rows does at most that many flops per
-// byte of its large operand, a fraction of what the tensor cores could do while the large operand
-// streams in: its time is reading that operand once. Laid out the usual way, most of each 64-row
-// wgmma and of each stage's A tile would hold rows that do not exist. So the small side becomes
-// wgmma's N instead (swap_ab where it is M), rounded up to a power of two of 8 or more, and shared
+// A problem whose smaller side (M or N) is at most half a wgmma's 64 rows does at most that many
+// flops per byte of its large operand, a fraction of what the tensor cores could do while the large
+// operand streams in: its time is reading that operand once. Laid out the usual way, most of each
+// 64-row wgmma and of each stage's A tile would hold rows that do not exist. So the small side becomes
+// wgmma's N instead (swap_ab where it is M), rounded up to 8, 16 or 32, and shared
 // memory holds stages of the large operand almost alone: 64-row tiles (one consumer warpgroup, as
 // many units as the large side gives), 256 elements of K per stage (32 KiB of the large operand, half
 // the barrier round trips of 128 for the same bytes in flight) and no cluster (a multicast of the
 // small operand saves nothing). Stream-K then cuts the units in step where they are few
 // (cutSmallProblemsInStep). Measured against the tiles the other rules pick and against other K
 // depths and stage counts: docs/results/narrow_tiles_h100.csv, held by
-// tests/unit/tile_dataset_test.cpp.
-bool narrowSideSm90(const MatmulProblem& problem) { return std::min(problem.m, problem.n) < kWgmmaRows; }
+// tests/unit/tile_dataset_test.cpp. Over half a wgmma's rows the waste is under half, and the
+// narrow tile, 64 columns wide, lost: 0.86x cuBLAS at M = 40 and 63 (N = K = 4096, 100 runs), against
+// 0.96-1.0x for the suite's M = 64 rows in 64-row tiles of C's orientation, which read the same bytes
+// of B. M or N from 33 to 63 is left to those tiles (not measured in between).
+bool narrowSideSm90(const MatmulProblem& problem) { return std::min(problem.m, problem.n) <= kWgmmaRows / 2; }
 
 std::string setNarrowTileSm90(const MatmulProblem& problem, MatmulParams& p) {
   constexpr int64_t kNarrowTileK = 256;
   p.swap_ab = problem.m <= problem.n;
   const int64_t small = std::min(problem.m, problem.n);
-  // Widths of 8, 16, 32 or 64: a power of two at least the small side, so that every M (or N) from 1
-  // to 63 takes one of four kernels (the small side's extra columns cost a little shared memory,
+  // Widths of 8, 16 or 32: a power of two at least the small side, so that every M (or N) from 1 to
+  // 32 takes one of three kernels (the small side's extra columns cost a little shared memory,
   // nothing in DRAM traffic).
   int64_t width = 8;
   while (width < small) width *= 2;
   setSm90Tile(p, TileShape{kWgmmaRows, width, kNarrowTileK});
   p.cluster = ClusterShape{1, 1};
-  return fmt::format("narrowSideSm90: {} is {}, under a wgmma's {} rows: it is wgmma's N{}, 64-row tiles {} deep, alone",
+  return fmt::format("narrowSideSm90: {} is {}, at most half a wgmma's {} rows: it is wgmma's N{}, 64-row tiles {} "
+                     "deep, alone",
                      problem.m <= problem.n ? "M" : "N", small, kWgmmaRows, p.swap_ab ? " (C^T = B^T A^T)" : "",
                      kNarrowTileK);
 }

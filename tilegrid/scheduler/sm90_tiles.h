@@ -29,7 +29,7 @@ std::string chooseTilesSm90(const MatmulProblem& problem, const DeviceSpec& devi
 std::optional<std::string> fitOneWaveSm90(const MatmulProblem& user_problem, const DeviceSpec& device,
                                           MatmulParams& p);
 
-// M or N under a wgmma's rows: the small side as wgmma's N (decides swap_ab as well).
+// M or N of at most half a wgmma's rows: the small side as wgmma's N (decides swap_ab as well).
 bool narrowSideSm90(const MatmulProblem& problem);
 std::string setNarrowTileSm90(const MatmulProblem& problem, MatmulParams& p);
 

@@ -6,11 +6,9 @@
 
 #include "tilegrid/ir/check.h"
 #include "tilegrid/scheduler/grid_model.h"
-#include "tilegrid/scheduler/one_wave_tile.h"
 #include "tilegrid/scheduler/operand_padding.h"
 #include "tilegrid/scheduler/sm90_tiles.h"
 #include "tilegrid/scheduler/tile_eligibility.h"
-#include "tilegrid/scheduler/wave_model.h"
 #include "tilegrid/scheduler/work_split.h"
 
 namespace tilegrid::scheduler {

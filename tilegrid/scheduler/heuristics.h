@@ -1,6 +1,6 @@
 #pragma once
 // The starting heuristics for tiles, stages and grid traversal, per arch. The tunable choices live
-// here and, for sm_90's tile shapes, in sm90_tile_ranking.h.
+// here and, for sm_90's tile shapes, in sm90_tiles.h (the rules) and sm90_tile_ranking.h (the ranking).
 #include <optional>
 #include <string>
 #include <vector>

@@ -101,15 +101,32 @@ std::optional<scheduler::OneWaveTile> oneWaveTile(const scheduler::MatmulSchedul
   return scheduler::oneWaveTileSm90(s.problem, s.device);
 }
 
+// Each decision and its rule; the options a model weighed, with its figure for each, under it (the
+// tile ranking's are shown in full by rankingText).
 std::string decisionsText(const scheduler::MatmulSchedule& s) {
   std::string text = "decisions:\n";
-  for (const scheduler::Decision& d : s.decisions) text += fmt::format("  {:<15} {:<22} {}\n", d.what, d.choice, d.rule);
+  for (const scheduler::Decision& d : s.decisions) {
+    text += fmt::format("  {:<15} {:<22} {}\n", d.what, d.choice, d.rule);
+    if (d.what == "tile") continue;
+    for (const scheduler::Candidate& c : d.candidates) {
+      const bool bytes = c.measure == "DRAM bytes";
+      text += fmt::format("  {:<15}   {:<40} {}{}\n", "", c.option,
+                          bytes ? fmt::format("{:.1f} MB", c.modelled / 1e6) : fmt::format("{:.3f}", c.modelled),
+                          bytes ? " of DRAM reads" : " " + c.measure);
+    }
+  }
   return text;
 }
 
 nlohmann::json decisionsJson(const scheduler::MatmulSchedule& s) {
   nlohmann::json j = nlohmann::json::array();
-  for (const scheduler::Decision& d : s.decisions) j.push_back({{"what", d.what}, {"choice", d.choice}, {"rule", d.rule}});
+  for (const scheduler::Decision& d : s.decisions) {
+    nlohmann::json candidates = nlohmann::json::array();
+    for (const scheduler::Candidate& c : d.candidates) {
+      candidates.push_back({{"option", c.option}, {"modelled", c.modelled}, {"measure", c.measure}});
+    }
+    j.push_back({{"what", d.what}, {"choice", d.choice}, {"rule", d.rule}, {"candidates", candidates}});
+  }
   return j;
 }
 

@@ -2,6 +2,9 @@
 // text and JSON, and overrides and given params say so.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "support/cli_runner.h"
@@ -43,6 +46,34 @@ TEST(DecisionTrace, NamesTheRuleThatChoseEachTile) {
     for (const char* what : {"arch", "persistent", "orientation", "tile", "cluster", "stream-k", "padded copies",
                              "stages", "grid traversal"}) {
       EXPECT_FALSE(ruleFor(s, what).empty()) << c.problem.toString() << ": no decision on " << what;
+    }
+  }
+}
+
+// Where a model decided, the trace lists what it weighed, the chosen option among them and best by the
+// model's own figure.
+TEST(DecisionTrace, ModelsListTheCandidatesTheyWeighed) {
+  const MatmulSchedule s = schedule(problem(4096, 4096, 4096), DeviceSpec::preset("sm_90"));
+  for (const Decision& d : s.decisions) {
+    if (d.what == "tile") {
+      ASSERT_GE(d.candidates.size(), 2u);
+      double best = 0;
+      for (const Candidate& c : d.candidates) {
+        if (c.option.find("not eligible") == std::string::npos) best = std::max(best, c.modelled);
+      }
+      EXPECT_EQ(d.candidates.front().measure, "score");
+      EXPECT_NE(d.rule.find(fmt::format("{:.3f}", best)), std::string::npos) << d.rule;
+    }
+    if (d.what == "grid traversal") {
+      ASSERT_GE(d.candidates.size(), 2u);
+      double least = d.candidates.front().modelled;
+      bool chosen_listed = false;
+      for (const Candidate& c : d.candidates) {
+        least = std::min(least, c.modelled);
+        chosen_listed = chosen_listed || c.option == d.choice;
+      }
+      EXPECT_TRUE(chosen_listed) << d.choice;
+      EXPECT_NE(d.rule.find(fmt::format("{:.1f} MB", least / 1e6)), std::string::npos) << d.rule;
     }
   }
 }

@@ -8,10 +8,21 @@
 
 namespace tilegrid::scheduler {
 
+// One option a model weighed, with the figure it gave it: the tile ranking's score (higher wins), the
+// grid model's DRAM traffic in bytes (lower wins).
+struct Candidate {
+  std::string option;
+  double modelled = 0;
+  std::string measure;  // what `modelled` is: "score", "DRAM bytes"
+  bool operator==(const Candidate&) const = default;
+};
+
 struct Decision {
   std::string what;    // the parameter: "orientation", "tile", "cluster", "stream-k", ...
   std::string choice;  // what was chosen, as plan prints it
   std::string rule;    // "override: ..." or the deciding rule, "function: reason"
+  // Where a model decided: every option it weighed, in its order (the chosen one among them).
+  std::vector<Candidate> candidates;
   bool operator==(const Decision&) const = default;
 };
 

@@ -187,7 +187,7 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
   DecisionTrace& decisions = trace ? *trace : local;
   decisions.clear();
   const auto decide = [&](const std::string& what, const std::string& choice, const std::string& rule) {
-    decisions.push_back({what, choice, rule});
+    decisions.push_back({what, choice, rule, {}});
   };
   MatmulParams p;
   p.arch = overrides.arch.value_or(device.arch());
@@ -245,6 +245,14 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
     }
     decide("orientation", p.swap_ab ? "C^T = B^T A^T" : "C = A B", turned ? rule : orientation_rule);
     decide("tile", p.cta_tile.toString(), rule);
+    if (rule.rfind("rankSm90Tiles:", 0) == 0) {
+      for (const RankedTile& t : rankSm90Tiles(p.kernelProblem(user_problem), device, p.stream_k, p.swap_ab)) {
+        decisions.back().candidates.push_back(
+            {fmt::format("{}x{}x{} in {}x1 clusters{}", t.cta.m, t.cta.n, t.cta.k, t.cluster_m,
+                         t.eligible() ? "" : " (not eligible: " + t.not_eligible + ")"),
+             t.score(), "score"});
+      }
+    }
     choosePads();
   }
   if (p.arch == Arch::Sm80) decide("orientation", "C = A B", orientation_rule);
@@ -341,12 +349,20 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
   } else if (p.grid.method == GridMethod::None) {
     p.grid.factors = {1};
   }
+  const bool traversal_overridden = overrides.method || overrides.group || overrides.factors;
   decide("grid traversal", p.grid.toString(),
-         overrides.method || overrides.group || overrides.factors
+         traversal_overridden
              ? "override"
              : fmt::format("chooseGridTraversal: the least modelled DRAM traffic, {:.1f} MB ({} CTAs a wave, panels of "
                            "{:.1f} MB)",
                            best.dram_bytes / 1e6, best.wave_ctas, static_cast<double>(best.panel_bytes) / 1e6));
+  if (!traversal_overridden) {
+    for (const TrafficEstimate& e :
+         estimateTraffic(problem, p.cta_tile.m, p.cta_tile.n, waveCtas(p, problem, device), device.l2_bytes)) {
+      decisions.back().candidates.push_back(
+          {fmt::format("swizzle-merge factors={} group={}", e.factor, toString(e.group)), e.dram_bytes, "DRAM bytes"});
+    }
+  }
   p.specialize_shape = overrides.specialize_shape.value_or(false);
   const MatmulProblem kernel = p.kernelProblem(user_problem);
   p.wide_tile_grid = std::max(ceilDiv(kernel.m, p.cta_tile.m), ceilDiv(kernel.n, p.cta_tile.n)) > kNarrowTilesPerDim;

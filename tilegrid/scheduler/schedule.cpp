@@ -129,7 +129,7 @@ MatmulSchedule scheduleWith(MatmulProblem user_problem, const DeviceSpec& device
                    buildWarpGrid(cta.m / params.warp_tile.m, cta.n / params.warp_tile.n),
                    banks_a,
                    banks_b,
-                   {{"params", params.toString(), "scheduleWith: the caller's"}}};
+                   {{"params", params.toString(), "scheduleWith: the caller's", {}}}};
   checkShapeLimits(s);
   return s;
 }

@@ -136,5 +136,38 @@ TEST(TileDataset, RowsOfTheSmallSideWouldFail) {
   EXPECT_GT(slower, problems / 2);
 }
 
+
+// Paired measurements behind chooseSmallTileSm90's rules (each pair: two tile and cluster choices for
+// one problem, timed in one process on an H100; docs/results/small_problem_pairs_h100.csv). The
+// scheduler must never pick the slower of a pair that differs by more than the run-to-run spread;
+// later rules (one-wave fits, narrow and short-problem tiles) may pick a third configuration.
+TEST(TileDataset, SmallProblemRulesNeverPickTheSlowerOfAMeasuredPair) {
+  constexpr double kSpread = 0.03;
+  std::ifstream in(datasetPath("small_problem_pairs_h100.csv"));
+  ASSERT_TRUE(in.good());
+  std::string line;
+  std::getline(in, line);
+  ASSERT_EQ(line, "m,n,k,layout,winner,winner_tflops,loser,loser_tflops");
+  const DeviceSpec h100 = DeviceSpec::preset("sm_90");
+  int pairs = 0, decisive = 0, winners = 0;
+  while (std::getline(in, line)) {
+    const std::vector<std::string> c = splitCsv(line);
+    ASSERT_EQ(c.size(), 8u) << line;
+    ++pairs;
+    MatmulProblem p;
+    p.m = std::stoll(c[0]), p.n = std::stoll(c[1]), p.k = std::stoll(c[2]), p.layout = parseLayout(c[3]);
+    const MatmulParams params = schedule(p, h100).params;
+    const std::string chosen = params.cta_tile.toString() + " c" + std::to_string(params.cluster.m);
+    const bool decisive_pair = std::stod(c[5]) > std::stod(c[7]) * (1 + kSpread);
+    if (!decisive_pair) continue;
+    ++decisive;
+    winners += chosen == c[4];
+    EXPECT_NE(chosen, c[6]) << p.toString() << ": picks " << chosen << ", measured " << c[7] << " TFLOP/s against "
+                            << c[5] << " for " << c[4];
+  }
+  EXPECT_GE(pairs, 60);
+  EXPECT_GT(winners, decisive / 2) << "most decisive pairs' winners are still the choice";
+}
+
 }  // namespace
 }  // namespace tilegrid::scheduler

@@ -30,8 +30,8 @@ ClusterShape pairedCluster(const MatmulProblem& problem, const MatmulParams& p) 
 
 namespace {
 
-// Pairs only over an even number of tile rows: an odd one leaves half a pair empty (alone vs in
-// pairs, H100, TN, 128x128: 896x2048x4096 510 vs 434, 384x4096x8192 438 vs 370 TFLOP/s).
+// Pairs only over an even number of tile rows: an odd one leaves half a pair empty
+// (docs/results/small_problem_pairs_h100.csv: 896x2048x4096, 384x4096x8192).
 ClusterShape evenRowPairs(const MatmulProblem& problem, const MatmulParams& p) {
   return ceilDiv(problem.m, p.cta_tile.m) % 2 == 0 ? pairedCluster(problem, p) : ClusterShape{1, 1};
 }
@@ -47,44 +47,20 @@ int64_t inStepPieceKTiles(const MatmulProblem& problem, const WaveFit& fit, int6
   return pieces > 0 ? k_tiles / pieces : k_tiles;
 }
 
-// Problems of at most a wave of 128x256 tiles, where no ranked shape fits (H100, TFLOP/s, same
-// process, `tilegrid run --cta-tile ... --cluster ...`):
-// - Under half a wave of 128x256 pairs, stream-K cuts each unit into pieces and pays for every piece
-//   with a round trip of its partial sum through L2, which only long pieces amortize. Where each
-//   piece spans at least 128 K tiles (8192 of K), 128x256 pairs stay: 1024x1024x32768 665 vs 615
-//   for 128x128 pairs, 1024x1024x65536 728 vs 645, 2048x512x32768 645 vs 586, 1024x2048x16384 707
-//   vs 676; at 64 K tiles they tie (1024x1024x16384 555 vs 559) or lose (512x1024x32768, 8 pieces,
-//   477 vs 521). Shorter pieces take 128x128 tiles: twice the units, each cut into half as many
-//   pieces: 1024x2048x4096 NT 607 vs 437, 512x4096x4096 503 vs 396, 256x8192x8192 521 vs 448.
-// - Under half a wave of those, 64x128 in pairs: 1000^3 163 vs 119, 512x2048x8192 426 vs 409,
-//   768x768x8192 315 vs 300, 128x4096x4096 166 vs 152. Not from K = 16384 on, where 128x128 pairs
-//   cut in two amortize their partial sums over long K: 1024x1024x16384 493 vs 448, 512x1024x16384
-//   362 vs 338 (K = 8192: 1024x1024 412 vs 464, 768x768 300 vs 315).
-// - 64x128 tiles run alone where they fill 80% of the SMs over at most 8 tile columns and A's and
-//   B's rows start on 32-byte sectors: 1024^3 230 vs 189 in pairs, 1000x1000x1024 219 vs 177,
-//   1024x1024x4096 NT 454 vs 357, 2048x512x4096 416 vs 340, 4096x256x4096 346 vs 288; at 82-85%,
-//   1750x500x4096 336-342 vs 288-291, 1750x500x8192 392 vs 349-351, 1750x500x1024 166-167 vs 148,
-//   1100x768x4096 364-368 vs 292-293 (at 79%, 1664x512x4096, 294 vs 289; at 73%, 1500x500x4096
-//   235-236 vs 243-244, 768x1024x4096 264 vs 282-284; over 11 columns, 640x1344x4096 247-249 vs
-//   306-312; 1750x500x4096 NT, A's rows off sectors, 122 vs 142). Off sectors a
-//   pair's multicast B saves more: 1000^3 159 vs 150 alone, 1000x1000x3000 256 vs 205, 1000x1000x2000
-//   NT (A's rows 2000 bytes) 217 vs 178, 2000x500x3000 240 vs 195. In pairs over more columns
-//   (512x2048x4096: 360 vs 320 alone) or fewer tiles (768x1024x4096, 96 tiles: 290 vs 268).
-// - 128x128 tiles run alone over at least 8 tile rows and at most 1.1 waves, where K is at most 8192
-//   or they fill 90% of the SMs, and the rows start on 32-byte sectors: 2048x1024x4096 598 vs 529 in
-//   pairs, 4096x512x8192 650 vs 561, 1024x2048x4096 569 vs 556, 1280^3 316 vs 298, 2048x1024x16384
-//   730 vs 636, 1280x1536x4096 560 vs 524. In pairs over fewer rows (256x8192x8192 522 vs 473 alone,
-//   512x4096x4096 500 vs 489, 512x1024x16384 398 vs 383), with long K under 90% (1024x1024x16384 559
-//   vs 524), or off sectors (2000x1000x3000 372 vs 319, 1500x1200x3000 344 vs 291, 1000x2000x1000
-//   260 vs 240, 2000x1000x1000 246 vs 243).
-// - Otherwise, where 128x256 tiles fill 2/3 of the SMs or more at once, alone: each CTA has a single
-//   tile, and a pair's shared B tile saves L2 reads that do not bound it: 2048^3 626 vs 591,
-//   2048x2048x4096 730 vs 710, 4096x1024x8192 788 vs 760 (from 1.2 waves of pairs on, pairs:
-//   2304x2304x4096 651 vs 616). Where they fill less and 128x128 tiles fit (above), those: 1536^3 376
-//   vs 332, 1536x1536x2048 428 vs 354, 1536x1536x4096 540 vs 488 (1792^3, 74%: 435 vs 464); else
-//   pairs: 700x2800x8192 570 vs 502 alone, 768x3072x8192 590 vs 514, 768x3072x4096 466 vs 442.
-// - Where N is 128 or less (128x128 by default) and 128x128 tiles are at most half the SMs, the same
-//   64x128 pairs: 4096x128x4096 166 vs 147, 8192x96x8192 NT 213 vs 196.
+// Problems of at most a wave of 128x256 tiles, where no ranked shape fits. Three costs decide, each
+// measured in pairs of configurations on an H100 (docs/results/small_problem_pairs_h100.csv, held by
+// tests/unit/tile_dataset_test.cpp):
+// - A cut unit pays for every piece with a round trip of its partial sum through L2, which only long
+//   pieces amortize. Under half a wave of 128x256 pairs, those stay where each in-step piece spans at
+//   least 128 K tiles; shorter pieces take 128x128 tiles (twice the units, half the pieces each).
+// - More, smaller tiles put more SMs to reading: under half a wave of 128x128, 64x128 pairs, unless K
+//   is over 8192, where 128x128 pairs cut in two amortize their partial sums over long K.
+// - A pair's multicast halves B's L2 reads but costs the cluster's start-up and leaves half a pair idle
+//   on an odd tile row. Tiles run alone where they nearly fill the SMs at once (64x128 from 80% over at
+//   most 8 tile columns; 128x128 over at least 8 tile rows within 1.1 waves where K is at most 8192 or
+//   they fill 90%; 128x256 from 2/3) and the rows start on 32-byte sectors; rows off sectors make every
+//   load cost more, which the halved reads of a pair recover.
+// - Where N is 128 or less and 128x128 tiles are at most half the SMs, the same 64x128 pairs.
 std::string chooseSmallTileSm90(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
   constexpr int64_t kShortestPieceForWideTiles = 128;
   const TileShape wide{128, 256, 64}, square{128, 128, 64}, narrow{64, 128, 64};

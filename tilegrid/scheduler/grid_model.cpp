@@ -44,7 +44,12 @@ std::vector<TrafficEstimate> estimateTraffic(const MatmulProblem& problem, int64
 
 TrafficEstimate chooseGridTraversal(const MatmulProblem& problem, int64_t cta_m, int64_t cta_n, int64_t wave_ctas,
                                     int64_t l2_bytes) {
-  const auto estimates = estimateTraffic(problem, cta_m, cta_n, wave_ctas, l2_bytes);
+  return leastTraffic(estimateTraffic(problem, cta_m, cta_n, wave_ctas, l2_bytes), problem, cta_m, cta_n, wave_ctas);
+}
+
+TrafficEstimate leastTraffic(const std::vector<TrafficEstimate>& estimates, const MatmulProblem& problem, int64_t cta_m,
+                             int64_t cta_n, int64_t wave_ctas) {
+  TG_INTERNAL_CHECK(!estimates.empty()) << "the grid model weighed no traversal";
   const int64_t tiles_m = ceilDiv(problem.m, cta_m), tiles_n = ceilDiv(problem.n, cta_n);
   const bool one_wave = tiles_m * tiles_n * problem.batch <= wave_ctas;
   const GridGroup preferred = one_wave && 2 * tiles_m <= tiles_n ? GridGroup::N : GridGroup::M;

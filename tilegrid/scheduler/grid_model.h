@@ -41,5 +41,8 @@ std::vector<TrafficEstimate> estimateTraffic(const MatmulProblem& problem, int64
                                              int64_t wave_ctas, int64_t l2_bytes);
 TrafficEstimate chooseGridTraversal(const MatmulProblem& problem, int64_t cta_m, int64_t cta_n, int64_t wave_ctas,
                                     int64_t l2_bytes);
+// The model's choice among `estimates` (estimateTraffic's for the same problem, tile and wave).
+TrafficEstimate leastTraffic(const std::vector<TrafficEstimate>& estimates, const MatmulProblem& problem, int64_t cta_m,
+                             int64_t cta_n, int64_t wave_ctas);
 
 }  // namespace tilegrid::scheduler

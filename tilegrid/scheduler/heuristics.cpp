@@ -235,24 +235,19 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
     decide("tile", p.cta_tile.toString(), rule);
     choosePads();
   } else {
-    std::string rule = chooseTilesSm90(p.kernelProblem(user_problem), device, p);
+    std::vector<Candidate> ranked;
+    std::string rule = chooseTilesSm90(p.kernelProblem(user_problem), device, p, ranked);
     bool turned = false;
+    // A later rule replaces the ranking's choice, and with it the candidates the ranking weighed.
     if (!overrides.swap_ab && !overrides.cta_tile) {
-      if (const auto fit = fitOneWaveSm90(user_problem, device, p)) rule = *fit, turned = true;
+      if (const auto fit = fitOneWaveSm90(user_problem, device, p)) rule = *fit, turned = true, ranked.clear();
     }
     if (p.persistent && !overrides.cta_tile && !overrides.cluster_m) {
-      if (const auto small = shortOrOneTileSm90(p.kernelProblem(user_problem), device, p)) rule = *small;
+      if (const auto small = shortOrOneTileSm90(p.kernelProblem(user_problem), device, p)) rule = *small, ranked.clear();
     }
     decide("orientation", p.swap_ab ? "C^T = B^T A^T" : "C = A B", turned ? rule : orientation_rule);
     decide("tile", p.cta_tile.toString(), rule);
-    if (rule.rfind("rankSm90Tiles:", 0) == 0) {
-      for (const RankedTile& t : rankSm90Tiles(p.kernelProblem(user_problem), device, p.stream_k, p.swap_ab)) {
-        decisions.back().candidates.push_back(
-            {fmt::format("{}x{}x{} in {}x1 clusters{}", t.cta.m, t.cta.n, t.cta.k, t.cluster_m,
-                         t.eligible() ? "" : " (not eligible: " + t.not_eligible + ")"),
-             t.score(), "score"});
-      }
-    }
+    decisions.back().candidates = std::move(ranked);
     choosePads();
   }
   if (p.arch == Arch::Sm80) decide("orientation", "C = A B", orientation_rule);
@@ -339,8 +334,10 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
   const bool columns_measured = device.cc_major >= 9 && majorOfB(problem.layout) == Major::K;
   p.mma_order = overrides.mma_order.value_or(p.arch == Arch::Sm80 && columns_measured ? MmaOrder::Columns : MmaOrder::Rows);
 
-  const TrafficEstimate best =
-      chooseGridTraversal(problem, p.cta_tile.m, p.cta_tile.n, waveCtas(p, problem, device), device.l2_bytes);
+  const int64_t wave_ctas = waveCtas(p, problem, device);
+  const std::vector<TrafficEstimate> traffic =
+      estimateTraffic(problem, p.cta_tile.m, p.cta_tile.n, wave_ctas, device.l2_bytes);
+  const TrafficEstimate best = leastTraffic(traffic, problem, p.cta_tile.m, p.cta_tile.n, wave_ctas);
   p.grid = GridTraversal{GridMethod::SwizzleMerge, {best.factor}, best.group};
   if (overrides.method) p.grid.method = *overrides.method;
   if (overrides.group) p.grid.group = *overrides.group;
@@ -357,8 +354,7 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
                            "{:.1f} MB)",
                            best.dram_bytes / 1e6, best.wave_ctas, static_cast<double>(best.panel_bytes) / 1e6));
   if (!traversal_overridden) {
-    for (const TrafficEstimate& e :
-         estimateTraffic(problem, p.cta_tile.m, p.cta_tile.n, waveCtas(p, problem, device), device.l2_bytes)) {
+    for (const TrafficEstimate& e : traffic) {
       decisions.back().candidates.push_back(
           {fmt::format("swizzle-merge factors={} group={}", e.factor, toString(e.group)), e.dram_bytes, "DRAM bytes"});
     }

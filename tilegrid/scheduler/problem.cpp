@@ -167,13 +167,11 @@ MatmulProblem& MatmulProblem::validate() {
   TG_USER_CHECK(a_dtype == b_dtype) << "A and B must have the same dtype, got " << scheduler::toString(a_dtype) << " and "
                                     << scheduler::toString(b_dtype);
   // Alignments a caller gives are checked against the leading dimensions the caller gave.
-  if (align_a == 0 || align_b == 0 || align_c == 0) {
-    Major major_a = majorOfA(layout), major_b = majorOfB(layout), major_c = Major::K;
-    if (align_a == 0) describeOneRowContiguous(major_a, m, k, batch, lda, stride_a, a_dtype);
-    if (align_b == 0) describeOneRowContiguous(major_b, n, k, batch, ldb, stride_b, b_dtype);
-    if (align_c == 0) describeOneRowContiguous(major_c, m, n, batch, ldc, stride_c, out_dtype);
-    layout = layoutOf(major_a, major_b);
-  }
+  Major major_a = majorOfA(layout), major_b = majorOfB(layout), major_c = Major::K;
+  if (align_a == 0) describeOneRowContiguous(major_a, m, k, batch, lda, stride_a, a_dtype);
+  if (align_b == 0) describeOneRowContiguous(major_b, n, k, batch, ldb, stride_b, b_dtype);
+  if (align_c == 0) describeOneRowContiguous(major_c, m, n, batch, ldc, stride_c, out_dtype);
+  layout = layoutOf(major_a, major_b);
   checkOperandLayout("A", "lda", rowsA(), contiguousA(), batch, lda, stride_a, a_dtype);
   checkOperandLayout("B", "ldb", rowsB(), contiguousB(), batch, ldb, stride_b, b_dtype);
   checkOperandLayout("C", "ldc", m, n, batch, ldc, stride_c, out_dtype);

@@ -228,13 +228,23 @@ std::optional<std::string> shortOrOneTileSm90(const MatmulProblem& problem, cons
 // sm_90: one consumer warpgroup of 64 rows per wgmma m64nNk16, the whole tile width each. Small
 // problems: 128x128 when N is small, one consumer warpgroup when M is small. Otherwise the shape
 // rankSm90Tiles picks, else chooseSmallTileSm90's.
-std::string chooseTilesSm90(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
+std::string chooseTilesSm90(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p,
+                            std::vector<Candidate>& ranked) {
   setSm90Tile(p, problem.m <= 64 ? TileShape{64, skinnyTileWidth(problem, device), 64}
                                  : TileShape{128, problem.n <= 128 ? 128 : 256, 64});
   p.cluster = pairedCluster(problem, p);
   if (!p.persistent) return "chooseTilesSm90: one CTA per tile: the default tile, pairs over two tile rows or more";
-  const std::optional<RankedTile> chosen = chosenSm90Tile(problem, device, p.stream_k, p.swap_ab);
+  std::optional<RankedTile> chosen;
+  const std::vector<RankedTile> ranking = rankSm90Tiles(problem, device, p.stream_k, p.swap_ab);
+  for (const RankedTile& t : ranking) {
+    if (t.chosen) chosen = t;
+  }
   if (chosen) {
+    for (const RankedTile& t : ranking) {
+      ranked.push_back({fmt::format("{}x{}x{} in {}x1 clusters{}", t.cta.m, t.cta.n, t.cta.k, t.cluster_m,
+                                    t.eligible() ? "" : " (not eligible: " + t.not_eligible + ")"),
+                        t.score(), "score"});
+    }
     setSm90Tile(p, chosen->cta, chosen->consumer_rows);
     p.cluster = ClusterShape{chosen->cluster_m, 1};
     return fmt::format("rankSm90Tiles: the best score of the ranking, {:.3f} ({:.2f} speed x {:.3f} useful x {:.3f} busy)",

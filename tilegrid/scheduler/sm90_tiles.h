@@ -5,6 +5,9 @@
 #include <optional>
 #include <string>
 
+#include <vector>
+
+#include "tilegrid/scheduler/decision_trace.h"
 #include "tilegrid/scheduler/params.h"
 
 namespace tilegrid::scheduler {
@@ -22,7 +25,9 @@ void setSm90Tile(MatmulParams& p, const TileShape& cta, int64_t consumer_rows = 
 ClusterShape pairedCluster(const MatmulProblem& problem, const MatmulParams& p);
 
 // The ranked tile, else the small-problem rules, for the kernel problem (swap_ab already decided).
-std::string chooseTilesSm90(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p);
+// Where the ranking decides, `ranked` gets every shape it scored.
+std::string chooseTilesSm90(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p,
+                            std::vector<Candidate>& ranked);
 
 // 128-row tiles as wide as fill one wave, replacing the choice where it pays (the caller's problem:
 // it may turn the problem around). Nothing where it does not apply.

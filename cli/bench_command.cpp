@@ -88,6 +88,9 @@ int runBenchCommand(const BenchOptions& options, std::ostream& out) {
   TG_USER_CHECK(options.turns >= 1 && options.turns <= 100000) << "--turns: expected 1 to 100000, got " << options.turns;
   TG_USER_CHECK(options.seconds >= 0 && options.seconds <= 60) << "--seconds: expected 0 to 60, got " << options.seconds;
   TG_USER_CHECK(options.from.empty() != options.suite.empty()) << "give --suite to run a suite, or --from to render a saved run";
+  // Checked before anything else runs: a bad --arch is the user's error on any machine.
+  const std::optional<scheduler::Arch> arch =
+      options.arch.empty() ? std::nullopt : std::optional<scheduler::Arch>(scheduler::parseArch(options.arch));
   const nlohmann::json torch = mergeTorch(options.torch);
   const bool markdown = options.format == "markdown";
   if (!options.from.empty()) {
@@ -115,7 +118,7 @@ int runBenchCommand(const BenchOptions& options, std::ostream& out) {
   if (!options.json.empty()) runtime::checkCanWriteFile(options.json, "--json");
   runtime::SuiteRunOptions run;
   run.turns = options.turns;
-  if (!options.arch.empty()) run.arch = scheduler::parseArch(options.arch);
+  run.arch = arch;
   run.seconds = options.seconds;
   size_t done = 0;
   run.progress = [&](const nlohmann::json& r) {

@@ -48,6 +48,11 @@ TEST(NoDriver, GemmAndMatmulSayThereIsNoDevice) {
   const auto r = testing::runCli({"bench", "--suite", std::string(TILEGRID_SOURCE_DIR) + "/bench/suites/shapes.json"});
   EXPECT_EQ(r.status, 2) << r.out << r.err;
   EXPECT_NE(r.err.find("tilegrid bench runs on a GPU: no CUDA driver found"), std::string::npos) << r.err;
+  // A bad kernel family is the user's error, said before the missing GPU.
+  const auto arch = testing::runCli(
+      {"bench", "--suite", std::string(TILEGRID_SOURCE_DIR) + "/bench/suites/large.json", "--arch", "sm_70"});
+  EXPECT_EQ(arch.status, 2) << arch.out << arch.err;
+  EXPECT_NE(arch.err.find("unknown arch 'sm_70': expected sm_80 or sm_90"), std::string::npos) << arch.err;
 }
 
 // Without a GPU, a sweep still plans, emits and compiles every candidate, and says it timed none.

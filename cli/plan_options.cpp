@@ -25,6 +25,10 @@ void addPlanOptions(CLI::App& cmd, PlanOptions& o) {
   cmd.add_flag("--specialize-shape", o.specialize_shape,
                "Compile M, N, K, batch, leading dimensions and strides into the kernel. By default kernels read them "
                "at launch, so one compiled kernel serves every problem of its configuration");
+  cmd.add_flag("--deterministic", o.deterministic,
+               "Add stream-K's partial sums in an order the plan fixes, so every launch gives the same bits. By "
+               "default pieces that share a small tile add their sums at L2 in the order they arrive (faster; the "
+               "last bits of C may vary)");
   cmd.add_option("--layout", o.layout, "TN | NT | NN | TT (A then B; T = K-major A, N = K-major B)")
       ->capture_default_str();
   cmd.add_option("--arch", o.arch,
@@ -105,6 +109,7 @@ PlanRequest parsePlanOptions(const PlanOptions& o, const std::optional<scheduler
   if (!o.stream_k.empty()) r.overrides.stream_k = parseOnOff("--stream-k", o.stream_k);
   if (!o.swap_ab.empty()) r.overrides.swap_ab = parseOnOff("--swap-ab", o.swap_ab);
   if (o.specialize_shape) r.overrides.specialize_shape = true;
+  if (o.deterministic) r.overrides.deterministic = true;
   if (!o.pad_operands.empty()) r.overrides.pad = parseOnOff("--pad-operands", o.pad_operands);
   if (!o.mma_order.empty()) {
     r.overrides.mma_order = forOption("--mma-order", [&] { return scheduler::parseMmaOrder(o.mma_order); });

@@ -24,6 +24,7 @@ struct PlanOptions {
   // Use the traversal `tilegrid sweep --apply` stored for this problem, unless one is given.
   bool tuned = true;
   bool specialize_shape = false;
+  bool deterministic = false;
 };
 
 void addPlanOptions(CLI::App& cmd, PlanOptions& options);

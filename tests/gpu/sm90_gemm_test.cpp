@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "tilegrid/codegen/emit_common.h"
+#include "tilegrid/runtime/host_dtype.h"
 #include "tilegrid/runtime/kernel_cache.h"
 #include "tilegrid/runtime/launcher.h"
 #include "support/gpu_gemm_check.h"
@@ -21,12 +22,15 @@ INSTANTIATE_TEST_SUITE_P(Cases, Sm90Gemm, ::testing::ValuesIn(sm90RunCases()), c
 INSTANTIATE_TEST_SUITE_P(Shapes, Sm90VsCublas, ::testing::ValuesIn(sm90CublasCases()), caseName);
 INSTANTIATE_TEST_SUITE_P(StreamK, Sm90VsCublas, ::testing::ValuesIn(sm90StreamKCases()), caseName);
 
-// Stream-K's flags are left zeroed by every launch (the next one relies on it), and repeated
-// launches on the same workspace stay correct: for the first case whose units are added up in slices
-// (on a 132-SM H100), and for the first whose are not.
-class Sm90StreamKFlags : public ::testing::TestWithParam<bool> {};
+// Stream-K's flags and accumulated sums are left zeroed by every launch (the next one relies on it),
+// and repeated launches on the same workspace stay correct: for the first case of each way of adding
+// up cut units (on a 132-SM H100).
+class Sm90StreamKWorkspace : public ::testing::TestWithParam<scheduler::SplitReduction> {};
 
-INSTANTIATE_TEST_SUITE_P(Slices, Sm90StreamKFlags, ::testing::Bool());
+INSTANTIATE_TEST_SUITE_P(Reductions, Sm90StreamKWorkspace,
+                         ::testing::Values(scheduler::SplitReduction::InTurn, scheduler::SplitReduction::InSlices,
+                                           scheduler::SplitReduction::Accumulated),
+                         [](const auto& p) { return std::string(scheduler::toString(p.param)); });
 
 // A kernel that reads its shape at launch is compiled once and serves every problem of its
 // configuration: shapes with edge tiles and K tails, sub-matrices of wider buffers, batches with
@@ -79,38 +83,71 @@ TEST(Sm90RuntimeShape, OneCompiledKernelServesEveryProblemOfItsConfiguration) {
                                      << ", written between rows " << result.errors->gap_writes;
 }
 
-TEST_P(Sm90StreamKFlags, RepeatedLaunchesLeaveTheFlagsCleared) {
+TEST_P(Sm90StreamKWorkspace, RepeatedLaunchesLeaveTheZeroedAreaZero) {
   scheduler::DeviceSpec device;
   if (auto why = findDevice(device)) GTEST_SKIP() << *why;
   if (device.arch() != scheduler::Arch::Sm90) GTEST_SKIP() << "needs an sm_90 device, not " << device.toString();
   const std::vector<GemmCase> cases = sm90StreamKCases();
   const auto found = std::find_if(cases.begin(), cases.end(), [&](const GemmCase& c) {
-    const auto s = scheduler::schedule(c.problem, device, c.overrides);
-    return (s.workSplit().reduction == scheduler::SplitReduction::InSlices) == GetParam();
+    return scheduler::schedule(c.problem, device, c.overrides).workSplit().reduction == GetParam();
   });
-  ASSERT_NE(found, cases.end()) << "no stream-K case " << (GetParam() ? "adds up slices" : "adds sums in turn")
-                                << " on " << device.toString();
+  if (found == cases.end()) GTEST_SKIP() << "no stream-K case adds up its sums " << toString(GetParam()) << " on " << device.toString();
   const GemmCase& c = *found;
   const auto schedule = scheduler::schedule(c.problem, device, c.overrides);
-  const codegen::KernelSource source = codegen::emit(schedule);
   runtime::MatmulBuffers buffers(c.problem, 7);
   runtime::MatmulLaunch launch(Gemm(schedule), buffers);
   ASSERT_NE(launch.workspace(), nullptr);
   runtime::Stream stream;
   const std::vector<float> reference = runtime::cublasReference(buffers, stream.get());
-  const size_t flag_words = static_cast<size_t>(codegen::streamKFlagWords(device));
+  const size_t zero_words = codegen::workspaceZeroBytes(device) / 4;
   for (int round = 0; round < 3; ++round) {
     const runtime::ErrorStats e = runtime::checkLaunch(launch, buffers, reference, stream.get());
-    EXPECT_TRUE(e.passed) << "launch " << round << ": norm rel " << e.norm_rel << ", max rel " << e.max_rel;
+    EXPECT_TRUE(e.passed) << c.label() << " launch " << round << ": norm rel " << e.norm_rel << ", max rel " << e.max_rel;
     const std::vector<uint32_t> words = launch.workspace()->toHost<uint32_t>();
-    ASSERT_GE(words.size(), flag_words);
-    for (size_t i = 0; i < flag_words; ++i) ASSERT_EQ(words[i], 0u) << "launch " << round << " left flag " << i << " set";
-    // On a 132-SM H100 both cases cut units: partial sums were written.
-    if (device.sm_count == 132) {
-      EXPECT_TRUE(std::any_of(words.begin() + static_cast<std::ptrdiff_t>(flag_words), words.end(),
-                              [](uint32_t w) { return w != 0; }))
-          << "no partial sum was handed over";
+    ASSERT_GE(words.size(), zero_words);
+    for (size_t i = 0; i < zero_words; ++i) {
+      ASSERT_EQ(words[i], 0u) << c.label() << " launch " << round << " left word " << i << " of the zeroed area set";
     }
+    // Sums stored whole go after the zeroed area; accumulated ones never leave it.
+    const bool stored = std::any_of(words.begin() + static_cast<std::ptrdiff_t>(zero_words), words.end(),
+                                    [](uint32_t w) { return w != 0; });
+    EXPECT_EQ(stored, GetParam() != scheduler::SplitReduction::Accumulated) << c.label();
+  }
+}
+
+// Gemms sharing one workspace: a padded copy of a misaligned operand must not land where the next
+// kernel accumulates its pieces' sums (every kernel keeps that area zeroed).
+TEST(Sm90StreamKWorkspace, PaddedCopiesLeaveTheAccumulationAreaZero) {
+  scheduler::DeviceSpec device;
+  if (auto why = findDevice(device)) GTEST_SKIP() << *why;
+  if (device.arch() != scheduler::Arch::Sm90) GTEST_SKIP() << "needs an sm_90 device, not " << device.toString();
+  const std::vector<GemmCase> cases = sm90StreamKCases();
+  const auto accumulated = std::find_if(cases.begin(), cases.end(), [&](const GemmCase& c) {
+    return scheduler::schedule(c.problem, device, c.overrides).workSplit().reduction ==
+           scheduler::SplitReduction::Accumulated;
+  });
+  if (accumulated == cases.end()) GTEST_SKIP() << "no stream-K case accumulates on " << device.toString();
+  const auto padded_problem = makeProblem(301, 205, 3003, scheduler::Layout::NT, scheduler::DType::BF16,
+                                          scheduler::DType::BF16, 1, 1);
+  const Gemm padded(padded_problem);
+  ASSERT_TRUE(padded.schedule().params.pad_a || padded.schedule().params.pad_b) << padded_problem.toString();
+  const Gemm summing(scheduler::schedule(accumulated->problem, device, accumulated->overrides));
+  runtime::MatmulBuffers padded_buffers(padded_problem, 3), buffers(accumulated->problem, 5);
+  runtime::DeviceBuffer workspace(std::max(padded.workspaceSize(), summing.workspaceSize()));
+  workspace.fill(0, nullptr);
+  runtime::Stream stream;
+  const std::vector<float> reference = runtime::cublasReference(buffers, stream.get());
+  const auto ptr = [](runtime::DeviceBuffer& b) { return reinterpret_cast<void*>(static_cast<uintptr_t>(b.ptr())); };
+  for (int round = 0; round < 2; ++round) {
+    padded.run(ptr(padded_buffers.a), ptr(padded_buffers.b), ptr(padded_buffers.c), ptr(workspace), workspace.bytes(),
+               stream.get());
+    summing.run(ptr(buffers.a), ptr(buffers.b), ptr(buffers.c), ptr(workspace), workspace.bytes(), stream.get());
+    runtime::synchronizeDevice();
+    const scheduler::MatmulProblem& p = buffers.problem;
+    const runtime::ErrorStats e = runtime::compareOutputs(
+        runtime::denseC(p, runtime::decode(buffers.c.toHost<uint8_t>(), p.out_dtype)), reference, p.out_dtype);
+    EXPECT_TRUE(e.passed) << accumulated->label() << " after a padded copy, round " << round << ": norm rel "
+                          << e.norm_rel;
   }
 }
 

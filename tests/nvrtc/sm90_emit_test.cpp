@@ -106,8 +106,11 @@ TEST(Sm90Emit, StreamKAddsAWorkspaceSizedForEveryCta) {
   EXPECT_EQ(workspace.buffer, "workspace");
   const uint64_t slots = static_cast<uint64_t>(schedule.ctas()) * 2;
   const uint64_t flag_words = (2 * 132 * 4 + 63) / 64 * 64;
-  EXPECT_EQ(workspace.workspace_bytes, flag_words * 4 + slots * 64 * 256 * 4);
+  // The flags, the area for accumulated sums, then a sum for every slot.
+  const uint64_t accumulation_bytes = 1 << 20;
+  EXPECT_EQ(workspace.workspace_bytes, flag_words * 4 + accumulation_bytes + slots * 64 * 256 * 4);
   EXPECT_EQ(testing::configValue(source.cuda, "FLAG_WORDS"), std::to_string(flag_words));
+  EXPECT_EQ(testing::configValue(source.cuda, "ACCUMULATION_FLOATS"), std::to_string(accumulation_bytes / 4));
   EXPECT_NE(source.kernel_name.find("_sk"), std::string::npos);
   EXPECT_EQ(testing::configValue(source.cuda, "STREAM_K"), "true");
 
@@ -135,8 +138,8 @@ TEST(Sm90Emit, StreamKAddsAWorkspaceSizedForEveryCta) {
 TEST(Sm90Emit, EveryStreamKCaseCutsUnitsOnAnH100) {
   const auto device = scheduler::DeviceSpec::preset("sm_90");
   // The ways a cut unit is added up: contiguous ranges and few in-step pieces by the last CTA, in
-  // turn; many in-step pieces in slices, from the fewest pieces that do.
-  int ranges = 0, in_turn = 0, slices = 0, fewest_slices = 0;
+  // turn; many in-step pieces in slices, from the fewest pieces that do, or accumulated at L2.
+  int ranges = 0, in_turn = 0, slices = 0, fewest_slices = 0, accumulated = 0;
   for (const testing::GemmCase& c : testing::sm90StreamKCases()) {
     const auto s = scheduler::schedule(c.problem, device, c.overrides);
     ASSERT_TRUE(s.params.stream_k) << c.label();
@@ -146,11 +149,13 @@ TEST(Sm90Emit, EveryStreamKCaseCutsUnitsOnAnH100) {
     in_turn += w.pieces > 0 && w.reduction == scheduler::SplitReduction::InTurn;
     slices += w.reduction == scheduler::SplitReduction::InSlices;
     fewest_slices += w.pieces == scheduler::kSliceReductionMinPieces;
+    accumulated += w.reduction == scheduler::SplitReduction::Accumulated;
   }
   EXPECT_GE(ranges, 10);
   EXPECT_GE(in_turn, 1);
   EXPECT_GE(slices, 3);
   EXPECT_GE(fewest_slices, 1);
+  EXPECT_GE(accumulated, 3);
 }
 
 TEST(Sm90Emit, SixteenBitOutputIsStagedByStmatrix) {

@@ -56,7 +56,8 @@ std::string GemmCase::label() const {
          (overrides.persistent ? (*overrides.persistent ? "_persistent" : "_cta_per_tile") : "") +
          (overrides.stream_k ? (*overrides.stream_k ? "_stream_k" : "_no_stream_k") : "") +
          (overrides.swap_ab ? (*overrides.swap_ab ? "_swap_ab" : "_no_swap_ab") : "") +
-         (overrides.pad ? (*overrides.pad ? "_padded" : "_unpadded") : "");
+         (overrides.pad ? (*overrides.pad ? "_padded" : "_unpadded") : "") +
+         (overrides.deterministic && *overrides.deterministic ? "_deterministic" : "");
 }
 
 namespace {
@@ -272,6 +273,7 @@ std::vector<GemmCase> sm90StreamKCases() {
     // Pinned: the ranking would pick tiles that fill these waves better, leaving nothing to cut.
     scheduler::TileShape cta_tile = {128, 256, 64};
     bool swap_ab = false;
+    bool deterministic = false;
   };
   // 128x256 tiles on 132 SMs: 1536x2048 gives 48 cluster pairs (a 73% full wave: every unit shared
   // among 66 pairs, up to three ways) or 96 lone CTAs; 5000x3000x2176 cuts a last wave of 42 pairs
@@ -291,7 +293,11 @@ std::vector<GemmCase> sm90StreamKCases() {
   // out, 9 lone tiles with edges and a K tail, 65 K tiles each on 132 CTAs (14 pieces). Those two add
   // up their sums in slices, as do 512x608x8192 in lone 256x152 tiles (128-row consumer warpgroups),
   // 8 units in 16 pieces, and 256x1408x6000 TT in lone 128x128 tiles, 22 units in 6 pieces (the
-  // fewest that do); 768x768x8192 in 128x128 pairs, 18 units in 3 pieces, adds them in turn.
+  // fewest that do); their sums are too large for the accumulation area. 768x768x8192 in 128x128
+  // pairs, 18 units in 3 pieces, adds them in turn. Sums that fit accumulate at L2: 128x128x16384 in
+  // 64x64x256 tiles is 4 units in 16 pieces; 200x100x9000 NT with fp32 out in 64x64 pairs, edges and a
+  // K tail, 4 units in 16 pieces; 72x1x20000 computing C^T in 64x8 tiles (the decode shape), 9 units
+  // in 14 pieces; the first of those also pinned deterministic, which adds them in slices.
   const scheduler::TileShape three{192, 160, 64};
   const std::vector<Row> rows = {{1536, 2048, 3328, 1, Layout::TN, DType::BF16, 2},
                                  {1536, 2048, 3240, 1, Layout::NT, DType::BF16, 2},
@@ -316,7 +322,12 @@ std::vector<GemmCase> sm90StreamKCases() {
                                  {300, 700, 4100, 1, Layout::NT, DType::FP32, 1},
                                  {768, 768, 8192, 1, Layout::TN, DType::BF16, 2, scheduler::TileShape{128, 128, 64}},
                                  {512, 608, 8192, 1, Layout::NN, DType::FP32, 1, scheduler::TileShape{256, 152, 64}},
-                                 {256, 1408, 6000, 1, Layout::TT, DType::BF16, 1, scheduler::TileShape{128, 128, 64}}};
+                                 {256, 1408, 6000, 1, Layout::TT, DType::BF16, 1, scheduler::TileShape{128, 128, 64}},
+                                 {128, 128, 16384, 1, Layout::TN, DType::BF16, 1, scheduler::TileShape{64, 64, 256}},
+                                 {200, 100, 9000, 1, Layout::NT, DType::FP32, 2, scheduler::TileShape{64, 64, 64}},
+                                 {72, 1, 20000, 1, Layout::TN, DType::BF16, 1, scheduler::TileShape{64, 8, 256}, true},
+                                 {128, 128, 16384, 1, Layout::TN, DType::BF16, 1, scheduler::TileShape{64, 64, 256},
+                                  false, true}};
   std::vector<GemmCase> cases;
   for (const Row& r : rows) {
     GemmCase c{makeProblem(r.m, r.n, r.k, r.layout, DType::BF16, r.out, r.batch), {}};
@@ -325,6 +336,7 @@ std::vector<GemmCase> sm90StreamKCases() {
     c.overrides.cta_tile = r.cta_tile;
     c.overrides.stream_k = true;
     c.overrides.swap_ab = r.swap_ab;
+    if (r.deterministic) c.overrides.deterministic = true;
     cases.push_back(c);
   }
   return cases;

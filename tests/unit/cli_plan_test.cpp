@@ -80,23 +80,31 @@ TEST(CliPlan, ShowsTheInStepPiecesUnderHalfAWave) {
 }
 
 // From six pieces on, the pieces add up their sums together: 512x512x16384 in 128x128 pairs is 8 units
-// of 256 K tiles, 8 pieces of 32.
-TEST(CliPlan, ShowsManyPiecesAddingUpTheirSumsInSlices) {
+// of 256 K tiles, 8 pieces of 32. Their sums (8 x 128 KiB) fit the accumulation area, so by default
+// they accumulate at L2; --deterministic adds them in slices.
+TEST(CliPlan, ShowsManyPiecesAddingUpTheirSums) {
   const std::vector<std::string> args = {"plan",     "--m",         "512",    "--n",       "512", "--k",
                                          "16384",    "--arch",      "sm_90",  "--cta-tile", "128,128,64",
                                          "--cluster", "2"};
-  const Result text = runCli(args);
-  ASSERT_EQ(text.status, 0) << text.err;
-  EXPECT_NE(text.out.find("into the same 8 pieces of 32-32 K tiles, one a cluster (64 of 66 clusters busy), the "
-                          "cluster with a unit's last piece finishes it; the other pieces first add up the sums a "
-                          "slice each"),
-            std::string::npos)
-      << text.out;
-  std::vector<std::string> json = args;
-  json.insert(json.end(), {"--format", "json"});
-  const auto j = nlohmann::json::parse(runCli(json).out);
-  EXPECT_EQ(j["grid"]["work_split"]["pieces_per_unit"], 8);
-  EXPECT_EQ(j["grid"]["work_split"]["reduction"], "in_slices");
+  const std::string pieces =
+      "into the same 8 pieces of 32-32 K tiles, one a cluster (64 of 66 clusters busy), the cluster with a unit's last "
+      "piece finishes it; ";
+  for (const bool deterministic : {false, true}) {
+    std::vector<std::string> text_args = args;
+    if (deterministic) text_args.push_back("--deterministic");
+    const Result text = runCli(text_args);
+    ASSERT_EQ(text.status, 0) << text.err;
+    EXPECT_NE(text.out.find(pieces + (deterministic ? "the other pieces first add up the sums a slice each"
+                                                    : "the other pieces add their sums into one at L2")),
+              std::string::npos)
+        << text.out;
+    std::vector<std::string> json = text_args;
+    json.insert(json.end(), {"--format", "json"});
+    const auto j = nlohmann::json::parse(runCli(json).out);
+    EXPECT_EQ(j["grid"]["work_split"]["pieces_per_unit"], 8);
+    EXPECT_EQ(j["grid"]["work_split"]["reduction"], deterministic ? "in_slices" : "accumulated");
+    EXPECT_EQ(j["params"]["deterministic"], deterministic);
+  }
 }
 
 // Where 128-row tiles of a fitted width fill one wave, plan says so: 640x2560x8192 computes C^T in

@@ -33,5 +33,27 @@ TEST(StreamKDefaults, SmallProblemsAreCutOnlyUnderHalfAWave) {
   EXPECT_FALSE(chooseParams(problem(1, 6144, 4096), h100).stream_k);
 }
 
+// Pieces cut in step accumulate their sums at L2 where every unit's sum fits the workspace's
+// accumulation area and the caller did not ask for the same bits on every launch; else, from
+// kSliceReductionMinPieces pieces on, they add them in slices.
+TEST(StreamKDefaults, PiecesAccumulateWhereTheirSumsFitUnlessDeterministic) {
+  const DeviceSpec h100 = DeviceSpec::preset("sm_90");
+  const auto reduction = [&](const MatmulProblem& p, TileShape tile, int64_t cluster, bool deterministic) {
+    return schedule(p, h100,
+                    {.cta_tile = tile, .stream_k = true, .deterministic = deterministic, .cluster_m = cluster})
+        .workSplit()
+        .reduction;
+  };
+  // 8 units of 128x128 pairs: 8 x 128 KiB, exactly the area.
+  EXPECT_EQ(reduction(problem(512, 512, 16384), {128, 128, 64}, 2, false), SplitReduction::Accumulated);
+  EXPECT_EQ(reduction(problem(512, 512, 16384), {128, 128, 64}, 2, true), SplitReduction::InSlices);
+  // 8 units of 128x256 pairs: 2 MiB of sums.
+  EXPECT_EQ(reduction(problem(512, 1024, 8192), {128, 256, 64}, 2, false), SplitReduction::InSlices);
+  // The default for 64x64x65536: one 64x64 tile in many pieces.
+  const MatmulSchedule s = schedule(problem(64, 64, 65536), h100);
+  EXPECT_EQ(s.workSplit().reduction, SplitReduction::Accumulated) << s.workSplit().describe();
+  EXPECT_LE(s.workSplit().units * s.accumulatedSumBytes(), kAccumulationBytes);
+}
+
 }  // namespace
 }  // namespace tilegrid::scheduler

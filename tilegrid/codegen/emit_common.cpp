@@ -174,13 +174,17 @@ int64_t streamKFlagWords(const scheduler::DeviceSpec& device) {
   return (2 * device.sm_count * scheduler::kMaxConsumersSm90 + 63) / 64 * 64;
 }
 
+uint64_t workspaceZeroBytes(const scheduler::DeviceSpec& device) {
+  return static_cast<uint64_t>(streamKFlagWords(device)) * 4 + static_cast<uint64_t>(scheduler::kAccumulationBytes);
+}
+
 KernelArg streamKWorkspace(const scheduler::DeviceSpec& device, int64_t slots, int64_t sum_elems) {
   const int64_t flag_words = streamKFlagWords(device);
   TG_INTERNAL_CHECK(2 * slots <= flag_words) << slots << " stream-K slots need more flags than the " << flag_words
                                              << " words of the device's flag area";
   const auto n = static_cast<uint64_t>(slots);
   KernelArg workspace{"workspace", ArgKind::Pointer, "workspace", {}, {}};
-  workspace.workspace_bytes = static_cast<uint64_t>(flag_words) * 4 + n * static_cast<uint64_t>(sum_elems) * 4;
+  workspace.workspace_bytes = workspaceZeroBytes(device) + n * static_cast<uint64_t>(sum_elems) * 4;
   return workspace;
 }
 

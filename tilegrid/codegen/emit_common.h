@@ -77,7 +77,12 @@ std::optional<PaddedCopy> paddedCopy(const scheduler::MatmulSchedule& s, char op
 // overwrite another's flags with anything but the zeros it leaves behind.
 int64_t streamKFlagWords(const scheduler::DeviceSpec& device);
 
-// The stream-K workspace argument on `device`: the flag area, then an fp32 partial sum of
+// Bytes at the start of every workspace on `device` that kernels find zeroed and leave zeroed: the
+// flag area, then the area where in-step pieces accumulate their sums (scheduler::kAccumulationBytes).
+// Other scratch (partial sums stored whole, padded operand copies) comes after it.
+uint64_t workspaceZeroBytes(const scheduler::DeviceSpec& device);
+
+// The stream-K workspace argument on `device`: the zeroed area, then an fp32 partial sum of
 // `sum_elems` per slot. A slot is what hands one sum over: a consumer warpgroup. The kernel indexes
 // it the same way (templates/sm90_gemm.cu).
 KernelArg streamKWorkspace(const scheduler::DeviceSpec& device, int64_t slots, int64_t sum_elems);

@@ -48,6 +48,9 @@ tg_work_split kernelSplit(const scheduler::WorkSplit& w) {
   k.sk_share = narrow(w.sk_share, "sk_share");
   k.sk_extra = narrow(w.sk_extra, "sk_extra");
   k.pieces = narrow(w.pieces, "pieces");
+  k.reduction = w.reduction == scheduler::SplitReduction::InSlices      ? TG_REDUCE_IN_SLICES
+                : w.reduction == scheduler::SplitReduction::Accumulated ? TG_REDUCE_ACCUMULATED
+                                                                        : TG_REDUCE_IN_TURN;
   return k;
 }
 

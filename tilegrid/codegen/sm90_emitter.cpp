@@ -280,8 +280,8 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
              "bytes a stage's TMA boxes land in this CTA: overlapping boxes count twice")
       .flag("BATCHED", batched, "3-D tensor maps: the batch entry is the last coordinate")
       .flag("STREAM_K", p.stream_k)
-      .value("SLICE_MIN_PIECES", scheduler::kSliceReductionMinPieces,
-             "in-step stream-K pieces add up in slices from this many on (planWorkSplit)")
+      .value("ACCUMULATION_FLOATS", scheduler::kAccumulationBytes / 4,
+             "the workspace's area for accumulated sums, after the flags, the same for every kernel")
       .value("MAX_CTAS", p.stream_k ? s.ctas() : 0, "a stream-K launch's persistent grid, at most")
       .value("FLAG_WORDS", streamKFlagWords(s.device), "the workspace's flag area, the same for every kernel of the device")
       .flag("DESCRIPTOR_STEPS", stepped, "wgmma descriptors step by constants over stages and k16 steps");

@@ -108,15 +108,16 @@ Gemm::State::State(scheduler::MatmulSchedule s) : schedule(std::move(s)), source
   const uint32_t cluster_size = launch.cluster[0] * launch.cluster[1] * launch.cluster[2];
   // The work split is planned for exactly the clusters this launch makes.
   problem_args = codegen::problemArgs(schedule, launch.grid[0] / cluster_size);
-  // The workspace: the stream-K area first (its flag area at offset 0, where every kernel of the
-  // device keeps it), then the padded copies. Where there are only copies, they still start after a
-  // flag area, so that a workspace shared with stream-K kernels keeps its flags zero.
+  // The workspace: the stream-K area first (its zeroed area of flags and accumulated sums at offset
+  // 0, where every kernel of the device keeps it), then the padded copies. Where there are only
+  // copies, they still start after that area, so that a workspace shared with stream-K kernels keeps
+  // it zero.
   uint64_t stream_k_bytes = 0;
   for (const codegen::KernelArg& arg : source.args) stream_k_bytes = std::max(stream_k_bytes, arg.workspace_bytes);
   bool any_pad = false;
   for (const codegen::KernelArg& arg : source.args) any_pad = any_pad || arg.padded.has_value();
   uint64_t next = alignUp(stream_k_bytes > 0 || !any_pad ? stream_k_bytes
-                                                         : static_cast<uint64_t>(codegen::streamKFlagWords(schedule.device)) * 4);
+                                                         : codegen::workspaceZeroBytes(schedule.device));
   const scheduler::MatmulProblem& p = schedule.problem;
   for (const codegen::KernelArg& arg : source.args) {
     Arg a;
@@ -157,6 +158,7 @@ Gemm::Gemm(const MatmulProblem& problem, const GemmOptions& options) {
   scheduler::ScheduleOverrides overrides;
   overrides.arch = options.arch;
   overrides.specialize_shape = options.specialize_shape;
+  overrides.deterministic = options.deterministic;
   state_ = std::make_shared<const State>(scheduler::schedule(validated, runtime::currentDeviceSpec(), overrides));
 }
 

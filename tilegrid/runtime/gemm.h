@@ -46,6 +46,10 @@ struct GemmOptions {
   // Compile the problem's sizes into the kernel instead of reading them at launch (a kernel per
   // problem instead of one per configuration).
   bool specialize_shape = false;
+  // Give the same bits on every launch of the same problem: stream-K's partial sums add up in an
+  // order the plan fixes. By default pieces that share a small tile add their sums at L2 in the
+  // order they arrive, which is faster there and may change the last bits of C from launch to launch.
+  bool deterministic = false;
 };
 
 // One GEMM problem, planned and compiled for the current device (device 0 of CUDA_VISIBLE_DEVICES,

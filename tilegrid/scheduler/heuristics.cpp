@@ -360,6 +360,7 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
     }
   }
   p.specialize_shape = overrides.specialize_shape.value_or(false);
+  p.deterministic = overrides.deterministic.value_or(false);
   const MatmulProblem kernel = p.kernelProblem(user_problem);
   p.wide_tile_grid = std::max(ceilDiv(kernel.m, p.cta_tile.m), ceilDiv(kernel.n, p.cta_tile.n)) > kNarrowTilesPerDim;
   p.validate(user_problem, device);

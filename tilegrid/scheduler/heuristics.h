@@ -26,6 +26,8 @@ struct ScheduleOverrides {
   std::optional<bool> persistent = std::nullopt;
   // sm_90, persistent: share the last wave among the CTAs by K ranges (MatmulParams::stream_k).
   std::optional<bool> stream_k = std::nullopt;
+  // Stream-K's sums add up in a fixed order (MatmulParams::deterministic); off by default.
+  std::optional<bool> deterministic = std::nullopt;
   // sm_90: CTAs per cluster along M; the cluster's CTAs share (multicast) their B tile.
   std::optional<int64_t> cluster_m = std::nullopt;
   // sm_90: compute C^T = B^T * A^T (MatmulParams::swap_ab); the heuristic decides when unset.

@@ -314,6 +314,7 @@ void to_json(nlohmann::json& j, const MatmulParams& p) {
                        {"group", toString(p.grid.group)}}},
                      {"persistent", p.persistent},
                      {"stream_k", p.stream_k},
+                     {"deterministic", p.deterministic},
                      {"cluster", {p.cluster.m, p.cluster.n}},
                      {"split_k", p.split_k},
                      {"swap_ab", p.swap_ab},
@@ -351,6 +352,7 @@ void from_json(const nlohmann::json& j, MatmulParams& p) {
     p.persistent = j.at("persistent").get<bool>();
     // Optional: params written before stream-K existed read as without it.
     p.stream_k = j.value("stream_k", false);
+    p.deterministic = j.value("deterministic", false);
     const auto& c = j.at("cluster");
     TG_USER_CHECK(c.is_array() && c.size() == 2) << "params.cluster must be [m, n]";
     p.cluster = ClusterShape{c[0].get<int64_t>(), c[1].get<int64_t>()};

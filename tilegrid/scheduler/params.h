@@ -80,6 +80,12 @@ struct MatmulParams {
   // last K range adds the others' fp32 partials before its epilogue. The split is computed in the
   // kernel from the grid the launch could make resident.
   bool stream_k = false;
+  // Stream-K's partial sums add up in an order the plan fixes, so that every launch of the same
+  // problem gives the same bits. Off, pieces cut in step add their sums at L2 by atomic reductions
+  // in the order they arrive (SplitReduction::Accumulated): faster where many pieces share a tile,
+  // with the last bits of C depending on that order. The kernel does either; only the launch's
+  // work split differs.
+  bool deterministic = false;
   ClusterShape cluster;
   int64_t split_k = 1;
   // sm_90: the kernel computes C^T = B^T * A^T, swapOperands(problem): wgmma's M runs along the

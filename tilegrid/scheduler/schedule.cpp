@@ -193,6 +193,12 @@ int64_t MatmulSchedule::ctas() const {
 WorkSplit MatmulSchedule::workSplit(int64_t clusters) const {
   WorkSplit w = planWorkSplit(workUnits(), clusters, kTiles(), params.stream_k);
   if (params.arch == Arch::Sm80) w.dp_stride = clusters;
+  // Pieces cut in step accumulate their sums where the order may vary and every unit's sum fits the
+  // workspace's accumulation area.
+  if (w.reduction == SplitReduction::InSlices && !params.deterministic &&
+      w.units * accumulatedSumBytes() <= kAccumulationBytes) {
+    w.reduction = SplitReduction::Accumulated;
+  }
   return w;
 }
 

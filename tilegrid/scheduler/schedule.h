@@ -85,6 +85,10 @@ struct MatmulSchedule {
   // kernel walks its units round robin over every CTA launched, without stream-K). Without an
   // argument, for the planned grid, ctas() / cluster size.
   WorkSplit workSplit(int64_t clusters) const;
+  // Bytes of one work unit's fp32 sum where in-step pieces accumulate it: its CTAs' tiles.
+  int64_t accumulatedSumBytes() const {
+    return params.cluster.m * params.cluster.n * params.cta_tile.m * params.cta_tile.n * 4;
+  }
   WorkSplit workSplit() const { return workSplit(ctas() / (params.cluster.m * params.cluster.n)); }
 
   // Params, atoms, bank checks, the IR of each scheduled domain and the tile-grid summary.

@@ -13,6 +13,7 @@ const char* toString(SplitReduction r) {
     case SplitReduction::None: return "none";
     case SplitReduction::InTurn: return "in_turn";
     case SplitReduction::InSlices: return "in_slices";
+    case SplitReduction::Accumulated: return "accumulated";
   }
   return "?";
 }
@@ -131,7 +132,8 @@ std::string WorkSplit::describe() const {
     return text + fmt::format("; stream-K cuts every unit into the same {} pieces of {}-{} K tiles, one a cluster "
                               "({} of {} clusters busy), the cluster with a unit's last piece finishes it; {}",
                               pieces, sk_share, longest, units * pieces, clusters,
-                              reduction == SplitReduction::InSlices
+                              reduction == SplitReduction::Accumulated ? "the other pieces add their sums into one at L2"
+                              : reduction == SplitReduction::InSlices
                                   ? "the other pieces first add up the sums a slice each"
                                   : "it adds the others' sums in turn");
   }

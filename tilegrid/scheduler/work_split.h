@@ -25,6 +25,10 @@ enum class SplitReduction {
   None,      // nothing is cut
   InTurn,    // the cluster holding a unit's last K tile adds the others' sums one after another
   InSlices,  // in-step pieces: each piece but the last adds a slice of all the sums, the last adds those
+  // In-step pieces: each piece but the last adds its sum into one sum per unit at L2 (atomic vector
+  // reductions, in arrival order), the last waits for their count and adds that sum. One round
+  // through L2 instead of three, but the rounding depends on the order the pieces arrive in.
+  Accumulated,
 };
 const char* toString(SplitReduction r);
 
@@ -34,6 +38,11 @@ constexpr int64_t kHandOverKTiles = 12;
 // Pieces cut in step are added up in slices from this many on; below it the extra round of every
 // slice through L2 costs more than adding the sums in turn saves.
 constexpr int64_t kSliceReductionMinPieces = 6;
+// The accumulated sums of in-step pieces live in an area of this many bytes at a fixed place in the
+// workspace, after the flags, which every kernel leaves zeroed (the sums must start from zero, and
+// a workspace is shared by kernels whose other scratch differs). A split accumulates only where its
+// units' sums fit.
+constexpr int64_t kAccumulationBytes = int64_t{1} << 20;
 // Never fewer K tiles than this for a cluster's range or a piece: each cut costs a partial sum's
 // round trip through L2.
 constexpr int64_t kMinSplitKTiles = 4;

@@ -32,6 +32,31 @@ __device__ __forceinline__ void tg_partial_add(float (&acc)[N], const float* slo
   }
 }
 
+// Adds a group's partial sum into a sum at L2 by vector reductions (sm_90), in the layout of
+// tg_partial_store; unordered, so the total's rounding depends on the order the pieces arrive in.
+template <int Threads, int N>
+__device__ __forceinline__ void tg_partial_accumulate(const float (&acc)[N], float* total, int t) {
+#pragma unroll
+  for (int i = 0; i < N / 4; ++i) {
+    float* p = total + 4 * (i * Threads + t);
+    asm volatile("red.relaxed.gpu.global.add.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p), "f"(acc[4 * i]),
+                 "f"(acc[4 * i + 1]), "f"(acc[4 * i + 2]), "f"(acc[4 * i + 3])
+                 : "memory");
+  }
+}
+
+// Adds a sum stored by tg_partial_store or tg_partial_accumulate and leaves zeros in its place, so
+// that the next launch accumulates onto zeros.
+template <int Threads, int N>
+__device__ __forceinline__ void tg_partial_take(float (&acc)[N], float* slot, int t) {
+  tg_partial_add<Threads>(acc, slot, t);
+#pragma unroll
+  for (int i = 0; i < N / 4; ++i) {
+    float* p = slot + 4 * (i * Threads + t);
+    asm volatile("st.global.cg.v4.f32 [%0], {%1, %1, %1, %1};" ::"l"(p), "f"(0.f) : "memory");
+  }
+}
+
 // Publishes a group's partial sum: every thread's stores, then (one thread) the flag, with release
 // semantics at GPU scope.
 template <int Threads>

@@ -11,17 +11,24 @@
 #define TG_SPLIT_FN inline
 #endif
 
+// How the partial sums of a cut unit add up (scheduler::SplitReduction): the finisher adds the
+// others' sums in turn; pieces cut in step add a slice of all the sums each first; or they add their
+// sums into one per unit at L2.
+enum : int { TG_REDUCE_IN_TURN = 0, TG_REDUCE_IN_SLICES = 1, TG_REDUCE_ACCUMULATED = 2 };
+
 // The plan, the same for every cluster, and one cluster's view of it (cluster, dp_items, sk_begin,
 // sk_end: filled by tg_split_for_cluster). Units [0, dp_units) go whole, round robin over the first
 // dp_stride clusters; the others, laid end to end as sk_total K tiles, are cut into one contiguous
 // range per cluster (sk_share K tiles, one more for the first sk_extra clusters), or with pieces > 0
-// every unit into the same `pieces` ranges, cluster c taking piece c % pieces of unit c / pieces.
+// every unit into the same `pieces` ranges, cluster c taking piece c % pieces of unit c / pieces;
+// `reduction` says how a cut unit's sums add up.
 // 32-bit: the consumers keep this live beside their accumulators (64-bit arithmetic there spilled).
 struct tg_work_split {
   int clusters, cluster;
   int dp_units, dp_stride, dp_items;
   int sk_total, sk_share, sk_extra, sk_begin, sk_end;
   int pieces, k_tiles;
+  int reduction;  // TG_REDUCE_*
 };
 
 // The first K tile (in the stream-K sequence) of cluster `c`'s range.

@@ -31,9 +31,9 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
   // CTAs per cluster (along M). A work unit is a cluster tile; each CTA of the cluster takes one tile.
   constexpr int CM = CLUSTER_M;
   // Stream-K: `workspace` holds two flags per consumer warpgroup of every CTA the launch may have (a
-  // slot), in a flag area of FLAG_WORDS words that every kernel for the device reserves alike (so
-  // that kernels sharing a workspace never write another's flags with anything but zeros), then a
-  // partial sum of a warpgroup tile per slot. A stream-K launch has a persistent grid of at most
+  // slot), in a flag area of FLAG_WORDS words, then ACCUMULATION_FLOATS for in-step pieces' sums
+  // (both areas every kernel for the device reserves alike and leaves zeroed, so that kernels sharing
+  // a workspace find zeros there), then a partial sum of a warpgroup tile per slot. A stream-K launch has a persistent grid of at most
   // MAX_CTAS CTAs, a constant of the configuration.
   constexpr int SLOTS = MAX_CTAS * CONSUMERS;
   static_assert(2 * SLOTS <= FLAG_WORDS, "the flag area holds two flags a slot");
@@ -181,23 +181,34 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
       if (t == 0) tg_release_stage<CM>(&empty[(iter - 1) % STAGES]);
       if constexpr (STREAM_K) {
         unsigned* flags = reinterpret_cast<unsigned*>(workspace);
-        float* partials = workspace + FLAG_WORDS;
+        float* accumulated = workspace + FLAG_WORDS;
+        float* partials = accumulated + ACCUMULATION_FLOATS;
         const int own = blockIdx.x * CONSUMERS + consumer;
         const auto sum_of = [&](int slot) { return partials + static_cast<long long>(slot) * SUM_FLOATS; };
         // A unit cut by K: the CTA holding its last K tiles finishes it (it reaches them last, at the
-        // end of its range); the others store their partial sums. Cut in step into many pieces, the
-        // others also add a slice of all their sums each into the last piece's slot. Its first flag
-        // counts stored sums, its second added slices.
-        const bool slices = work.pieces >= SLICE_MIN_PIECES;
-        const int piece = slices ? work.cluster % work.pieces : 0;
+        // end of its range); the others hand over their partial sums (work.reduction says how). Cut
+        // in step, the finisher's slot holds the pieces' counts: its first flag counts sums stored or
+        // accumulated, its second slices added.
+        const bool in_step = work.reduction != TG_REDUCE_IN_TURN;
+        const int piece = in_step ? work.cluster % work.pieces : 0;
         const int stride = CM * CONSUMERS;  // slots from one piece to the next
-        const int last = slices ? own + (work.pieces - 1 - piece) * stride : own;
+        const int last = in_step ? own + (work.pieces - 1 - piece) * stride : own;
+        // A cut unit's accumulated sum: a warpgroup tile for each CTA rank and consumer.
+        const int sum_index = ((unit - work.dp_units) * CM + cta_rank) * CONSUMERS + consumer;
+        float* total = accumulated + static_cast<long long>(sum_index) * SUM_FLOATS;
         if (k_end < K_TILES) {
+          if (work.reduction == TG_REDUCE_ACCUMULATED) {
+#pragma unroll
+            for (int mb = 0; mb < M_BLOCKS; ++mb) tg_partial_accumulate<128>(acc[mb], total + mb * BLOCK_FLOATS, t);
+            tg_named_barrier_sync(1 + consumer, 128);
+            if (t == 0) tg_counter_arrive(&flags[last]);
+            continue;
+          }
 #pragma unroll
           for (int mb = 0; mb < M_BLOCKS; ++mb) {
             tg_partial_store<128>(acc[mb], sum_of(own) + mb * BLOCK_FLOATS, t);
           }
-          if (!slices) {
+          if (!in_step) {
             tg_partial_publish<128>(&flags[own], t, 1 + consumer);
             continue;
           }
@@ -213,17 +224,22 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
           if (t == 0) tg_counter_arrive(&flags[SLOTS + last]);
           continue;
         }
-        if (slices) {
+        if (in_step) {
+          const bool slices = work.reduction == TG_REDUCE_IN_SLICES;
           if (t == 0) {
-            tg_counter_wait(&flags[SLOTS + last], work.pieces - 1);
-            // Every other piece has passed both counts: clear them for the next launch.
+            tg_counter_wait(&flags[slices ? SLOTS + last : last], work.pieces - 1);
+            // Every other piece has passed its counts: clear them for the next launch.
             tg_counter_clear(&flags[last]);
-            tg_counter_clear(&flags[SLOTS + last]);
+            if (slices) tg_counter_clear(&flags[SLOTS + last]);
           }
           tg_named_barrier_sync(1 + consumer, 128);
 #pragma unroll
           for (int mb = 0; mb < M_BLOCKS; ++mb) {
-            tg_partial_add<128>(acc[mb], sum_of(last) + mb * BLOCK_FLOATS, t);
+            if (slices) {
+              tg_partial_add<128>(acc[mb], sum_of(last) + mb * BLOCK_FLOATS, t);
+            } else {
+              tg_partial_take<128>(acc[mb], total + mb * BLOCK_FLOATS, t);
+            }
           }
         } else if (k_begin > 0) {
 #pragma unroll 1

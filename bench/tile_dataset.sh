@@ -5,7 +5,8 @@
 #   narrow: M or N under 64 (heuristics.cpp: narrowSideSm90) -> docs/results/narrow_tiles_h100.csv
 #   small:  problems cut in step and problems under a wave of few K tiles (heuristics.cpp:
 #           smallProblemTileSm90) -> docs/results/small_tiles_h100.csv
-# Usage: bench/tile_dataset.sh narrow|small [path/to/tilegrid] > dataset.csv
+# Usage: [SHAPES="M N K[ BATCH];..."] bench/tile_dataset.sh narrow|small [path/to/tilegrid] > dataset.csv
+#   SHAPES re-measures some of the set's problems (every configuration of each), to replace their rows.
 set -u
 set_name=$1
 T=${2:-build/release/tilegrid}
@@ -24,8 +25,8 @@ except ValueError:
 print('$m,$n,$k,$batch,$layout,$cfg,%s,%.1f,%.1f' % (j['kernel'], j['ours']['median_ms'] * 1e3, j['cublas']['median_ms'] * 1e3))"
 }
 if [ "$set_name" = narrow ]; then
-  for shape in "1 4096 4096" "16 4096 4096" "1 28672 4096" "1 8192 8192" "32 4096 4096" "4096 1 4096" \
-               "8192 16 8192" "1 1 100000" "8 14336 4096"; do
+  IFS=';' read -ra shapes <<< "${SHAPES:-1 4096 4096;16 4096 4096;1 28672 4096;1 8192 8192;32 4096 4096;4096 1 4096;8192 16 8192;1 1 100000;8 14336 4096}"
+  for shape in "${shapes[@]}"; do
     set -- $shape
     small=$(($1 < $2 ? $1 : $2))
     w=$(((small + 7) / 8 * 8))
@@ -42,8 +43,8 @@ if [ "$set_name" = narrow ]; then
     done
   done
 elif [ "$set_name" = small ]; then
-  for shape in "64 64 65536 1" "128 128 65536 1" "256 256 32768 1" "512 512 512 1" "128 128 64 32" \
-               "256 256 128 64" "512 512 512 16" "1024 1024 1024 8"; do
+  IFS=';' read -ra shapes <<< "${SHAPES:-64 64 65536 1;128 128 65536 1;256 256 32768 1;512 512 512 1;128 128 64 32;256 256 128 64;512 512 512 16;1024 1024 1024 8}"
+  for shape in "${shapes[@]}"; do
     set -- $shape
     for layout in TN NT; do
       measure "$1" "$2" "$3" "$4" $layout

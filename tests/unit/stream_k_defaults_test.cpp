@@ -18,8 +18,8 @@ TEST(StreamKDefaults, SmallProblemsAreCutOnlyUnderHalfAWave) {
   EXPECT_FALSE(chooseParams(problem(64, 8192, 8192), h100).stream_k);
   EXPECT_FALSE(chooseParams(problem(8192, 100, 8192), h100).stream_k);
   EXPECT_TRUE(chooseParams(problem(64, 8192, 8192), h100, {.stream_k = true}).stream_k);
-  // 1x1x100000 has 391 K tiles of 256: fewer than 4 for each of 132 clusters, but cut in step into
-  // 97 pieces of 4 or more.
+  // 1x1x100000 in 64x8x128 tiles (128 deep: 256 would leave SMs idle) is one unit of 782 K tiles,
+  // cut in step into 132 pieces of 5 or 6.
   for (const MatmulProblem& small : {problem(64, 64, 65536), problem(1, 1, 100000), problem(4, 64, 32768)}) {
     const MatmulSchedule s = schedule(small, h100);
     EXPECT_TRUE(s.params.stream_k) << small.toString();

@@ -230,7 +230,7 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
     decide("tile", p.cta_tile.toString(),
            chooseTilesSm80(alignedByPadding(p.kernelProblem(user_problem), p.pad_a, p.pad_b), device, p));
   } else if (p.persistent && !overrides.swap_ab && !overrides.cta_tile && narrowSideSm90(user_problem)) {
-    const std::string rule = setNarrowTileSm90(user_problem, p);
+    const std::string rule = setNarrowTileSm90(user_problem, device, p);
     decide("orientation", p.swap_ab ? "C^T = B^T A^T" : "C = A B", rule);
     decide("tile", p.cta_tile.toString(), rule);
     choosePads();

@@ -163,7 +163,10 @@ std::optional<std::string> fitOneWaveSm90(const MatmulProblem& user_problem, con
 // many units as the large side gives), 256 elements of K per stage (32 KiB of the large operand, half
 // the barrier round trips of 128 for the same bytes in flight) and no cluster (a multicast of the
 // small operand saves nothing). Stream-K then cuts the units in step where they are few
-// (cutSmallProblemsInStep). Measured against the tiles the other rules pick and against other K
+// (cutSmallProblemsInStep). A problem so cut is a chain per piece of start-up, a few K tiles and
+// one hand-over; where 256-deep pieces would leave SMs idle (1x1x100000: 97 pieces of 4 K tiles on
+// 132 SMs), 128-deep tiles give more pieces, and more SMs each reading less shorten every chain more
+// than deeper stages save. Measured against the tiles the other rules pick and against other K
 // depths and stage counts: docs/results/narrow_tiles_h100.csv, held by
 // tests/unit/tile_dataset_test.cpp. Over half a wgmma's rows the waste is under half, and the
 // narrow tile, 64 columns wide, lost: 0.86x cuBLAS at M = 40 and 63 (N = K = 4096, 100 runs), against
@@ -171,21 +174,27 @@ std::optional<std::string> fitOneWaveSm90(const MatmulProblem& user_problem, con
 // of B. M or N from 33 to 63 is left to those tiles (not measured in between).
 bool narrowSideSm90(const MatmulProblem& problem) { return std::min(problem.m, problem.n) <= kWgmmaRows / 2; }
 
-std::string setNarrowTileSm90(const MatmulProblem& problem, MatmulParams& p) {
-  constexpr int64_t kNarrowTileK = 256;
+std::string setNarrowTileSm90(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
+  constexpr int64_t kDeepK = 256, kShallowK = 128;
   p.swap_ab = problem.m <= problem.n;
   const int64_t small = std::min(problem.m, problem.n);
+  const int64_t units = ceilDiv(std::max(problem.m, problem.n), kWgmmaRows) * problem.batch;
+  const auto busy = [&](int64_t tile_k) { return units * inStepPieces(units, device.sm_count, ceilDiv(problem.k, tile_k)); };
+  const bool shallow = busy(kDeepK) > 0 && busy(kDeepK) < device.sm_count && busy(kShallowK) > busy(kDeepK);
+  const int64_t tile_k = shallow ? kShallowK : kDeepK;
   // Widths of 8, 16 or 32: a power of two at least the small side, so that every M (or N) from 1 to
   // 32 takes one of three kernels (the small side's extra columns cost a little shared memory,
   // nothing in DRAM traffic).
   int64_t width = 8;
   while (width < small) width *= 2;
-  setSm90Tile(p, TileShape{kWgmmaRows, width, kNarrowTileK});
+  setSm90Tile(p, TileShape{kWgmmaRows, width, tile_k});
   p.cluster = ClusterShape{1, 1};
   return fmt::format("narrowSideSm90: {} is {}, at most half a wgmma's {} rows: it is wgmma's N{}, 64-row tiles {} "
-                     "deep, alone",
-                     problem.m <= problem.n ? "M" : "N", small, kWgmmaRows, p.swap_ab ? " (C^T = B^T A^T)" : "",
-                     kNarrowTileK);
+                     "deep, alone{}",
+                     problem.m <= problem.n ? "M" : "N", small, kWgmmaRows, p.swap_ab ? " (C^T = B^T A^T)" : "", tile_k,
+                     shallow ? fmt::format(" ({} deep, cut in step, would busy {} of {} SMs; {} deep busies {})", kDeepK,
+                                           busy(kDeepK), device.sm_count, kShallowK, busy(kShallowK))
+                             : "");
 }
 
 // Three shapes of problem whose time is mostly start-up and hand-over rather than streaming K tiles,

@@ -36,7 +36,7 @@ std::optional<std::string> fitOneWaveSm90(const MatmulProblem& user_problem, con
 
 // M or N of at most half a wgmma's rows: the small side as wgmma's N (decides swap_ab as well).
 bool narrowSideSm90(const MatmulProblem& problem);
-std::string setNarrowTileSm90(const MatmulProblem& problem, MatmulParams& p);
+std::string setNarrowTileSm90(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p);
 
 // One tile cut in step, few K tiles under a wave, or batched: smaller tiles or no cluster. Nothing
 // where none applies.

@@ -25,7 +25,7 @@ except ValueError:
 print('$m,$n,$k,$batch,$layout,$cfg,%s,%.1f,%.1f' % (j['kernel'], j['ours']['median_ms'] * 1e3, j['cublas']['median_ms'] * 1e3))"
 }
 if [ "$set_name" = narrow ]; then
-  IFS=';' read -ra shapes <<< "${SHAPES:-1 4096 4096;16 4096 4096;1 28672 4096;1 8192 8192;32 4096 4096;4096 1 4096;8192 16 8192;1 1 100000;8 14336 4096}"
+  IFS=';' read -ra shapes <<< "${SHAPES:-1 4096 4096;16 4096 4096;1 28672 4096;1 8192 8192;32 4096 4096;48 4096 4096;4096 1 4096;8192 16 8192;1 1 100000;8 14336 4096}"
   for shape in "${shapes[@]}"; do
     set -- $shape
     small=$(($1 < $2 ? $1 : $2))

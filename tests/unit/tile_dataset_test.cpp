@@ -137,36 +137,53 @@ TEST(TileDataset, RowsOfTheSmallSideWouldFail) {
 }
 
 
-// Paired measurements behind chooseSmallTileSm90's rules (each pair: two tile and cluster choices for
-// one problem, timed in one process on an H100; docs/results/small_problem_pairs_h100.csv). The
-// scheduler must never pick the slower of a pair that differs by more than the run-to-run spread;
-// later rules (one-wave fits, narrow and short-problem tiles) may pick a third configuration.
-TEST(TileDataset, SmallProblemRulesNeverPickTheSlowerOfAMeasuredPair) {
+// Paired measurements: two tile and cluster choices (" C^T" where the kernel computes C^T) for one
+// problem, timed in one process on an H100. The scheduler must never pick the slower of a pair that
+// differs by more than the run-to-run spread; other rules may pick a third configuration. Returns
+// how many pairs were decisive and how many of those have their winner still chosen.
+struct PairVerdict {
+  int pairs = 0, decisive = 0, winners = 0;
+};
+PairVerdict judgePairs(const char* file) {
   constexpr double kSpread = 0.03;
-  std::ifstream in(datasetPath("small_problem_pairs_h100.csv"));
-  ASSERT_TRUE(in.good());
+  PairVerdict v;
+  std::ifstream in(datasetPath(file));
+  EXPECT_TRUE(in.good()) << file;
   std::string line;
   std::getline(in, line);
-  ASSERT_EQ(line, "m,n,k,layout,winner,winner_tflops,loser,loser_tflops");
+  EXPECT_EQ(line, "m,n,k,layout,winner,winner_tflops,loser,loser_tflops") << file;
   const DeviceSpec h100 = DeviceSpec::preset("sm_90");
-  int pairs = 0, decisive = 0, winners = 0;
   while (std::getline(in, line)) {
     const std::vector<std::string> c = splitCsv(line);
-    ASSERT_EQ(c.size(), 8u) << line;
-    ++pairs;
+    EXPECT_EQ(c.size(), 8u) << file << ": " << line;
+    if (c.size() != 8) continue;
+    ++v.pairs;
     MatmulProblem p;
     p.m = std::stoll(c[0]), p.n = std::stoll(c[1]), p.k = std::stoll(c[2]), p.layout = parseLayout(c[3]);
     const MatmulParams params = schedule(p, h100).params;
-    const std::string chosen = params.cta_tile.toString() + " c" + std::to_string(params.cluster.m);
-    const bool decisive_pair = std::stod(c[5]) > std::stod(c[7]) * (1 + kSpread);
-    if (!decisive_pair) continue;
-    ++decisive;
-    winners += chosen == c[4];
-    EXPECT_NE(chosen, c[6]) << p.toString() << ": picks " << chosen << ", measured " << c[7] << " TFLOP/s against "
-                            << c[5] << " for " << c[4];
+    const std::string chosen =
+        params.cta_tile.toString() + " c" + std::to_string(params.cluster.m) + (params.swap_ab ? " C^T" : "");
+    if (std::stod(c[5]) <= std::stod(c[7]) * (1 + kSpread)) continue;
+    ++v.decisive;
+    v.winners += chosen == c[4];
+    EXPECT_NE(chosen, c[6]) << file << ": " << p.toString() << ": picks " << chosen << ", measured " << c[7]
+                            << " TFLOP/s against " << c[5] << " for " << c[4];
   }
-  EXPECT_GE(pairs, 60);
-  EXPECT_GT(winners, decisive / 2) << "most decisive pairs' winners are still the choice";
+  return v;
+}
+
+// The pairs behind chooseSmallTileSm90's rules.
+TEST(TileDataset, SmallProblemRulesNeverPickTheSlowerOfAMeasuredPair) {
+  const PairVerdict v = judgePairs("small_problem_pairs_h100.csv");
+  EXPECT_GE(v.pairs, 60);
+  EXPECT_GT(v.winners, v.decisive / 2) << "most decisive pairs' winners are still the choice";
+}
+
+// The pairs behind the tile ranking's shapes, speeds and where each is ranked (sm90_tile_ranking.cpp).
+TEST(TileDataset, TileRankingNeverPicksTheSlowerOfAMeasuredPair) {
+  const PairVerdict v = judgePairs("tile_ranking_pairs_h100.csv");
+  EXPECT_GE(v.pairs, 30);
+  EXPECT_GT(v.winners, v.decisive / 2) << "most decisive pairs' winners are still the choice";
 }
 
 }  // namespace

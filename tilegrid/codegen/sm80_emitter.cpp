@@ -77,7 +77,7 @@ CopyPlan deriveCopyPlan(const ir::TensorDomain& copy, const ir::TensorDomain& sm
 //    offset per k16 step and every ldmatrix is that offset plus compile-time constants. Where,
 //    moreover, every k16 step is step 0 XOR a constant (a swizzle whose XOR bits hold k), one
 //    offset in all: ptxas otherwise recomputes the per-step registers it cannot keep, swizzle and
-//    all, every K tile (H100, 4096^3 TN, same-process A/B: 501.5-504.7 -> 508.0-511.1 TFLOP/s).
+//    all, every K tile (about 1.3% at 4096^3 TN; docs/findings.md, *sm_80 kernels*).
 //  - Add / Xor: every k16 step is step 0 combined with one constant, so a thread keeps one base per
 //    fragment.
 // If none holds, the kernel calls tg_smem_* for every access.

@@ -24,11 +24,9 @@ constexpr int64_t kMaxStagesSm90 = 8;
 
 
 // sm_80: 128x256x64 CTAs of eight 64x64 warps, the best of a sweep of `tilegrid run --arch sm_80
-// --cta-tile` on an H100
-// from 2048^3 up. Smaller problems take the largest tile that still gives at least half the SMs a
-// CTA: 1000^3 on an H100 runs at 77 TFLOP/s with 128x256 (32 CTAs), 141 with 64x128 (128 CTAs);
-// 2048x1024x1024: 186 with 128x256, 286 with 128x128 (four 64x64 warps, two CTAs an SM). A
-// misaligned operand gathers its pieces in registers, which 64x64 warps cannot afford without
+// --cta-tile` on an H100 from 2048^3 up. Smaller problems take the largest tile that still gives at
+// least half the SMs a CTA: an SM without one idles for the whole kernel, which costs more than the
+// smaller tile's extra operand reads (figures: docs/findings.md, *sm_80 kernels*). A misaligned operand gathers its pieces in registers, which 64x64 warps cannot afford without
 // spilling: those get 128x128x64 with 64x32 warps. 64x64x64 with four 32x32 warps when either
 // output dimension is small.
 std::string chooseTilesSm80(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
@@ -63,8 +61,8 @@ std::string chooseTilesSm80(const MatmulProblem& problem, const DeviceSpec& devi
 // SMs idle. Cut in step (inStepPieces), every unit is split into pieces of its K range, one a
 // cluster, so that pieces x units SMs read at once and each piece's partial sum is handed over once.
 // That needs at most half a wave of units (two pieces or more each); over that, cutting takes the
-// last wave's tiles apart instead, which does not pay when reading bounds the problem (64x8192x8192
-// on an H100: 122 TFLOP/s cut, 127 whole).
+// last wave's tiles apart instead, which does not pay when reading bounds the problem: the reads
+// take as long either way, and the hand-overs add to them (docs/findings.md).
 void cutSmallProblemsInStep(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
   if (p.arch != Arch::Sm90 || !p.persistent || p.stream_k) return;
   const int64_t cluster = p.cluster.m * p.cluster.n;
@@ -158,10 +156,8 @@ int64_t mostStages(const MatmulProblem& problem, const DeviceSpec& device, const
 // sm_90: a tile whose double-buffered epilogue slabs leave it fewer than four stages takes narrower
 // slabs, halved until it has four, as long as every row of a TMA store box keeps 64 contiguous bytes
 // (a slab's width when stored straight; stored transposed the boxes run 64 elements along m whatever
-// the width). A stage hides more of the loads than the wider slabs save in stores (H100, TN, same
-// process): 192x192 (3 -> 4 stages) 3000x3000x4096 alone 696 -> 727 TFLOP/s, in pairs 680 -> 717;
-// 3000^3 in pairs 574 -> 636; 4000^3 alone 681 -> 733. 256x152x64 pairs computing C^T (16-column
-// slabs, 3 -> 4 stages) 5000x3000x4096 707 -> 768.
+// the width). A fourth stage hides more of the loads than the wider slabs save in stores
+// (docs/findings.md, *sm_90a kernels on large problems*).
 void narrowEpilogueForStages(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
   constexpr int64_t kWantedStages = 4;
   if (p.arch != Arch::Sm90) return;
@@ -199,8 +195,8 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
   // sm_90 persistent kernels share the last partial wave by K ranges: the tail of 4096^3 (3.88 waves
   // of 128x256 cluster pairs on 132 SMs) or 5000x3000x4096 (3.64) otherwise idles SMs. Not where M
   // or N is under 128: such a problem streams the larger operand from DRAM once, which cutting the
-  // last wave does not speed up (64x8192x8192 on an H100: 122 TFLOP/s cut, 127 whole; 32x4096x4096
-  // even); cutSmallProblemsInStep turns it on there for problems of at most half a wave.
+  // last wave does not speed up; cutSmallProblemsInStep turns it on there for problems of at most
+  // half a wave.
   p.stream_k = overrides.stream_k.value_or(p.arch == Arch::Sm90 && p.persistent &&
                                            std::min(user_problem.m, user_problem.n) >= 128);
   // sm_90: wgmma's M runs along whichever of M and N the ranking fits better (a user's tile keeps the

@@ -21,10 +21,9 @@ MatmulProblem alignedByPadding(const MatmulProblem& problem, bool pad_a, bool pa
 
 // The padded copy of A costs about as much as 200 / N of a GEMM running at 300 TFLOP/s (4 bytes an
 // element of A at 3 TB/s, against 2 N flops an element), plus a launch. Narrower pieces slow the
-// whole GEMM (H100, TFLOP/s, padded vs pieces): 2-byte pieces 4097x4097x4096 NT 260 vs 108,
-// 1001x999x1003 TN 75 vs 44; 4-byte pieces 4096x2048x4098 TN 331 vs 196. So the copy pays from an N
-// of a few hundred for 2- and 4-byte pieces (break-even near 290 for the 1.7x above); 8-byte pieces
-// lose less, so their bar is higher.
+// whole GEMM by 1.7-2.4x with 2- and 4-byte pieces, less with 8-byte ones (docs/findings.md, *sm_80
+// kernels*). So the copy pays from an N of a few hundred for 2- and 4-byte pieces (break-even near
+// 290 at 1.7x); 8-byte pieces lose less, so their bar is higher.
 bool padPaysSm80(const MatmulProblem& problem, char operand) {
   if (!operandMisaligned(problem, operand)) return false;
   const int64_t align_bytes = (operand == 'a' ? problem.align_a * bytes(problem.a_dtype)

@@ -22,8 +22,8 @@ void setSm90Tile(MatmulParams& p, const TileShape& cta, int64_t consumer_rows) {
   p.instruction_tile = TileShape{64, cta.n, 16};
 }
 
-// Pairs of CTAs along M share their B tile by TMA multicast, which halves B's L2 reads (H100,
-// 4096^3: 659 -> 706 TFLOP/s; 8192^3: 676 -> 770). A lone tile row has no pair.
+// Pairs of CTAs along M share their B tile by TMA multicast, which halves B's L2 reads (the bound of
+// a lone CTA's loop on large problems; docs/findings.md). A lone tile row has no pair.
 ClusterShape pairedCluster(const MatmulProblem& problem, const MatmulParams& p) {
   return p.persistent && ceilDiv(problem.m, p.cta_tile.m) >= 2 ? ClusterShape{2, 1} : ClusterShape{1, 1};
 }
@@ -168,10 +168,9 @@ std::optional<std::string> fitOneWaveSm90(const MatmulProblem& user_problem, con
 // 132 SMs), 128-deep tiles give more pieces, and more SMs each reading less shorten every chain more
 // than deeper stages save. Measured against the tiles the other rules pick and against other K
 // depths and stage counts: docs/results/narrow_tiles_h100.csv, held by
-// tests/unit/tile_dataset_test.cpp. Over half a wgmma's rows the waste is under half, and the
-// narrow tile, 64 columns wide, lost: 0.86x cuBLAS at M = 40 and 63 (N = K = 4096, 100 runs), against
-// 0.96-1.0x for the suite's M = 64 rows in 64-row tiles of C's orientation, which read the same bytes
-// of B. M or N from 33 to 63 is left to those tiles (not measured in between).
+// tests/unit/tile_dataset_test.cpp. Over half a wgmma's rows the waste is under half, and 64-row
+// tiles of C's orientation read the same bytes of the large operand as the narrow tile: the dataset's
+// M = 48 runs within 1.3% either way, so M or N from 33 to 63 is left to those tiles.
 bool narrowSideSm90(const MatmulProblem& problem) { return std::min(problem.m, problem.n) <= kWgmmaRows / 2; }
 
 std::string setNarrowTileSm90(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {

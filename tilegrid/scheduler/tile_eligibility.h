@@ -15,8 +15,8 @@ bool allRowsAligned(const MatmulProblem& problem);
 bool rowsOnSectors(const MatmulProblem& problem);
 
 // Whether an MN-major operand tile of `cta` gets 128-byte swizzle atoms: a 160-wide M-major B tile
-// gets 64-byte ones, which ran 8% slower (4000^3 TT on an H100: 685 vs 744 TFLOP/s for 128x256). A
-// K-major tile's atom follows from the tile's k alone (64-byte atoms for 32-wide bf16 k tiles).
+// gets 64-byte ones, whose wgmma reads conflict more (8% slower, docs/findings.md). A K-major
+// tile's atom follows from the tile's k alone (64-byte atoms for 32-wide bf16 k tiles).
 bool widestAtoms(const MatmulProblem& problem, const TileShape& cta);
 
 }  // namespace tilegrid::scheduler

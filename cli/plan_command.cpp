@@ -123,7 +123,9 @@ nlohmann::json decisionsJson(const scheduler::MatmulSchedule& s) {
   for (const scheduler::Decision& d : s.decisions) {
     nlohmann::json candidates = nlohmann::json::array();
     for (const scheduler::Candidate& c : d.candidates) {
-      candidates.push_back({{"option", c.option}, {"modelled", c.modelled}, {"measure", c.measure}});
+      nlohmann::json candidate{{"option", c.option}, {"modelled", c.modelled}, {"measure", c.measure}};
+      if (c.modelled_us > 0) candidate["modelled_us"] = c.modelled_us;
+      candidates.push_back(candidate);
     }
     j.push_back({{"what", d.what}, {"choice", d.choice}, {"rule", d.rule}, {"candidates", candidates}});
   }
@@ -137,19 +139,23 @@ std::string oneWaveText(const std::optional<scheduler::OneWaveTile>& fit, const 
                      fit->useful * 100);
 }
 
-std::string rankingText(const std::vector<scheduler::RankedTile>& ranked) {
+std::string rankingText(const std::vector<scheduler::RankedTile>& ranked, const scheduler::MatmulSchedule& s) {
   if (ranked.empty()) return "";
-  std::string text = "tiles:    ranked by speed on full waves x useful share of the padded grid x busy share of the waves\n";
+  std::string text = "tiles:    ranked by speed on full waves x useful share of the padded grid x busy share of the waves "
+                     "(modelled time: the score at " +
+                     fmt::format("{:.2f}", scheduler::kFullWaveTflopsPerSm) + " TFLOP/s an SM)\n";
   for (const auto& r : ranked) {
     const std::string rows = r.consumer_rows == 64 ? "" : fmt::format(", {}-row warpgroups", r.consumer_rows);
-    text += fmt::format("          {}x{} in {}x1 clusters{}: {:.2f} x {:.3f} x {:.3f} = {:.3f} ({:.2f} waves, {} units at once){}\n",
-                        r.cta.m, r.cta.n, r.cluster_m, rows, r.speed, r.fit.useful, r.fit.busy, r.score(), r.fit.waves,
-                        r.fit.slots, r.chosen ? "  <- chosen" : r.eligible() ? "" : "  (not eligible: " + r.not_eligible + ")");
+    text += fmt::format(
+        "          {}x{} in {}x1 clusters{}: {:.2f} x {:.3f} x {:.3f} = {:.3f} ({:.2f} waves, {} units at once, {:.1f} us){}\n",
+        r.cta.m, r.cta.n, r.cluster_m, rows, r.speed, r.fit.useful, r.fit.busy, r.score(), r.fit.waves, r.fit.slots,
+        scheduler::modelledSm90Us(s.kernelProblem(), s.device, r.score()),
+        r.chosen ? "  <- chosen" : r.eligible() ? "" : "  (not eligible: " + r.not_eligible + ")");
   }
   return text;
 }
 
-nlohmann::json rankingJson(const std::vector<scheduler::RankedTile>& ranked) {
+nlohmann::json rankingJson(const std::vector<scheduler::RankedTile>& ranked, const scheduler::MatmulSchedule& s) {
   nlohmann::json j = nlohmann::json::array();
   for (const auto& r : ranked) {
     j.push_back({{"cta_tile", {r.cta.m, r.cta.n, r.cta.k}},
@@ -160,6 +166,7 @@ nlohmann::json rankingJson(const std::vector<scheduler::RankedTile>& ranked) {
                  {"busy", r.fit.busy},
                  {"waves", r.fit.waves},
                  {"score", r.score()},
+                 {"modelled_us", scheduler::modelledSm90Us(s.kernelProblem(), s.device, r.score())},
                  {"eligible", r.eligible()},
                  {"chosen", r.chosen}});
     if (!r.eligible()) j.back()["not_eligible"] = r.not_eligible;
@@ -224,14 +231,14 @@ void runPlanCommand(const PlanCommandOptions& options, std::ostream& out) {
   if (options.format == "json") {
     nlohmann::json j = scheduleJson(s);
     j["decisions"] = decisionsJson(s);
-    if (!ranked.empty()) j["tile_ranking"] = rankingJson(ranked);
+    if (!ranked.empty()) j["tile_ranking"] = rankingJson(ranked, s);
     if (fit) {
       j["one_wave_tile"] = {{"width", fit->width}, {"swap_ab", fit->swap_ab}, {"tiles", fit->tiles}, {"useful", fit->useful}};
     }
     if (request.tuned) j["tuned"] = tunedNote(request);
     out << j.dump(2) << "\n";
   } else {
-    out << s.toString() << decisionsText(s) << (fit ? oneWaveText(fit, s) : orientationText(s) + rankingText(ranked))
+    out << s.toString() << decisionsText(s) << (fit ? oneWaveText(fit, s) : orientationText(s) + rankingText(ranked, s))
         << splitText(s);
     out << "kernel: " << codegen::kernelName(s)
         << (s.params.shapeAtLaunch() ? " (reads M, N, K, batch, leading dimensions and strides at launch: one "

@@ -146,6 +146,9 @@ TEST(CliPlan, ShowsTheTileRankingBehindTheChoice) {
   for (const auto& t : j["tile_ranking"]) {
     EXPECT_NEAR(t["score"].get<double>(),
                 t["speed"].get<double>() * t["useful"].get<double>() * t["busy"].get<double>(), 1e-12);
+    // The modelled time: the problem's flops at the score's share of the full-wave throughput.
+    EXPECT_NEAR(t["modelled_us"].get<double>(),
+                2.0 * 4000 * 4000 * 4000 / (t["score"].get<double>() * 5.63e12 * 132) * 1e6, 1e-6);
     if (t["chosen"]) {
       ++chosen;
       EXPECT_EQ(t["cta_tile"], j["params"]["cta_tile"]);
@@ -156,7 +159,7 @@ TEST(CliPlan, ShowsTheTileRankingBehindTheChoice) {
   // 2000x5000x4096: 256x152x32 pairs of two 128-row consumer warpgroups, exactly two waves.
   const Result tall = runCli({"plan", "--m", "2000", "--n", "5000", "--k", "4096", "--arch", "sm_90"});
   EXPECT_NE(tall.out.find("256x152 in 2x1 clusters, 128-row warpgroups: 0.94 x 0.973 x 1.000 = 0.915 (2.00 waves, 66 "
-                          "units at once)  <- chosen"),
+                          "units at once, 120.5 us)  <- chosen"),
             std::string::npos)
       << tall.out;
   EXPECT_NE(tall.out.find("2 consumer warpgroups of 128x152x32"), std::string::npos) << tall.out;
@@ -178,7 +181,7 @@ TEST(CliPlan, ShowsTheTileRankingBehindTheChoice) {
   EXPECT_NE(swapped.out.find("kernel:   4000x4000x4000 NN"), std::string::npos) << swapped.out;
   const Result text = runCli({"plan", "--m", "4000", "--n", "4000", "--k", "4000", "--arch", "sm_90", "--layout", "TT",
                               "--swap-ab", "off"});
-  EXPECT_NE(text.out.find("128x256 in 2x1 clusters: 1.00 x 0.954 x 0.970 = 0.925 (3.88 waves, 66 units at once)  <- chosen"),
+  EXPECT_NE(text.out.find("128x256 in 2x1 clusters: 1.00 x 0.954 x 0.970 = 0.925 (3.88 waves, 66 units at once, 186.2 us)  <- chosen"),
             std::string::npos)
       << text.out;
   EXPECT_EQ(text.out.find("orientation:"), std::string::npos) << "a user's orientation needs no reason";
@@ -195,7 +198,7 @@ TEST(CliPlan, ShowsTheTileRankingBehindTheChoice) {
   const Result nn = runCli({"plan", "--m", "3072", "--n", "3072", "--k", "4096", "--arch", "sm_90", "--layout", "NN"});
   EXPECT_NE(nn.out.find("not eligible: ranked only for TN with rows on 32-byte sectors"), std::string::npos)
       << nn.out;
-  EXPECT_NE(nn.out.find("192x192 in 2x1 clusters: 0.97 x 1.000 x 0.970 = 0.941 (1.94 waves, 66 units at once)  <- chosen"),
+  EXPECT_NE(nn.out.find("192x192 in 2x1 clusters: 0.97 x 1.000 x 0.970 = 0.941 (1.94 waves, 66 units at once, 110.6 us)  <- chosen"),
             std::string::npos)
       << nn.out;
   const Result tn = runCli({"plan", "--m", "3072", "--n", "3072", "--k", "4096", "--arch", "sm_90"});

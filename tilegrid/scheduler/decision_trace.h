@@ -9,11 +9,13 @@
 namespace tilegrid::scheduler {
 
 // One option a model weighed, with the figure it gave it: the tile ranking's score (higher wins), the
-// grid model's DRAM traffic in bytes (lower wins).
+// grid model's DRAM traffic in bytes (lower wins), and where the model gives one, the kernel's
+// modelled time (the tile ranking: modelledSm90Us).
 struct Candidate {
   std::string option;
   double modelled = 0;
   std::string measure;  // what `modelled` is: "score", "DRAM bytes"
+  double modelled_us = 0;  // 0 where the model gives no time
   bool operator==(const Candidate&) const = default;
 };
 

@@ -29,6 +29,12 @@ namespace tilegrid::scheduler {
 // tests/unit/tile_dataset_test.cpp (the ranking must never pick the slower of a decisive pair); the
 // whole-wave speeds and the problems that set each limit: docs/findings.md (*The tile ranking's
 // speeds and limits*).
+double modelledSm90Us(const MatmulProblem& problem, const DeviceSpec& device, double score) {
+  const double flops = 2.0 * static_cast<double>(problem.m) * static_cast<double>(problem.n) *
+                       static_cast<double>(problem.k) * static_cast<double>(problem.batch);
+  return flops / (score * kFullWaveTflopsPerSm * device.sm_count * 1e12) * 1e6;
+}
+
 std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k,
                                       bool swapped) {
   enum class Where {

@@ -26,6 +26,16 @@ struct RankedTile {
   double score() const { return speed * fit.score(); }
 };
 
+// The first ranked shape's throughput on whole waves at the card's power limit, per SM: a kernel's
+// modelled TFLOP/s is its tile's score times this times the SM count. Fitted to the suite's runs on
+// an H100 (docs/results/suite/h100.json and large-h100.json: the median over the ranked cases of
+// measured TFLOP/s / score, 743 on 132 SMs); tests/unit/tile_model_test.cpp holds the model to them.
+constexpr double kFullWaveTflopsPerSm = 5.63;
+
+// The modelled time of `problem` (flops over the modelled throughput of a tile of `score`), in
+// microseconds.
+double modelledSm90Us(const MatmulProblem& problem, const DeviceSpec& device, double score);
+
 // The ranking, in order; empty where the heuristic does not rank (problems under a wave of the first
 // shape that no one-wave shape fills, small M or N, rows not 16-byte aligned). Each shape says why
 // the heuristic may not pick it.

@@ -251,7 +251,7 @@ std::string chooseTilesSm90(const MatmulProblem& problem, const DeviceSpec& devi
     for (const RankedTile& t : ranking) {
       ranked.push_back({fmt::format("{}x{}x{} in {}x1 clusters{}", t.cta.m, t.cta.n, t.cta.k, t.cluster_m,
                                     t.eligible() ? "" : " (not eligible: " + t.not_eligible + ")"),
-                        t.score(), "score"});
+                        t.score(), "score", modelledSm90Us(problem, device, t.score())});
     }
     setSm90Tile(p, chosen->cta, chosen->consumer_rows);
     p.cluster = ClusterShape{chosen->cluster_m, 1};

@@ -85,24 +85,39 @@ TEST(GemmApi, MatmulFromEightThreadsOnMixedShapesIsRight) {
 
 // Two Gemms, one with stream-K partial sums and one with padded operand copies, take turns on one
 // workspace zeroed once: neither disturbs the other's flags.
+// Kernels that hand partial sums over, that accumulate them in the workspace's zeroed area, that add
+// them in a fixed order (GemmOptions::deterministic), and padded copies, all in one workspace: every
+// result stays right, and the deterministic one gives the same bits every time.
 TEST(GemmApi, GemmsShareOneWorkspace) {
   scheduler::DeviceSpec device;
   if (auto why = findDevice(device)) GTEST_SKIP() << *why;
   if (device.arch() != scheduler::Arch::Sm90) GTEST_SKIP() << "stream-K and padded copies are sm_90 kernels'";
   const scheduler::MatmulProblem split = makeProblem(512, 512, 8192, Layout::TN, DType::BF16, DType::BF16);
+  const scheduler::MatmulProblem small = makeProblem(64, 64, 65536, Layout::TN, DType::BF16, DType::BF16);
   const scheduler::MatmulProblem padded = makeProblem(1001, 515, 257, Layout::TN, DType::BF16, DType::BF16);
-  const Gemm a(split), b(padded);
+  GemmOptions same_bits;
+  same_bits.deterministic = true;
+  const Gemm a(split), summed(small), ordered(small, same_bits), b(padded);
   ASSERT_TRUE(a.schedule().params.stream_k && a.schedule().workSplit().reduction != scheduler::SplitReduction::None)
       << a.schedule().params.toString();
+  ASSERT_EQ(summed.schedule().workSplit().reduction, scheduler::SplitReduction::Accumulated)
+      << summed.schedule().workSplit().describe();
+  ASSERT_EQ(ordered.schedule().workSplit().reduction, scheduler::SplitReduction::InSlices)
+      << ordered.schedule().workSplit().describe();
+  EXPECT_EQ(summed.source().cuda, ordered.source().cuda) << "one kernel does both: the plan passed at launch differs";
   ASSERT_TRUE(b.schedule().params.pad_a || b.schedule().params.pad_b) << b.schedule().params.toString();
-  runtime::DeviceBuffer workspace(std::max(a.workspaceSize(), b.workspaceSize()));
+  runtime::DeviceBuffer workspace(std::max({a.workspaceSize(), summed.workspaceSize(), b.workspaceSize()}));
   workspace.fill(0);
-  runtime::MatmulBuffers buffers_a(split, 1), buffers_b(padded, 2);
+  runtime::MatmulBuffers buffers_a(split, 1), buffers_small(small, 3), buffers_ordered(small, 3), buffers_b(padded, 2);
   runtime::Stream stream;
   const std::vector<float> ref_a = runtime::cublasReference(buffers_a, stream.get());
+  const std::vector<float> ref_small = runtime::cublasReference(buffers_small, stream.get());
   const std::vector<float> ref_b = runtime::cublasReference(buffers_b, stream.get());
+  std::vector<uint8_t> ordered_bits;
   for (int round = 0; round < 3; ++round) {
-    for (auto [gemm, buffers, ref] : {std::tuple{&a, &buffers_a, &ref_a}, std::tuple{&b, &buffers_b, &ref_b}}) {
+    for (auto [gemm, buffers, ref] : {std::tuple{&a, &buffers_a, &ref_a}, std::tuple{&b, &buffers_b, &ref_b},
+                                      std::tuple{&summed, &buffers_small, &ref_small},
+                                      std::tuple{&ordered, &buffers_ordered, &ref_small}}) {
       buffers->c.fill(0xff, stream.get());
       gemm->run(pointer(buffers->a.ptr()), pointer(buffers->b.ptr()), pointer(buffers->c.ptr()),
                 pointer(workspace.ptr()), workspace.bytes(), stream.get());
@@ -110,6 +125,9 @@ TEST(GemmApi, GemmsShareOneWorkspace) {
       const runtime::ErrorStats e = checkC(*buffers, *ref);
       EXPECT_TRUE(e.passed) << gemm->source().kernel_name << " round " << round << ": norm rel " << e.norm_rel;
     }
+    const std::vector<uint8_t> bits = buffers_ordered.c.toHost<uint8_t>();
+    if (round == 0) ordered_bits = bits;
+    EXPECT_TRUE(bits == ordered_bits) << "round " << round << ": the deterministic Gemm changed C's bits";
   }
 }
 

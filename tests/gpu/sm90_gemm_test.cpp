@@ -100,9 +100,16 @@ TEST_P(Sm90StreamKWorkspace, RepeatedLaunchesLeaveTheZeroedAreaZero) {
   runtime::Stream stream;
   const std::vector<float> reference = runtime::cublasReference(buffers, stream.get());
   const size_t zero_words = codegen::workspaceZeroBytes(device) / 4;
+  std::vector<uint8_t> first_c;
   for (int round = 0; round < 3; ++round) {
     const runtime::ErrorStats e = runtime::checkLaunch(launch, buffers, reference, stream.get());
     EXPECT_TRUE(e.passed) << c.label() << " launch " << round << ": norm rel " << e.norm_rel << ", max rel " << e.max_rel;
+    // Sums added in an order the plan fixes give the same bits every launch.
+    const std::vector<uint8_t> c_bytes = buffers.c.toHost<uint8_t>();
+    if (round == 0) first_c = c_bytes;
+    if (GetParam() != scheduler::SplitReduction::Accumulated) {
+      EXPECT_TRUE(c_bytes == first_c) << c.label() << " launch " << round << " changed C's bits";
+    }
     const std::vector<uint32_t> words = launch.workspace()->toHost<uint32_t>();
     ASSERT_GE(words.size(), zero_words);
     for (size_t i = 0; i < zero_words; ++i) {
@@ -112,42 +119,6 @@ TEST_P(Sm90StreamKWorkspace, RepeatedLaunchesLeaveTheZeroedAreaZero) {
     const bool stored = std::any_of(words.begin() + static_cast<std::ptrdiff_t>(zero_words), words.end(),
                                     [](uint32_t w) { return w != 0; });
     EXPECT_EQ(stored, GetParam() != scheduler::SplitReduction::Accumulated) << c.label();
-  }
-}
-
-// Gemms sharing one workspace: a padded copy of a misaligned operand must not land where the next
-// kernel accumulates its pieces' sums (every kernel keeps that area zeroed).
-TEST(Sm90StreamKWorkspace, PaddedCopiesLeaveTheAccumulationAreaZero) {
-  scheduler::DeviceSpec device;
-  if (auto why = findDevice(device)) GTEST_SKIP() << *why;
-  if (device.arch() != scheduler::Arch::Sm90) GTEST_SKIP() << "needs an sm_90 device, not " << device.toString();
-  const std::vector<GemmCase> cases = sm90StreamKCases();
-  const auto accumulated = std::find_if(cases.begin(), cases.end(), [&](const GemmCase& c) {
-    return scheduler::schedule(c.problem, device, c.overrides).workSplit().reduction ==
-           scheduler::SplitReduction::Accumulated;
-  });
-  if (accumulated == cases.end()) GTEST_SKIP() << "no stream-K case accumulates on " << device.toString();
-  const auto padded_problem = makeProblem(301, 205, 3003, scheduler::Layout::NT, scheduler::DType::BF16,
-                                          scheduler::DType::BF16, 1, 1);
-  const Gemm padded(padded_problem);
-  ASSERT_TRUE(padded.schedule().params.pad_a || padded.schedule().params.pad_b) << padded_problem.toString();
-  const Gemm summing(scheduler::schedule(accumulated->problem, device, accumulated->overrides));
-  runtime::MatmulBuffers padded_buffers(padded_problem, 3), buffers(accumulated->problem, 5);
-  runtime::DeviceBuffer workspace(std::max(padded.workspaceSize(), summing.workspaceSize()));
-  workspace.fill(0, nullptr);
-  runtime::Stream stream;
-  const std::vector<float> reference = runtime::cublasReference(buffers, stream.get());
-  const auto ptr = [](runtime::DeviceBuffer& b) { return reinterpret_cast<void*>(static_cast<uintptr_t>(b.ptr())); };
-  for (int round = 0; round < 2; ++round) {
-    padded.run(ptr(padded_buffers.a), ptr(padded_buffers.b), ptr(padded_buffers.c), ptr(workspace), workspace.bytes(),
-               stream.get());
-    summing.run(ptr(buffers.a), ptr(buffers.b), ptr(buffers.c), ptr(workspace), workspace.bytes(), stream.get());
-    runtime::synchronizeDevice();
-    const scheduler::MatmulProblem& p = buffers.problem;
-    const runtime::ErrorStats e = runtime::compareOutputs(
-        runtime::denseC(p, runtime::decode(buffers.c.toHost<uint8_t>(), p.out_dtype)), reference, p.out_dtype);
-    EXPECT_TRUE(e.passed) << accumulated->label() << " after a padded copy, round " << round << ": norm rel "
-                          << e.norm_rel;
   }
 }
 

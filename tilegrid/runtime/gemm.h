@@ -65,8 +65,9 @@ class Gemm {
   // the current device (runtime::currentDeviceSpec(); UserError otherwise).
   explicit Gemm(const scheduler::MatmulSchedule& schedule);
 
-  // Bytes of scratch memory run() needs: stream-K's partial sums and flags, and 16-byte aligned
-  // copies of operands whose rows are not (0 where the kernel needs none). Zero the workspace once
+  // Bytes of scratch memory run() needs: stream-K's flags and partial sums (with an area of 1 MiB
+  // where pieces of small problems accumulate theirs), and 16-byte aligned copies of operands whose
+  // rows are not (0 where the kernel needs none). Zero the workspace once
   // before its first use: every kernel leaves it zeroed again, so Gemms may share one workspace as
   // long as their launches do not overlap (one stream) and no two threads call run() with it at
   // once (a call queues its operand copies and its kernel as separate launches).

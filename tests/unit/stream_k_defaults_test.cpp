@@ -49,6 +49,11 @@ TEST(StreamKDefaults, PiecesAccumulateWhereTheirSumsFitUnlessDeterministic) {
   EXPECT_EQ(reduction(problem(512, 512, 16384), {128, 128, 64}, 2, true), SplitReduction::InSlices);
   // 8 units of 128x256 pairs: 2 MiB of sums.
   EXPECT_EQ(reduction(problem(512, 1024, 8192), {128, 256, 64}, 2, false), SplitReduction::InSlices);
+  // 4 units of 128x256 pairs fit the area (1 MiB), but a 64x256 warpgroup tile holds 128 accumulators
+  // a thread: its kernel has no accumulating path.
+  EXPECT_EQ(reduction(problem(256, 1024, 16384), {128, 256, 64}, 2, false), SplitReduction::InSlices);
+  EXPECT_FALSE(schedule(problem(256, 1024, 16384), h100, {.cta_tile = TileShape{128, 256, 64}, .stream_k = true})
+                   .accumulates());
   // The default for 64x64x65536: one 64x64 tile in many pieces.
   const MatmulSchedule s = schedule(problem(64, 64, 65536), h100);
   EXPECT_EQ(s.workSplit().reduction, SplitReduction::Accumulated) << s.workSplit().describe();

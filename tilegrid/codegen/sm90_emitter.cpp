@@ -280,6 +280,9 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
              "bytes a stage's TMA boxes land in this CTA: overlapping boxes count twice")
       .flag("BATCHED", batched, "3-D tensor maps: the batch entry is the last coordinate")
       .flag("STREAM_K", p.stream_k)
+      .flag("ACCUMULATE", s.accumulates(), "in-step pieces may add their sums at L2 (MatmulSchedule::accumulates)")
+      .value("SLICE_MIN_PIECES", scheduler::kSliceReductionMinPieces,
+             "in-step pieces add up in slices from this many on (planWorkSplit), where the kernel does not accumulate")
       .value("ACCUMULATION_FLOATS", scheduler::kAccumulationBytes / 4,
              "the workspace's area for accumulated sums, after the flags, the same for every kernel")
       .value("MAX_CTAS", p.stream_k ? s.ctas() : 0, "a stream-K launch's persistent grid, at most")

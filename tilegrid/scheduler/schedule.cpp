@@ -195,7 +195,7 @@ WorkSplit MatmulSchedule::workSplit(int64_t clusters) const {
   if (params.arch == Arch::Sm80) w.dp_stride = clusters;
   // Pieces cut in step accumulate their sums where the order may vary and every unit's sum fits the
   // workspace's accumulation area.
-  if (w.reduction == SplitReduction::InSlices && !params.deterministic &&
+  if (w.reduction == SplitReduction::InSlices && !params.deterministic && accumulates() &&
       w.units * accumulatedSumBytes() <= kAccumulationBytes) {
     w.reduction = SplitReduction::Accumulated;
   }

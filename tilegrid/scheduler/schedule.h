@@ -85,6 +85,12 @@ struct MatmulSchedule {
   // kernel walks its units round robin over every CTA launched, without stream-K). Without an
   // argument, for the planned grid, ctas() / cluster size.
   WorkSplit workSplit(int64_t clusters) const;
+  // Whether the kernel carries the accumulating path (kMaxAccumulatorsToAccumulate): sm_90 stream-K
+  // kernels whose consumer threads hold few enough accumulators.
+  bool accumulates() const {
+    return params.arch == Arch::Sm90 && params.stream_k &&
+           params.warp_tile.m * params.warp_tile.n / 128 <= kMaxAccumulatorsToAccumulate;
+  }
   // Bytes of one work unit's fp32 sum where in-step pieces accumulate it: its CTAs' tiles.
   int64_t accumulatedSumBytes() const {
     return params.cluster.m * params.cluster.n * params.cta_tile.m * params.cta_tile.n * 4;

@@ -21,9 +21,11 @@ struct WaveFit {
 };
 
 // `slots` units run at once. Stream-K (when on) shares a last wave where the kernel's split
-// (planWorkSplit) cuts it. The model charges the shared wave as 0.26 of a wave (measured:
-// 5000x3000x4096 on an H100, 128x256 tiles, 3.64 waves ran as fast as 3.90 whole ones); an unshared
-// last wave runs as a whole wave.
+// (planWorkSplit) cuts it: the shared wave then costs its own share of the work spread over every
+// slot, plus a fixed 0.26 of a wave for the hand-overs and the cut units' uneven ends (set where a
+// cut last wave ran as fast as the whole waves the model gives it, docs/findings.md). An unshared
+// last wave runs as a whole wave. The ranking's modelled times, which rest on this, are held to the
+// suite's runs, cut problems included, by tests/unit/tile_model_test.cpp.
 WaveFit fitWaves(const MatmulProblem& problem, int64_t cta_m, int64_t cta_n, int64_t cta_k, int64_t cluster_m,
                  int64_t slots, bool stream_k);
 

@@ -43,6 +43,10 @@ constexpr int64_t kSliceReductionMinPieces = 6;
 // a workspace is shared by kernels whose other scratch differs). A split accumulates only where its
 // units' sums fit.
 constexpr int64_t kAccumulationBytes = int64_t{1} << 20;
+// Kernels whose consumer threads hold at most this many fp32 accumulators carry the accumulating
+// path; beside more (128 for a 64x256 warpgroup tile) its loads, stores and addresses spilled, so
+// those kernels add in-step sums in slices.
+constexpr int64_t kMaxAccumulatorsToAccumulate = 64;
 // Never fewer K tiles than this for a cluster's range or a piece: each cut costs a partial sum's
 // round trip through L2.
 constexpr int64_t kMinSplitKTiles = 4;

@@ -46,14 +46,14 @@ __device__ __forceinline__ void tg_partial_accumulate(const float (&acc)[N], flo
 }
 
 // Adds a sum stored by tg_partial_store or tg_partial_accumulate and leaves zeros in its place, so
-// that the next launch accumulates onto zeros.
+// that the next launch accumulates onto zeros. All the loads first, so that they overlap.
 template <int Threads, int N>
 __device__ __forceinline__ void tg_partial_take(float (&acc)[N], float* slot, int t) {
   tg_partial_add<Threads>(acc, slot, t);
 #pragma unroll
   for (int i = 0; i < N / 4; ++i) {
-    float* p = slot + 4 * (i * Threads + t);
-    asm volatile("st.global.cg.v4.f32 [%0], {%1, %1, %1, %1};" ::"l"(p), "f"(0.f) : "memory");
+    asm volatile("st.global.cg.v4.b32 [%0], {%1, %1, %1, %1};" ::"l"(slot + 4 * (i * Threads + t)), "r"(0)
+                 : "memory");
   }
 }
 

@@ -179,30 +179,42 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
       }
       tg_wgmma_wait<0>();
       if (t == 0) tg_release_stage<CM>(&empty[(iter - 1) % STAGES]);
+      // A cut unit's accumulated sum, after the flags: a warpgroup tile for each CTA rank and
+      // consumer (kernels with ACCUMULATE only).
+      [[maybe_unused]] const auto total_of = [&] {
+        const int sum_index = ((unit - work.dp_units) * CM + cta_rank) * CONSUMERS + consumer;
+        return workspace + FLAG_WORDS + static_cast<long long>(sum_index) * SUM_FLOATS;
+      };
       if constexpr (STREAM_K) {
         unsigned* flags = reinterpret_cast<unsigned*>(workspace);
-        float* accumulated = workspace + FLAG_WORDS;
-        float* partials = accumulated + ACCUMULATION_FLOATS;
+        float* partials = workspace + FLAG_WORDS + ACCUMULATION_FLOATS;
         const int own = blockIdx.x * CONSUMERS + consumer;
         const auto sum_of = [&](int slot) { return partials + static_cast<long long>(slot) * SUM_FLOATS; };
         // A unit cut by K: the CTA holding its last K tiles finishes it (it reaches them last, at the
-        // end of its range); the others hand over their partial sums (work.reduction says how). Cut
+        // end of its range); the others hand over their partial sums (the plan's reduction says how). Cut
         // in step, the finisher's slot holds the pieces' counts: its first flag counts sums stored or
         // accumulated, its second slices added.
-        const bool in_step = work.reduction != TG_REDUCE_IN_TURN;
+        // Kernels without ACCUMULATE add in slices exactly where the plan cuts into SLICE_MIN_PIECES or
+        // more pieces (planWorkSplit's rule), which they test on the split they walk: reading the plan's
+        // reduction instead cost the largest tiles registers beside their accumulators (they spilled).
+        const int reduction = ACCUMULATE ? prob.split.reduction
+                                         : (work.pieces >= SLICE_MIN_PIECES ? TG_REDUCE_IN_SLICES : TG_REDUCE_IN_TURN);
+        const bool slices = reduction == TG_REDUCE_IN_SLICES;
+        const bool in_step = slices || reduction == TG_REDUCE_ACCUMULATED;
         const int piece = in_step ? work.cluster % work.pieces : 0;
         const int stride = CM * CONSUMERS;  // slots from one piece to the next
         const int last = in_step ? own + (work.pieces - 1 - piece) * stride : own;
-        // A cut unit's accumulated sum: a warpgroup tile for each CTA rank and consumer.
-        const int sum_index = ((unit - work.dp_units) * CM + cta_rank) * CONSUMERS + consumer;
-        float* total = accumulated + static_cast<long long>(sum_index) * SUM_FLOATS;
         if (k_end < K_TILES) {
-          if (work.reduction == TG_REDUCE_ACCUMULATED) {
+          if constexpr (ACCUMULATE) {
+            if (reduction == TG_REDUCE_ACCUMULATED) {
 #pragma unroll
-            for (int mb = 0; mb < M_BLOCKS; ++mb) tg_partial_accumulate<128>(acc[mb], total + mb * BLOCK_FLOATS, t);
-            tg_named_barrier_sync(1 + consumer, 128);
-            if (t == 0) tg_counter_arrive(&flags[last]);
-            continue;
+              for (int mb = 0; mb < M_BLOCKS; ++mb) {
+                tg_partial_accumulate<128>(acc[mb], total_of() + mb * BLOCK_FLOATS, t);
+              }
+              tg_named_barrier_sync(1 + consumer, 128);
+              if (t == 0) tg_counter_arrive(&flags[last]);
+              continue;
+            }
           }
 #pragma unroll
           for (int mb = 0; mb < M_BLOCKS; ++mb) {
@@ -225,7 +237,6 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
           continue;
         }
         if (in_step) {
-          const bool slices = work.reduction == TG_REDUCE_IN_SLICES;
           if (t == 0) {
             tg_counter_wait(&flags[slices ? SLOTS + last : last], work.pieces - 1);
             // Every other piece has passed its counts: clear them for the next launch.
@@ -235,10 +246,10 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
           tg_named_barrier_sync(1 + consumer, 128);
 #pragma unroll
           for (int mb = 0; mb < M_BLOCKS; ++mb) {
-            if (slices) {
+            if (!ACCUMULATE || slices) {
               tg_partial_add<128>(acc[mb], sum_of(last) + mb * BLOCK_FLOATS, t);
             } else {
-              tg_partial_take<128>(acc[mb], total + mb * BLOCK_FLOATS, t);
+              tg_partial_take<128>(acc[mb], total_of() + mb * BLOCK_FLOATS, t);
             }
           }
         } else if (k_begin > 0) {

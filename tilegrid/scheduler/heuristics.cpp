@@ -24,11 +24,11 @@ constexpr int64_t kMaxStagesSm90 = 8;
 
 
 // sm_80: 128x256x64 CTAs of eight 64x64 warps, the best of a sweep of `tilegrid run --arch sm_80
-// --cta-tile` on an H100 from 2048^3 up. Smaller problems take the largest tile that still gives at
-// least half the SMs a CTA: an SM without one idles for the whole kernel, which costs more than the
-// smaller tile's extra operand reads (figures: docs/findings.md, *sm_80 kernels*). A misaligned operand gathers its pieces in registers, which 64x64 warps cannot afford without
-// spilling: those get 128x128x64 with 64x32 warps. 64x64x64 with four 32x32 warps when either
-// output dimension is small.
+// --cta-tile` on an H100 from 2048^3 up. Smaller problems take the largest tile that still gives at least
+// half the SMs a CTA: an SM without one idles for the whole kernel, which costs more than the smaller
+// tile's extra operand reads (figures: docs/findings.md, *sm_80 kernels*). A misaligned operand gathers its
+// pieces in registers, which 64x64 warps cannot afford without spilling: those get 128x128x64 with 64x32
+// warps. 64x64x64 with four 32x32 warps when either output dimension is small.
 std::string chooseTilesSm80(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
   p.instruction_tile = TileShape{16, 8, 16};
   if (problem.m <= 64 || problem.n <= 64) {

@@ -30,11 +30,11 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
   constexpr int M_BLOCKS = WM / 64;
   // CTAs per cluster (along M). A work unit is a cluster tile; each CTA of the cluster takes one tile.
   constexpr int CM = CLUSTER_M;
-  // Stream-K: `workspace` holds two flags per consumer warpgroup of every CTA the launch may have (a
-  // slot), in a flag area of FLAG_WORDS words, then ACCUMULATION_FLOATS for in-step pieces' sums
-  // (both areas every kernel for the device reserves alike and leaves zeroed, so that kernels sharing
-  // a workspace find zeros there), then a partial sum of a warpgroup tile per slot. A stream-K launch has a persistent grid of at most
-  // MAX_CTAS CTAs, a constant of the configuration.
+  // Stream-K: `workspace` holds two flags per consumer warpgroup of every CTA the launch may have (a slot),
+  // in a flag area of FLAG_WORDS words, then ACCUMULATION_FLOATS for in-step pieces' sums (both areas every
+  // kernel for the device reserves alike and leaves zeroed, so that kernels sharing a workspace find zeros
+  // there), then a partial sum of a warpgroup tile per slot. A stream-K launch has a persistent grid of at
+  // most MAX_CTAS CTAs, a constant of the configuration.
   constexpr int SLOTS = MAX_CTAS * CONSUMERS;
   static_assert(2 * SLOTS <= FLAG_WORDS, "the flag area holds two flags a slot");
   // A warpgroup's partial sum: a block of 64 rows' accumulators, for 128 threads, per block.

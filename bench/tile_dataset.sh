@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The datasets behind the scheduler's tile rules, held by tests/unit/tile_dataset_test.cpp. Each
 # problem is timed with the scheduler's default and with the alternatives the rule chose among, ours
-# and cuBLAS in turns (tilegrid run: medians of 300, each launch after an L2 flush). CSV on stdout.
+# and cuBLAS in turns (tilegrid run: medians of 300, each launch after an L2 flush). CSV on stdout;
+# the kernel column is the launch (the kernel with the traversal it is launched with).
 #   narrow: M or N under 64 (heuristics.cpp: narrowSideSm90) -> docs/results/narrow_tiles_h100.csv
 #   small:  problems cut in step and problems under a wave of few K tiles (heuristics.cpp:
 #           smallProblemTileSm90) -> docs/results/small_tiles_h100.csv
@@ -22,7 +23,7 @@ try:
     j = json.load(sys.stdin)
 except ValueError:
     sys.exit(0)  # a configuration the device cannot hold (shared memory): no row
-print('$m,$n,$k,$batch,$layout,$cfg,%s,%.1f,%.1f' % (j['kernel'], j['ours']['median_ms'] * 1e3, j['cublas']['median_ms'] * 1e3))"
+print('$m,$n,$k,$batch,$layout,$cfg,%s,%.1f,%.1f' % (j['launch'], j['ours']['median_ms'] * 1e3, j['cublas']['median_ms'] * 1e3))"
 }
 if [ "$set_name" = narrow ]; then
   IFS=';' read -ra shapes <<< "${SHAPES:-1 4096 4096;16 4096 4096;1 28672 4096;1 8192 8192;32 4096 4096;48 4096 4096;4096 1 4096;8192 16 8192;1 1 100000;8 14336 4096}"

@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "tilegrid/codegen/emit.h"
+#include "tilegrid/codegen/emit_common.h"
 #include "cli/parse.h"
 #include "tilegrid/ir/check.h"
 #include "tilegrid/runtime/device.h"
@@ -54,6 +55,7 @@ int runRunCommand(const RunCommandOptions& options, std::ostream& out) {
       stats ? nlohmann::json(stats->spill_stores + stats->spill_loads) : nlohmann::json(nullptr);
 
   nlohmann::json j{{"kernel", source.kernel_name},
+                   {"launch", codegen::launchName(schedule)},
                    {"problem", schedule.problem.toString()},
                    {"device", schedule.device.toString()},
                    {"params", schedule.params.toString()},

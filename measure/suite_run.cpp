@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "measure/cublas_baseline.h"
+#include "tilegrid/codegen/emit_common.h"
 #include "measure/cublaslt_baseline.h"
 #include "measure/matmul_run.h"
 #include "measure/read_inputs.h"
@@ -57,6 +58,7 @@ nlohmann::json runCase(const SuiteCase& c, const SuiteRunOptions& options, L2Flu
   nlohmann::json r{{"name", c.name}, {"category", c.category}, {"problem", p.toString()}, {"flop", p.flops()}};
   const Gemm gemm(p, GemmOptions{options.arch, false});
   r["kernel"] = gemm.source().kernel_name;
+  r["launch"] = codegen::launchName(gemm.schedule());
   // A, B, C, cuBLAS's reference C, our workspace and cuBLASLt's.
   const uint64_t c_bytes = static_cast<uint64_t>(p.spanC()) * static_cast<uint64_t>(scheduler::bytes(p.out_dtype));
   const uint64_t a_bytes = static_cast<uint64_t>(p.spanA()) * static_cast<uint64_t>(scheduler::bytes(p.a_dtype));

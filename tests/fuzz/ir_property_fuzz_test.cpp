@@ -9,6 +9,7 @@
 
 #include "tilegrid/ir/error.h"
 #include "tilegrid/ir/indexer.h"
+#include "tilegrid/ir/swizzle_merge.h"
 #include "support/fuzz_budget.h"
 
 namespace tilegrid::ir {
@@ -59,7 +60,7 @@ std::string randomTransform(TensorDomain& td, std::mt19937_64& rng) {
       if (n < 2) return "nothing";
       std::vector<int64_t> factors(static_cast<size_t>(pick(1, 2)));
       for (int64_t& f : factors) f = pick(1, 4);
-      td.swizzleMerge(a, b, factors);
+      td.swizzleMerge(a, b, constantFactors(factors));
       return "swizzleMerge(" + std::to_string(a) + ", " + std::to_string(b) + ")";
     }
   }

@@ -101,5 +101,48 @@ TEST(GridTraversal, PrintsSplitMergePredicate) {
   EXPECT_EQ(index.ctas.constValue(), 84);
 }
 
+// A kernel that reads its traversal at launch walks the tiles exactly as the kernel with that factor
+// and group compiled in: over every grid of up to 9x9 tiles, clusters of 1 and 2, factors 1 to 10
+// (past the grouped extent too) and both groups, the two indices agree for every CTA and rank.
+TEST(GridTraversal, FactorAndGroupReadAtLaunchWalkAsCompiledIn) {
+  const ir::Val tiles_m = ir::Val::param("tiles_m"), tiles_n = ir::Val::param("tiles_n");
+  const ir::Val factor = ir::Val::param("grid_factor"), group = ir::Val::param("grid_group");
+  const ir::Val cta = ir::Val::loopIndex("cta"), rank = ir::Val::loopIndex("rank");
+  for (GridMethod method : {GridMethod::SwizzleMerge, GridMethod::SplitMerge}) {
+    for (int64_t cluster = 1; cluster <= 2; ++cluster) {
+      const TileGridIndex at_launch =
+          indexTileGridAtLaunch(tiles_m, tiles_n, method, cluster, factor, group, cta, rank);
+      const std::vector<std::string> vars{"tiles_m", "tiles_n", "grid_factor", "grid_group", "cta", "rank"};
+      ir::CompiledVal tm(at_launch.tile_m, vars), tn(at_launch.tile_n, vars), valid(at_launch.valid, vars),
+          ctas(at_launch.ctas, vars);
+      for (int64_t m = 1; m <= 9; ++m) {
+        for (int64_t n = 1; n <= 9; ++n) {
+          for (int64_t f = 1; f <= 10; ++f) {
+            for (GridGroup g : {GridGroup::M, GridGroup::N}) {
+              const GridTraversal fixed{method, {f}, g};
+              const TileGridIndex compiled = indexTileGrid(buildTileGrid(ir::Val(m), ir::Val(n), fixed, cluster), cta, rank);
+              const int64_t g_param = g == GridGroup::N ? kGroupParamN : kGroupParamM;
+              const int64_t units = *compiled.ctas.constValue();
+              ASSERT_EQ(ctas(std::vector<int64_t>{m, n, f, g_param, 0, 0}), units);
+              for (int64_t c = 0; c < units; ++c) {
+                for (int64_t r = 0; r < cluster; ++r) {
+                  const int64_t at[6] = {m, n, f, g_param, c, r};
+                  const ir::Bindings b{{"cta", c}, {"rank", r}};
+                  const std::string where = fixed.toString() + " cluster " + std::to_string(cluster) + " grid " +
+                                            std::to_string(m) + "x" + std::to_string(n) + " cta " +
+                                            std::to_string(c) + " rank " + std::to_string(r);
+                  ASSERT_EQ(tm(at), ir::evaluate(compiled.tile_m, b)) << where;
+                  ASSERT_EQ(tn(at), ir::evaluate(compiled.tile_n, b)) << where;
+                  ASSERT_EQ(valid(at), ir::evaluate(compiled.valid, b)) << where;
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tilegrid::scheduler

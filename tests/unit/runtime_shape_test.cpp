@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tilegrid/codegen/emit.h"
+#include "tilegrid/codegen/emit_common.h"
 #include "tilegrid/codegen/problem_args.h"
 #include "tilegrid/ir/error.h"
 #include "tilegrid/scheduler/schedule.h"
@@ -53,6 +54,25 @@ TEST(RuntimeShape, ProblemsOfOneConfigurationShareOneSource) {
     EXPECT_EQ(source.kernel_name, first.kernel_name) << p.toString();
     EXPECT_TRUE(source.cuda == first.cuda) << p.toString();
   }
+  // The traversal's factor and group reach the kernel at launch too: every one gives the same source,
+  // and the launch's name tells them apart.
+  for (int64_t factor : {1, 3, 8, 16}) {
+    for (GridGroup group : {GridGroup::M, GridGroup::N}) {
+      ScheduleOverrides o = pinned();
+      o.factors = std::vector<int64_t>{factor};
+      o.group = group;
+      const MatmulSchedule s = schedule(problems.front(), kH100, o);
+      EXPECT_TRUE(codegen::emit(s).cuda == first.cuda) << s.params.grid.toString();
+      EXPECT_EQ(codegen::launchName(s).find("_smerge" + std::to_string(factor) + toString(group) + "_"),
+                first.kernel_name.find("_smerge_"))
+          << codegen::launchName(s);
+    }
+  }
+  // A factor list is compiled in.
+  ScheduleOverrides two_levels = pinned();
+  two_levels.factors = std::vector<int64_t>{4, 2};
+  const codegen::KernelSource listed = codegen::emit(schedule(problems.front(), kH100, two_levels));
+  EXPECT_NE(listed.kernel_name.find("_smerge4x2n_"), std::string::npos) << listed.kernel_name;
   // What the source does depend on: batched tensor maps, C rows TMA cannot store.
   MatmulProblem batched = bf16Problem(4096, 4096, 4096);
   batched.batch = 2;

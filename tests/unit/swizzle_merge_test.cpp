@@ -80,13 +80,31 @@ TEST(SwizzleMerge, FactorListsAreBijections) {
     const int levels = std::uniform_int_distribution<int>(1, 4)(rng);
     std::vector<int64_t> factors;
     for (int l = 0; l < levels; ++l) factors.push_back(std::uniform_int_distribution<int64_t>(1, 9)(rng));
-    const auto maps = compileMaps(SwizzleMerge(M, N, factors), {"M", "N"});
+    const auto maps = compileMaps(SwizzleMerge(M, N, constantFactors(factors)), {"M", "N"});
     for (int shape = 0; shape < 10; ++shape) {
       const int64_t m = std::uniform_int_distribution<int64_t>(1, 30)(rng);
       const int64_t n = std::uniform_int_distribution<int64_t>(1, 30)(rng);
       checkBijection(factors, m, n, maps);
     }
   }
+}
+
+// A factor read at launch (a problem parameter) gives, for each value bound, the traversal of that
+// constant factor: every index of every small grid.
+TEST(SwizzleMerge, ParameterFactorEqualsEachConstantFactor) {
+  const Val M = Val::param("M"), N = Val::param("N"), F = Val::param("F");
+  const auto symbolic = compileMaps(SwizzleMerge(M, N, {F}), {"M", "N", "F"});
+  for (int64_t f = 1; f <= 12; ++f) {
+    const auto constant = compileMaps(SwizzleMerge(M, N, {f}), {"M", "N"});
+    for (int64_t m = 1; m <= 13; ++m) {
+      for (int64_t n = 1; n <= 13; ++n) {
+        for (int64_t i = 0; i < m * n; ++i) {
+          ASSERT_EQ(symbolic.backward({i, m, n, f}), constant.backward({i, m, n})) << "f=" << f << " " << m << "x" << n;
+        }
+      }
+    }
+  }
+  EXPECT_THROW(SwizzleMerge(M, N, {Val::loopIndex("i")}), UserError);
 }
 
 TEST(SwizzleMerge, TrailingFactorOneChangesNothing) {

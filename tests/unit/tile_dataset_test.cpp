@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "tilegrid/codegen/emit.h"
+#include "tilegrid/codegen/emit_common.h"
 #include "tilegrid/scheduler/schedule.h"
 
 namespace tilegrid::scheduler {
@@ -71,7 +71,8 @@ Verdict judge(const std::map<Problem, std::vector<Measured>>& dataset, const Dev
   for (const auto& [problem, runs] : dataset) {
     MatmulProblem p;
     p.m = problem.m, p.n = problem.n, p.k = problem.k, p.batch = problem.batch, p.layout = parseLayout(problem.layout);
-    const std::string chosen = codegen::emit(schedule(p, device)).kernel_name;
+    // The datasets name each run by its launch: the kernel with the traversal it was launched with.
+    const std::string chosen = codegen::launchName(schedule(p, device));
     // A kernel measured more than once (the default is often also an explicit configuration) counts
     // with the mean of its runs.
     std::map<std::string, std::pair<double, int>> by_kernel;

@@ -38,7 +38,8 @@ std::vector<Compared> compareRuns(const std::string& suite_file, const std::stri
     const auto found = problems.find(c["name"].get<std::string>());
     if (found == problems.end() || !c.contains("ours")) continue;
     const scheduler::MatmulSchedule s = scheduler::schedule(found->second, h100);
-    if (codegen::kernelName(s) != c["kernel"].get<std::string>()) continue;
+    // Runs name their launch (the kernel with its traversal); runs without one, their kernel.
+    if (codegen::launchName(s) != c.value("launch", c["kernel"].get<std::string>())) continue;
     const auto chosen = scheduler::chosenSm90Tile(s.kernelProblem(), h100, s.params.stream_k, s.params.swap_ab);
     if (!chosen || chosen->cta != s.params.cta_tile) continue;
     const double modelled_ms = scheduler::modelledSm90Us(s.kernelProblem(), h100, chosen->score()) / 1e3;

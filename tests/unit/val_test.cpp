@@ -188,5 +188,26 @@ TEST(Val, RandomTreesAgreeWithReferenceCompiledAndPrintedText) {
   }
 }
 
+// Interval arithmetic bounds each operand alone; the rewrite rule for a quotient times its divisor's
+// factor keeps (a / (b * c)) * c within a / b, which decides whether a traversal whose factor is read
+// at launch indexes in 32 bits. The bound is checked against every value of small ranges.
+TEST(Val, QuotientTimesFactorIsBoundedByTheQuotientOfTheRest) {
+  const Val a = Val::loopIndex("a"), b = Val::param("b"), c = Val::param("c");
+  const std::map<std::string, int64_t> ranges{{"a", 1000}, {"b", 100}, {"c", 100}};
+  EXPECT_EQ(maxValue(a / (b * c) * c, ranges), 1000);
+  EXPECT_EQ(maxValue(c * (a / (c * b)), ranges), 1000);
+  EXPECT_EQ(minValue(a / (b * c) * c, ranges), 0);
+  // Either factor of the divisor bounds it; a factor not in the divisor leaves the product's bound.
+  EXPECT_EQ(maxValue(a / (b * c) * b, ranges), 1000);
+  EXPECT_EQ(maxValue(a / (b * c) * Val::param("d"), {{"a", 1000}, {"b", 100}, {"c", 100}, {"d", 100}}), 100000);
+  for (int64_t av = 0; av <= 300; ++av) {
+    for (int64_t bv = 1; bv <= 12; ++bv) {
+      for (int64_t cv = 1; cv <= 12; ++cv) {
+        ASSERT_LE(evaluate(a / (b * c) * c, {{"a", av}, {"b", bv}, {"c", cv}}), av / bv);
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tilegrid::ir

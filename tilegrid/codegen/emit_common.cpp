@@ -13,7 +13,9 @@
 namespace tilegrid::codegen {
 namespace {
 
-std::string gridTag(const scheduler::GridTraversal& g) {
+// A traversal read at launch names only its method: one kernel serves every factor and group.
+std::string gridTag(const scheduler::GridTraversal& g, bool at_launch) {
+  if (at_launch) return g.method == scheduler::GridMethod::SplitMerge ? "split" : "smerge";
   std::string factors;
   for (size_t i = 0; i < g.factors.size(); ++i) factors += (i ? "x" : "") + std::to_string(g.factors[i]);
   switch (g.method) {
@@ -98,7 +100,9 @@ std::optional<PaddedCopy> paddedCopy(const scheduler::MatmulSchedule& s, char op
   return copy;
 }
 
-std::string kernelName(const scheduler::MatmulSchedule& s) {
+namespace {
+
+std::string nameOf(const scheduler::MatmulSchedule& s, bool traversal_at_launch) {
   // The kernel's configuration, never its problem size unless the size is compiled in.
   const auto& p = s.problem;
   const auto& t = s.params.cta_tile;
@@ -107,7 +111,7 @@ std::string kernelName(const scheduler::MatmulSchedule& s) {
   std::string layout = scheduler::toString(p.layout);
   for (char& c : layout) c = static_cast<char>(std::tolower(c));
   std::string name = fmt::format("tilegrid_{}_{}_{}_{}x{}x{}_s{}_{}", s.params.arch == scheduler::Arch::Sm80 ? "sm80" : "sm90",
-                                 types, layout, t.m, t.n, t.k, s.params.stages, gridTag(s.params.grid));
+                                 types, layout, t.m, t.n, t.k, s.params.stages, gridTag(s.params.grid, traversal_at_launch));
   if (s.params.shapeAtLaunch()) {
     // What the problem fixes about the code. sm_90: 3-D tensor maps for batches, and TMA stores where
     // C's rows are whole 16-byte granules. sm_80: the staged epilogue (16-byte stores) or direct
@@ -137,6 +141,12 @@ std::string kernelName(const scheduler::MatmulSchedule& s) {
   return name;
 }
 
+}  // namespace
+
+std::string kernelName(const scheduler::MatmulSchedule& s) { return nameOf(s, s.params.traversalAtLaunch()); }
+
+std::string launchName(const scheduler::MatmulSchedule& s) { return nameOf(s, false); }
+
 bool tmaStoresC(const scheduler::MatmulSchedule& s) {
   // TMA stores need C's rows and batch entries 16-byte aligned (the alignment C promises), and
   // write whole 16-byte granules: a row that ends inside one would be written past its end.
@@ -148,7 +158,7 @@ int64_t fixedSize(const scheduler::MatmulSchedule& s, int64_t value) { return s.
 std::string kernelSummary(const scheduler::MatmulSchedule& s) {
   const scheduler::MatmulProblem prob = s.kernelProblem();  // computing C^T, the problem turned around
   return (s.params.shapeAtLaunch() ? std::string("any problem of its configuration") : prob.toString()) + "; " +
-         s.params.toString();
+         s.params.toString(scheduler::ParamsText::Kernel);
 }
 
 ConfigBlock commonConfig(const scheduler::MatmulSchedule& s) {

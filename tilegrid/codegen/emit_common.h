@@ -16,9 +16,13 @@
 
 namespace tilegrid::codegen {
 
-// The kernel's configuration as a name, e.g. tilegrid_sm90_bf16_tn_128x256x64_s4_smerge8m_c2x1, with
+// The kernel's configuration as a name, e.g. tilegrid_sm90_bf16_tn_128x256x64_s4_smerge_c2x1, with
 // the problem's sizes only where they are compiled in (tilegrid_sm80_..._4096x4096x4096).
 std::string kernelName(const scheduler::MatmulSchedule& schedule);
+// The kernel with what its launch passes beyond the problem: the kernel's name with the traversal's
+// factor and group where the kernel reads them at launch (..._smerge8n_... for ..._smerge_...), so
+// that reports and datasets tell apart launches of one kernel with different traversals.
+std::string launchName(const scheduler::MatmulSchedule& schedule);
 
 // Whether the sm_90 epilogue stores C by TMA: C's rows and batch entries start and end on 16 bytes.
 bool tmaStoresC(const scheduler::MatmulSchedule& schedule);

@@ -55,8 +55,14 @@ std::string emitMatmulIndexFunctions(const scheduler::MatmulSchedule& s) {
   const VarRanges limits = s.shapeLimits();
   std::string out;
   {
+    namespace sp = scheduler::shape_param;
+    const bool at_launch = s.params.traversalAtLaunch();
     const scheduler::TileGridIndex grid =
-        scheduler::indexTileGrid(s.tile_grid, Val::loopIndex("cta"), Val::loopIndex("rank"));
+        at_launch ? scheduler::indexTileGridAtLaunch(Val::param(sp::kTilesM), Val::param(sp::kTilesN),
+                                                     s.params.grid.method, s.params.cluster.m,
+                                                     Val::param(sp::kGridFactor), Val::param(sp::kGridGroup),
+                                                     Val::loopIndex("cta"), Val::loopIndex("rank"))
+                  : scheduler::indexTileGrid(s.tile_grid, Val::loopIndex("cta"), Val::loopIndex("rank"));
     // The schedule refuses problems of more work units than kernels count in 32 bits
     // (scheduler::kMaxExtent), whatever bound the tile counts' product has.
     const int64_t units = std::min(extentOf(s.tile_grid, s.tile_grid.loop()[0], limits), scheduler::kMaxExtent);
@@ -65,9 +71,12 @@ std::string emitMatmulIndexFunctions(const scheduler::MatmulSchedule& s) {
     const std::vector<IndexFunctionParam> params = {{"cta", units - 1}, {"rank", ranks - 1}};
     const std::string what =
         ranks > 1 ? "cluster work unit and CTA rank -> output tile: " : "work unit (rank 0: no clusters) -> output tile: ";
+    const std::string traversal =
+        at_launch ? std::string(scheduler::toString(s.params.grid.method)) + ", factor and group read at launch"
+                  : s.params.grid.toString();
     // Kernels count work units and tiles in int: the schedule refuses problems past that. The number
     // of work units (the grid's extent) reaches the kernel in its tg_problem argument.
-    out += emitIndexFunction("tg_tile_of", what + s.params.grid.toString() + " (tile_grid)", params,
+    out += emitIndexFunction("tg_tile_of", what + traversal + " (tile_grid)", params,
                              {{"tile_m", grid.tile_m, "int"}, {"tile_n", grid.tile_n, "int"}, {"valid", grid.valid}},
                              limits);
   }

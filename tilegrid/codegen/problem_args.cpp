@@ -33,6 +33,8 @@ tg_problem problemArgs(const scheduler::MatmulSchedule& s, int64_t clusters) {
   args.k_tiles = narrow(s.kTiles(), "k_tiles");
   args.k_tail_steps = narrow(s.kTailSteps(), "k_tail_steps");
   args.units = narrow(s.workUnits() / p.batch, "units");
+  args.grid_factor = narrow(s.gridFactor(), "grid_factor");
+  args.grid_group = s.params.grid.group == scheduler::GridGroup::N ? scheduler::kGroupParamN : scheduler::kGroupParamM;
   TG_INTERNAL_CHECK(clusters >= 1) << "a launch of " << clusters << " clusters";
   args.split = kernelSplit(s.workSplit(clusters));
   return args;

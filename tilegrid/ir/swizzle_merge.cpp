@@ -11,9 +11,27 @@ namespace {
 // megarow of a non-divisible R, which has R % f rows. That megarow exists only where R % f > 0; the
 // max says so to range analysis (a symbolic R's height is then a divisor of at least 1), and folds
 // away for a constant R.
-Val megarowHeight(const Val& R, int64_t f, const Val& megarow) {
-  if (auto r = R.constValue(); r && *r % f == 0) return Val(f);
-  return select(eq(megarow, R / f), max(R - (R / f) * f, Val(1)), Val(f));
+Val megarowHeight(const Val& R, const Val& f, const Val& megarow) {
+  const auto r = R.constValue(), fc = f.constValue();
+  if (r && fc && *r % *fc == 0) return f;
+  return select(eq(megarow, R / f), max(R - (R / f) * f, Val(1)), f);
+}
+
+// As validateSwizzleFactors, for factors that may be problem parameters; any other symbolic factor
+// is rejected.
+void validateFactorVals(const std::vector<Val>& factors) {
+  TG_USER_CHECK(!factors.empty()) << "SwizzleMerge needs at least one factor";
+  for (size_t i = 0; i < factors.size(); ++i) {
+    if (const auto f = factors[i].constValue()) {
+      TG_USER_CHECK(*f >= 1 && *f <= kMaxSwizzleFactor)
+          << "SwizzleMerge factor #" << (i + 1) << " is " << *f << ": factors must be >= 1 and <= "
+          << kMaxSwizzleFactor;
+    } else {
+      TG_USER_CHECK(factors[i].op() == Op::Var && factors[i].varKind() == VarKind::Param)
+          << "SwizzleMerge factor #" << (i + 1) << " is " << factors[i].toString()
+          << ": a factor is a constant or a problem parameter (a size, at least 1)";
+    }
+  }
 }
 
 }  // namespace
@@ -29,14 +47,16 @@ void validateSwizzleFactors(const std::vector<int64_t>& factors) {
   }
 }
 
-SwizzleMerge::SwizzleMerge(const Val& x_extent, const Val& y_extent, std::vector<int64_t> factors)
+SwizzleMerge::SwizzleMerge(const Val& x_extent, const Val& y_extent, std::vector<Val> factors)
     : Transform({x_extent, y_extent}, {x_extent * y_extent}), factors_(std::move(factors)) {
-  validateSwizzleFactors(factors_);
+  validateFactorVals(factors_);
 }
+
+std::vector<Val> constantFactors(const std::vector<int64_t>& factors) { return {factors.begin(), factors.end()}; }
 
 std::string SwizzleMerge::params() const {
   std::string text = "factors={";
-  for (size_t i = 0; i < factors_.size(); ++i) text += (i ? ", " : "") + std::to_string(factors_[i]);
+  for (size_t i = 0; i < factors_.size(); ++i) text += (i ? ", " : "") + factors_[i].toString();
   return text + "}";
 }
 
@@ -49,7 +69,7 @@ BackwardResult SwizzleMerge::backward(const std::vector<Val>& outputs) const {
   Val C = inputExtents()[1];
   Val pos = outputs[0];
   for (size_t level = 0; level < factors_.size(); ++level) {
-    const int64_t f = factors_[level];
+    const Val& f = factors_[level];
     const Val megarow = pos / (C * f);
     const Val mpos = pos - megarow * (C * f);
     const Val height = megarowHeight(R, f, megarow);
@@ -81,7 +101,7 @@ std::vector<Val> SwizzleMerge::forward(const std::vector<Val>& inputs) const {
   Val c = inputs[1];  // coordinate along C
   Val innermost;
   for (size_t level = 0; level < factors_.size(); ++level) {
-    const int64_t f = factors_[level];
+    const Val& f = factors_[level];
     const Val megarow = r / f;
     const Val height = megarowHeight(R, f, megarow);
     const Val r_local = r - megarow * f;

@@ -24,9 +24,12 @@ namespace tilegrid::ir {
 // swapped (R' = C, C' = h, pos' = mpos), so its factor groups along the other dimension. The last
 // level finishes with the one-factor rule: (R coordinate, C coordinate) = (mpos % h, mpos / h).
 // {f1, 1} equals {f1}; every list is a bijection onto [0, M) x [0, N).
+//
+// A factor is a constant or a problem parameter (a size read at launch, at least 1), so that one
+// compiled kernel serves every factor of its traversal.
 class SwizzleMerge final : public Transform {
  public:
-  SwizzleMerge(const Val& x_extent, const Val& y_extent, std::vector<int64_t> factors);
+  SwizzleMerge(const Val& x_extent, const Val& y_extent, std::vector<Val> factors);
 
   std::string kind() const override { return "SwizzleMerge"; }
   std::string params() const override;
@@ -34,10 +37,10 @@ class SwizzleMerge final : public Transform {
   BackwardResult backward(const std::vector<Val>& outputs) const override;
   std::unique_ptr<Transform> clone() const override { return std::make_unique<SwizzleMerge>(*this); }
 
-  const std::vector<int64_t>& factors() const { return factors_; }
+  const std::vector<Val>& factors() const { return factors_; }
 
  private:
-  std::vector<int64_t> factors_;
+  std::vector<Val> factors_;
 };
 
 // The largest factor: 2^31 - 1, the most tiles a CUDA grid dimension holds.
@@ -45,5 +48,7 @@ inline constexpr int64_t kMaxSwizzleFactor = 2147483647;
 
 // Rejects empty lists and factors below 1 or above kMaxSwizzleFactor, naming the offending entry.
 void validateSwizzleFactors(const std::vector<int64_t>& factors);
+// Constant factors as the Vals SwizzleMerge takes.
+std::vector<Val> constantFactors(const std::vector<int64_t>& factors);
 
 }  // namespace tilegrid::ir

@@ -102,7 +102,7 @@ TensorDomain& TensorDomain::swizzle2d(int axis_x, int axis_y, Swizzle2DKind kind
   return *this;
 }
 
-TensorDomain& TensorDomain::swizzleMerge(int axis_x, int axis_y, const std::vector<int64_t>& factors) {
+TensorDomain& TensorDomain::swizzleMerge(int axis_x, int axis_y, const std::vector<Val>& factors) {
   const size_t px = position(axis_x, "swizzleMerge");
   const size_t py = position(axis_y, "swizzleMerge");
   TG_USER_CHECK(px != py) << "swizzleMerge: x and y must be different axes, both are " << axis_x;

@@ -48,7 +48,8 @@ class TensorDomain {
   TensorDomain& swizzle(int axis, int bits, int base, int shift);
   TensorDomain& swizzle2d(int axis_x, int axis_y, Swizzle2DKind kind);
   // Replaces the two axes with their SwizzleMerge, placed where the first of them was.
-  TensorDomain& swizzleMerge(int axis_x, int axis_y, const std::vector<int64_t>& factors);
+  // Each factor is a constant or a problem parameter (ir/swizzle_merge.h).
+  TensorDomain& swizzleMerge(int axis_x, int axis_y, const std::vector<Val>& factors);
   TensorDomain& parallelize(int axis, ParallelType type);
 
   // Both must be derived from, and together cover, the logical domain exactly once.

@@ -192,7 +192,9 @@ class ValBuilder {
 Val makeNode(Op op, std::vector<Val> args) {
   ValNode node;
   node.op = op;
-  node.is_bool = isComparison(op) || op == Op::LogicalAnd;
+  // A select between two truth values is one too.
+  node.is_bool = isComparison(op) || op == Op::LogicalAnd ||
+                 (op == Op::Select && args.size() == 3 && args[1].isBool() && args[2].isBool());
   node.args = std::move(args);
   return ValBuilder::build(std::move(node));
 }

@@ -64,6 +64,25 @@ struct Range {
 
 constexpr Wide kLimit = static_cast<Wide>(std::numeric_limits<int64_t>::max());
 
+std::optional<Range> rangeOf(const Val& v, const std::map<std::string, int64_t>& max_of);
+
+// Rewrite rule for a bound interval arithmetic loses: (a / (b * c)) * c <= a / b for a >= 0 and
+// b, c >= 1 (the floor of a quotient times its divisor's factor). A traversal with a factor read at
+// launch computes megarow * factor this way; the two factors' ranges alone would bound it by the
+// product of their maxima. `quotient` is the Div, `c` the other operand of the Mul.
+std::optional<Wide> quotientTimesFactorBound(const Val& quotient, const Val& c,
+                                             const std::map<std::string, int64_t>& max_of) {
+  if (quotient.op() != Op::Div) return std::nullopt;
+  const std::vector<Val> div = quotient.operands();
+  if (div[1].op() != Op::Mul) return std::nullopt;
+  const std::vector<Val> product = div[1].operands();
+  const Val* b = product[1].sameAs(c) ? &product[0] : product[0].sameAs(c) ? &product[1] : nullptr;
+  if (!b) return std::nullopt;
+  const auto ra = rangeOf(div[0], max_of), rb = rangeOf(*b, max_of), rc = rangeOf(c, max_of);
+  if (!ra || !rb || !rc || ra->lo < 0 || rb->lo < 1 || rc->lo < 1) return std::nullopt;
+  return ra->hi / rb->lo;
+}
+
 std::optional<Range> rangeOf(const Val& v, const std::map<std::string, int64_t>& max_of) {
   const ValNode& node = *v.node();
   if (node.op == Op::Const) return Range{node.value, node.value};
@@ -94,6 +113,11 @@ std::optional<Range> rangeOf(const Val& v, const std::map<std::string, int64_t>&
     case Op::Sub: out = {r[0].lo - r[1].hi, r[0].hi - r[1].lo}; break;
     case Op::Mul:
       out = corners(r[0].lo * r[1].lo, r[0].lo * r[1].hi, r[0].hi * r[1].lo, r[0].hi * r[1].hi);
+      for (int q = 0; q < 2; ++q) {
+        if (const auto hi = quotientTimesFactorBound(node.args[q], node.args[1 - q], max_of)) {
+          out = {0, std::min(out.hi, *hi)};
+        }
+      }
       break;
     case Op::Div:
       if (r[1].lo <= 0) return std::nullopt;

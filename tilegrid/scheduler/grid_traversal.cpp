@@ -4,6 +4,7 @@
 #include "tilegrid/ir/check.h"
 #include "tilegrid/ir/indexer.h"
 #include "tilegrid/ir/swizzle_merge.h"
+#include "tilegrid/ir/val.h"
 
 namespace tilegrid::scheduler {
 
@@ -49,9 +50,17 @@ GridGroup parseGridGroup(const std::string& text) {
   return GridGroup::M;
 }
 
+bool traversalReadAtLaunch(const GridTraversal& traversal) {
+  return traversal.method != GridMethod::None && traversal.factors.size() == 1 &&
+         traversal.factors[0] <= kMaxFactorAtLaunch;
+}
+
 ir::TensorDomain buildTileGrid(const ir::Val& tiles_m, const ir::Val& tiles_n, const GridTraversal& traversal,
-                               int64_t cluster_m) {
+                               int64_t cluster_m, const std::optional<ir::Val>& factor) {
   traversal.validate();
+  TG_INTERNAL_CHECK(!factor || traversalReadAtLaunch(traversal))
+      << "bug: a factor read at launch for the traversal " << traversal.toString();
+  const ir::Val first = factor.value_or(ir::Val(traversal.factors[0]));
   TG_USER_CHECK(cluster_m >= 1) << "cluster size along m must be at least 1, got " << cluster_m;
   ir::TensorDomain grid("tile_grid", {{"tile_m", tiles_m}, {"tile_n", tiles_n}});
   // [tile_m, tile_n] -> [tile_m / c, c, tile_n] -> [tile_m / c, tile_n, c]: the traversal below sees
@@ -68,13 +77,13 @@ ir::TensorDomain buildTileGrid(const ir::Val& tiles_m, const ir::Val& tiles_n, c
       break;
     case GridMethod::SplitMerge:
       // [g, o] -> [g/f, f, o] -> [g/f, o, f] -> [g/f, o*f] -> [g/f * o*f]
-      grid.split(0, ir::Val(traversal.factors[0]));
+      grid.split(0, first);
       grid.reorder({{1, 2}});
       grid.merge(1, 2);
       grid.merge(0, 1);
       break;
     case GridMethod::SwizzleMerge:
-      grid.swizzleMerge(0, 1, traversal.factors);
+      grid.swizzleMerge(0, 1, factor ? std::vector<ir::Val>{first} : ir::constantFactors(traversal.factors));
       break;
   }
   grid.parallelize(0, ir::ParallelType::BIDx);
@@ -91,6 +100,22 @@ TileGridIndex indexTileGrid(const ir::TensorDomain& tile_grid, const ir::Val& ct
   ir::IndexResult logical = indexer.logicalIndex(loop);
   return TileGridIndex{cta, tile_grid.nDims() == 2 ? rank : ir::Val(0), logical.indices[0], logical.indices[1],
                        logical.predicate(), tile_grid.axis(0).extent};
+}
+
+TileGridIndex indexTileGridAtLaunch(const ir::Val& tiles_m, const ir::Val& tiles_n, GridMethod method,
+                                    int64_t cluster_m, const ir::Val& factor, const ir::Val& group,
+                                    const ir::Val& cta, const ir::Val& rank) {
+  const auto index = [&](GridGroup g) {
+    return indexTileGrid(buildTileGrid(tiles_m, tiles_n, GridTraversal{method, {1}, g}, cluster_m, factor), cta, rank);
+  };
+  const TileGridIndex by_m = index(GridGroup::M), by_n = index(GridGroup::N);
+  const ir::Val n_grouped = ir::eq(group, ir::Val(kGroupParamN));
+  return TileGridIndex{by_m.cta,
+                       by_m.rank,
+                       ir::select(n_grouped, by_n.tile_m, by_m.tile_m),
+                       ir::select(n_grouped, by_n.tile_n, by_m.tile_n),
+                       ir::select(n_grouped, by_n.valid, by_m.valid),
+                       ir::select(n_grouped, by_n.ctas, by_m.ctas)};
 }
 
 TileGridIndex indexTileGrid(const ir::TensorDomain& tile_grid) {

@@ -8,6 +8,7 @@
 //   swizzle-merge  SwizzleMerge(m, n, factors): the same grouping, exactly M * N CTAs
 // `group` names the dimension cut into groups of `factor` tiles (m: bands of f tile rows).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,8 +39,20 @@ GridGroup parseGridGroup(const std::string& text);
 // A [tile_m, tile_n] grid scheduled by `traversal` into one loop axis bound to blockIdx.x. With
 // cluster_m > 1, tile_m is first split by the cluster size: the traversal walks cluster tiles and a
 // second loop axis, the CTA's rank in its cluster, picks the tile within one (rank-major inner).
+// `factor`, where given, stands for the traversal's one factor (a problem parameter read at launch).
 ir::TensorDomain buildTileGrid(const ir::Val& tiles_m, const ir::Val& tiles_n, const GridTraversal& traversal,
-                               int64_t cluster_m = 1);
+                               int64_t cluster_m = 1, const std::optional<ir::Val>& factor = std::nullopt);
+
+// Whether a kernel can read `traversal`'s factor and group at launch: one factor of split-merge or
+// swizzle-merge, of at most kMaxFactorAtLaunch (a factor list, none, or a larger factor is compiled
+// in). The bound keeps a megarow's tile count (the factor times a grid side) within the 32-bit
+// arithmetic of narrow grids; the models pick factors of 1 to 32.
+inline constexpr int64_t kMaxFactorAtLaunch = 1024;
+bool traversalReadAtLaunch(const GridTraversal& traversal);
+
+// The value of the group parameter a kernel that reads its traversal at launch takes (a size like
+// every problem parameter, so 1 and 2).
+inline constexpr int64_t kGroupParamM = 1, kGroupParamN = 2;
 
 // What a CTA needs to know, printed from the Indexer: its tile and whether that tile exists.
 struct TileGridIndex {
@@ -53,5 +66,12 @@ struct TileGridIndex {
 
 TileGridIndex indexTileGrid(const ir::TensorDomain& tile_grid, const ir::Val& cta, const ir::Val& rank = ir::Val(0));
 TileGridIndex indexTileGrid(const ir::TensorDomain& tile_grid);
+
+// The tile of a traversal by `method` whose factor and group are problem parameters: the index of
+// each group's grid (both built with `factor`), the one `group` names chosen by a select. One
+// kernel then walks its tiles in any factor and group.
+TileGridIndex indexTileGridAtLaunch(const ir::Val& tiles_m, const ir::Val& tiles_n, GridMethod method,
+                                    int64_t cluster_m, const ir::Val& factor, const ir::Val& group,
+                                    const ir::Val& cta, const ir::Val& rank);
 
 }  // namespace tilegrid::scheduler

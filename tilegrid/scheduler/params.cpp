@@ -246,7 +246,7 @@ void MatmulParams::validate(const MatmulProblem& user_problem, const DeviceSpec&
   TG_USER_CHECK(threadsPerCta() <= 1024) << "the schedule needs " << threadsPerCta() << " threads per CTA; at most 1024";
 }
 
-std::string MatmulParams::toString() const {
+std::string MatmulParams::toString(ParamsText what) const {
   std::string text = fmt::format("{} cta {} warp {} inst {} stages {} vec {}/{}", scheduler::toString(arch),
                                  cta_tile.toString(), warp_tile.toString(), instruction_tile.toString(), stages, vec_a,
                                  vec_b);
@@ -254,7 +254,11 @@ std::string MatmulParams::toString() const {
   text += fmt::format(" smem A {} / B {} / epilogue {}", scheduler::toString(smem_a.kind), scheduler::toString(smem_b.kind),
                       stage_epilogue ? epilogue_tile.toString() + " " + scheduler::toString(smem_epilogue.kind)
                                      : std::string("from registers"));
-  text += fmt::format(" grid {}{} cluster {}x{} split_k {}", grid.toString(), persistent ? (stream_k ? " persistent stream-k" : " persistent") : "",
+  const bool kernel_traversal = what == ParamsText::Kernel && traversalAtLaunch();
+  const std::string traversal = kernel_traversal ? std::string(scheduler::toString(grid.method)) +
+                                                       ", factor and group read at launch"
+                                                 : grid.toString();
+  text += fmt::format(" grid {}{} cluster {}x{} split_k {}", traversal, persistent ? (stream_k ? " persistent stream-k" : " persistent") : "",
                       cluster.m, cluster.n, split_k);
   if (swap_ab) text += " swap_ab (computes C^T = B^T A^T)";
   if (mma_order != MmaOrder::Rows) text += fmt::format(" mma {}", scheduler::toString(mma_order));

@@ -49,6 +49,8 @@ const char* toString(MmaOrder order);
 // Throws UserError unless `text` is rows or columns.
 MmaOrder parseMmaOrder(const std::string& text);
 
+enum class ParamsText { All, Kernel };
+
 struct MatmulParams {
   Arch arch = Arch::Sm90;
   TileShape cta_tile;
@@ -108,6 +110,9 @@ struct MatmulParams {
 
   // Whether the kernel reads the problem's sizes at launch (else they are compiled in).
   bool shapeAtLaunch() const { return !specialize_shape; }
+  // Whether it also reads the grid traversal's factor and group at launch (one factor of
+  // split-merge or swizzle-merge): kernels differing only in those are then one kernel.
+  bool traversalAtLaunch() const { return shapeAtLaunch() && traversalReadAtLaunch(grid); }
 
   // Warps (sm_80) or warpgroups (sm_90) doing math.
   int64_t mathGroups() const;
@@ -141,7 +146,9 @@ struct MatmulParams {
   // field, its value and what is allowed.
   void validate(const MatmulProblem& problem, const DeviceSpec& device) const;
 
-  std::string toString() const;
+  // Every field; ParamsText::Kernel leaves out what the kernel reads at launch (the traversal's
+  // factor and group), as the kernel's source describes its configuration.
+  std::string toString(ParamsText what = ParamsText::All) const;
   size_t hash() const;
   bool operator==(const MatmulParams&) const = default;
 };

@@ -113,7 +113,9 @@ MatmulSchedule scheduleWith(MatmulProblem user_problem, const DeviceSpec& device
   MatmulSchedule s{user_problem,
                    device,
                    params,
-                   buildTileGrid(tiles_m, tiles_n, params.grid, params.cluster.m),
+                   buildTileGrid(tiles_m, tiles_n, params.grid, params.cluster.m,
+                                 params.traversalAtLaunch() ? std::optional(ir::Val::param(sp::kGridFactor))
+                                                            : std::nullopt),
                    std::move(smem_a),
                    std::move(smem_b),
                    epilogueTile(params),
@@ -146,6 +148,10 @@ ir::Bindings MatmulSchedule::shapeValues() const {
   values.set(sp::kM, p.m).set(sp::kN, p.n).set(sp::kK, p.k);
   values.set(sp::kLda, operandLayout('a').ld).set(sp::kLdb, operandLayout('b').ld).set(sp::kLdc, operandLayout('c').ld);
   values.set(sp::kTilesM, tilesM()).set(sp::kTilesN, tilesN());
+  if (params.traversalAtLaunch()) {
+    values.set(sp::kGridFactor, gridFactor());
+    values.set(sp::kGridGroup, params.grid.group == GridGroup::N ? kGroupParamN : kGroupParamM);
+  }
   return values;
 }
 
@@ -153,8 +159,14 @@ std::map<std::string, int64_t> MatmulSchedule::shapeLimits() const {
   if (!params.shapeAtLaunch()) return {};
   namespace sp = shape_param;
   const int64_t tiles = params.wide_tile_grid ? kMaxExtent : kNarrowTilesPerDim;
-  return {{sp::kM, kMaxExtent},   {sp::kN, kMaxExtent},   {sp::kK, kMaxExtent}, {sp::kLda, kMaxExtent},
-          {sp::kLdb, kMaxExtent}, {sp::kLdc, kMaxExtent}, {sp::kTilesM, tiles},  {sp::kTilesN, tiles}};
+  std::map<std::string, int64_t> limits = {{sp::kM, kMaxExtent},   {sp::kN, kMaxExtent},   {sp::kK, kMaxExtent},
+                                           {sp::kLda, kMaxExtent}, {sp::kLdb, kMaxExtent}, {sp::kLdc, kMaxExtent},
+                                           {sp::kTilesM, tiles},   {sp::kTilesN, tiles}};
+  if (params.traversalAtLaunch()) {
+    limits[sp::kGridFactor] = kMaxFactorAtLaunch;
+    limits[sp::kGridGroup] = kGroupParamN;
+  }
+  return limits;
 }
 
 MatmulSchedule schedule(MatmulProblem problem, const DeviceSpec& device, const ScheduleOverrides& overrides) {
@@ -168,6 +180,15 @@ MatmulSchedule schedule(MatmulProblem problem, const DeviceSpec& device, const S
 
 int64_t MatmulSchedule::tilesM() const { return ceilDiv(kernelProblem().m, params.cta_tile.m); }
 int64_t MatmulSchedule::tilesN() const { return ceilDiv(kernelProblem().n, params.cta_tile.n); }
+
+int64_t MatmulSchedule::gridFactor() const {
+  // A swizzle-merge factor past the tiles it groups walks them as that many does (one megarow holds
+  // them all), so the kernel is passed at most that many; a split-merge factor sets the overhang.
+  const int64_t f = params.grid.factors.at(0);
+  if (params.grid.method != GridMethod::SwizzleMerge) return f;
+  const int64_t grouped = params.grid.group == GridGroup::N ? tilesN() : ceilDiv(tilesM(), params.cluster.m);
+  return std::min(f, grouped);
+}
 
 int64_t MatmulSchedule::kTailSteps() const {
   const int64_t cut = kernelProblem().k % params.cta_tile.k;

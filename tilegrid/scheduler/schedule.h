@@ -36,6 +36,10 @@ inline constexpr const char* kLdb = "ldb";
 inline constexpr const char* kLdc = "ldc";
 inline constexpr const char* kTilesM = "tiles_m";
 inline constexpr const char* kTilesN = "tiles_n";
+// The grid traversal's factor and group (kGroupParamM or kGroupParamN), where the kernel reads them
+// at launch (MatmulParams::traversalAtLaunch).
+inline constexpr const char* kGridFactor = "grid_factor";
+inline constexpr const char* kGridGroup = "grid_group";
 }  // namespace shape_param
 
 struct MatmulSchedule {
@@ -69,6 +73,8 @@ struct MatmulSchedule {
   std::map<std::string, int64_t> shapeLimits() const;
   int64_t tilesM() const;
   int64_t tilesN() const;
+  // The traversal's factor as a kernel that reads it at launch takes it.
+  int64_t gridFactor() const;
   int64_t tiles() const { return tilesM() * tilesN() * problem.batch; }
   // K tiles of the kernel problem, and the k16 steps of a last K tile cut by K (0 when the tile's k
   // divides K).

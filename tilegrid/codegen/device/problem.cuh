@@ -18,6 +18,8 @@ struct tg_problem {
   // K tiles (ceilDiv(K, BK)), the k16 steps of a last K tile cut by K (0 when BK divides K), and
   // the work units the tile grid's traversal makes per batch entry (tiles, plus any overhang).
   int k_tiles, k_tail_steps, units;
+  // The grid traversal's factor and group (1: m, 2: n), for kernels that read them at launch.
+  int grid_factor, grid_group;
   // How the launched grid of a persistent sm_90 kernel divides the work units: the scheduler's
   // planWorkSplit for exactly the clusters launched.
   tg_work_split split;

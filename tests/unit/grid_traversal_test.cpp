@@ -105,14 +105,15 @@ TEST(GridTraversal, PrintsSplitMergePredicate) {
 // and group compiled in: over every grid of up to 9x9 tiles, clusters of 1 and 2, factors 1 to 10
 // (past the grouped extent too) and both groups, the two indices agree for every CTA and rank.
 TEST(GridTraversal, FactorAndGroupReadAtLaunchWalkAsCompiledIn) {
-  const ir::Val tiles_m = ir::Val::param("tiles_m"), tiles_n = ir::Val::param("tiles_n");
+  const ir::Val tiles_m = ir::Val::param("tiles_m"), grouped = ir::Val::param("grouped"),
+                other = ir::Val::param("other");
   const ir::Val factor = ir::Val::param("grid_factor"), group = ir::Val::param("grid_group");
   const ir::Val cta = ir::Val::loopIndex("cta"), rank = ir::Val::loopIndex("rank");
   for (GridMethod method : {GridMethod::SwizzleMerge, GridMethod::SplitMerge}) {
     for (int64_t cluster = 1; cluster <= 2; ++cluster) {
       const TileGridIndex at_launch =
-          indexTileGridAtLaunch(tiles_m, tiles_n, method, cluster, factor, group, cta, rank);
-      const std::vector<std::string> vars{"tiles_m", "tiles_n", "grid_factor", "grid_group", "cta", "rank"};
+          indexTileGridAtLaunch(tiles_m, grouped, other, method, cluster, factor, group, cta, rank);
+      const std::vector<std::string> vars{"tiles_m", "grouped", "other", "grid_factor", "grid_group", "cta", "rank"};
       ir::CompiledVal tm(at_launch.tile_m, vars), tn(at_launch.tile_n, vars), valid(at_launch.valid, vars),
           ctas(at_launch.ctas, vars);
       for (int64_t m = 1; m <= 9; ++m) {
@@ -122,11 +123,13 @@ TEST(GridTraversal, FactorAndGroupReadAtLaunchWalkAsCompiledIn) {
               const GridTraversal fixed{method, {f}, g};
               const TileGridIndex compiled = indexTileGrid(buildTileGrid(ir::Val(m), ir::Val(n), fixed, cluster), cta, rank);
               const int64_t g_param = g == GridGroup::N ? kGroupParamN : kGroupParamM;
+              const int64_t cm = (m + cluster - 1) / cluster, gv = g == GridGroup::N ? n : cm,
+                            ov = g == GridGroup::N ? cm : n;
               const int64_t units = *compiled.ctas.constValue();
-              ASSERT_EQ(ctas(std::vector<int64_t>{m, n, f, g_param, 0, 0}), units);
+              ASSERT_EQ(ctas(std::vector<int64_t>{m, gv, ov, f, g_param, 0, 0}), units);
               for (int64_t c = 0; c < units; ++c) {
                 for (int64_t r = 0; r < cluster; ++r) {
-                  const int64_t at[6] = {m, n, f, g_param, c, r};
+                  const int64_t at[7] = {m, gv, ov, f, g_param, c, r};
                   const ir::Bindings b{{"cta", c}, {"rank", r}};
                   const std::string where = fixed.toString() + " cluster " + std::to_string(cluster) + " grid " +
                                             std::to_string(m) + "x" + std::to_string(n) + " cta " +

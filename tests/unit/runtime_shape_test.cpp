@@ -79,8 +79,20 @@ TEST(RuntimeShape, ProblemsOfOneConfigurationShareOneSource) {
   const codegen::KernelSource b = codegen::emit(schedule(batched.validate(), kH100, pinned()));
   EXPECT_FALSE(b.cuda == first.cuda);
   EXPECT_NE(b.kernel_name.find("_batched"), std::string::npos) << b.kernel_name;
-  const codegen::KernelSource direct = codegen::emit(schedule(bf16Problem(4096, 4099, 4096), kH100, pinned()));
-  EXPECT_NE(direct.kernel_name.find("_directc"), std::string::npos) << direct.kernel_name;
+  // Whether TMA stores C is read at launch too, where the kernel carries both ways
+  // (MatmulSchedule::storesCBothWays); a kernel of larger consumer tiles stores C the problem's way.
+  const MatmulSchedule odd = schedule(bf16Problem(4096, 4099, 4096), kH100, pinned());
+  ASSERT_TRUE(odd.storesCBothWays());
+  EXPECT_TRUE(codegen::emit(odd).cuda == first.cuda);
+  EXPECT_NE(codegen::launchName(odd).find("_directc"), std::string::npos) << codegen::launchName(odd);
+  EXPECT_EQ(codegen::problemArgs(odd, 66).c_by_tma, 0);
+  EXPECT_EQ(codegen::problemArgs(schedule(problems.front(), kH100, pinned()), 66).c_by_tma, 1);
+  ScheduleOverrides wide_consumers = pinned();
+  wide_consumers.cta_tile = TileShape{256, 152, 64};
+  wide_consumers.warp_tile = TileShape{128, 152};
+  const MatmulSchedule one_way = schedule(bf16Problem(4096, 4099, 4096), kH100, wide_consumers);
+  ASSERT_FALSE(one_way.storesCBothWays());
+  EXPECT_NE(codegen::emit(one_way).kernel_name.find("_directc"), std::string::npos) << codegen::emit(one_way).kernel_name;
 }
 
 TEST(RuntimeShape, SpecializedKernelsCompileTheShapeIn) {

@@ -102,7 +102,8 @@ std::optional<PaddedCopy> paddedCopy(const scheduler::MatmulSchedule& s, char op
 
 namespace {
 
-std::string nameOf(const scheduler::MatmulSchedule& s, bool traversal_at_launch) {
+// `launch`: the name of the kernel with what its launch passes beyond the problem (launchName).
+std::string nameOf(const scheduler::MatmulSchedule& s, bool launch) {
   // The kernel's configuration, never its problem size unless the size is compiled in.
   const auto& p = s.problem;
   const auto& t = s.params.cta_tile;
@@ -111,14 +112,15 @@ std::string nameOf(const scheduler::MatmulSchedule& s, bool traversal_at_launch)
   std::string layout = scheduler::toString(p.layout);
   for (char& c : layout) c = static_cast<char>(std::tolower(c));
   std::string name = fmt::format("tilegrid_{}_{}_{}_{}x{}x{}_s{}_{}", s.params.arch == scheduler::Arch::Sm80 ? "sm80" : "sm90",
-                                 types, layout, t.m, t.n, t.k, s.params.stages, gridTag(s.params.grid, traversal_at_launch));
+                                 types, layout, t.m, t.n, t.k, s.params.stages, gridTag(s.params.grid, !launch && s.params.traversalAtLaunch()));
   if (s.params.shapeAtLaunch()) {
-    // What the problem fixes about the code. sm_90: 3-D tensor maps for batches, and TMA stores where
-    // C's rows are whole 16-byte granules. sm_80: the staged epilogue (16-byte stores) or direct
-    // stores, in pairs where C is 4-byte aligned.
+    // What the problem fixes about the code. sm_90: 3-D tensor maps for batches, and C stored by its
+    // threads where TMA cannot store it and the kernel does not carry both ways (storesCBothWays).
+    // sm_80: the staged epilogue (16-byte stores) or direct stores, in pairs where C is 4-byte
+    // aligned.
     if (s.params.arch == scheduler::Arch::Sm90) {
       if (p.batch != 1) name += "_batched";
-      if (!tmaStoresC(s)) name += "_directc";
+      if ((launch || !s.storesCBothWays()) && !tmaStoresC(s)) name += "_directc";
     } else {
       if (!s.params.stagedEpilogue(p)) name += "_directc";
       if (p.align_c < 2) name += "_cscalar";
@@ -143,9 +145,9 @@ std::string nameOf(const scheduler::MatmulSchedule& s, bool traversal_at_launch)
 
 }  // namespace
 
-std::string kernelName(const scheduler::MatmulSchedule& s) { return nameOf(s, s.params.traversalAtLaunch()); }
+std::string kernelName(const scheduler::MatmulSchedule& s) { return nameOf(s, false); }
 
-std::string launchName(const scheduler::MatmulSchedule& s) { return nameOf(s, false); }
+std::string launchName(const scheduler::MatmulSchedule& s) { return nameOf(s, true); }
 
 bool tmaStoresC(const scheduler::MatmulSchedule& s) {
   // TMA stores need C's rows and batch entries 16-byte aligned (the alignment C promises), and

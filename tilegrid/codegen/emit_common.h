@@ -20,8 +20,9 @@ namespace tilegrid::codegen {
 // the problem's sizes only where they are compiled in (tilegrid_sm80_..._4096x4096x4096).
 std::string kernelName(const scheduler::MatmulSchedule& schedule);
 // The kernel with what its launch passes beyond the problem: the kernel's name with the traversal's
-// factor and group where the kernel reads them at launch (..._smerge8n_... for ..._smerge_...), so
-// that reports and datasets tell apart launches of one kernel with different traversals.
+// factor and group where the kernel reads them at launch (..._smerge8n_... for ..._smerge_...) and,
+// on sm_90, _directc where its threads store C rather than TMA, so that reports and datasets tell
+// apart launches of one kernel that run differently.
 std::string launchName(const scheduler::MatmulSchedule& schedule);
 
 // Whether the sm_90 epilogue stores C by TMA: C's rows and batch entries start and end on 16 bytes.

@@ -58,8 +58,8 @@ std::string emitMatmulIndexFunctions(const scheduler::MatmulSchedule& s) {
     namespace sp = scheduler::shape_param;
     const bool at_launch = s.params.traversalAtLaunch();
     const scheduler::TileGridIndex grid =
-        at_launch ? scheduler::indexTileGridAtLaunch(Val::param(sp::kTilesM), Val::param(sp::kTilesN),
-                                                     s.params.grid.method, s.params.cluster.m,
+        at_launch ? scheduler::indexTileGridAtLaunch(Val::param(sp::kTilesM), Val::param(sp::kGridGrouped),
+                                                     Val::param(sp::kGridOther), s.params.grid.method, s.params.cluster.m,
                                                      Val::param(sp::kGridFactor), Val::param(sp::kGridGroup),
                                                      Val::loopIndex("cta"), Val::loopIndex("rank"))
                   : scheduler::indexTileGrid(s.tile_grid, Val::loopIndex("cta"), Val::loopIndex("rank"));

@@ -1,5 +1,6 @@
 #include "tilegrid/codegen/problem_args.h"
 
+#include "tilegrid/codegen/emit_common.h"
 #include "tilegrid/ir/check.h"
 
 namespace tilegrid::codegen {
@@ -34,6 +35,9 @@ tg_problem problemArgs(const scheduler::MatmulSchedule& s, int64_t clusters) {
   args.k_tail_steps = narrow(s.kTailSteps(), "k_tail_steps");
   args.units = narrow(s.workUnits() / p.batch, "units");
   args.grid_factor = narrow(s.gridFactor(), "grid_factor");
+  args.c_by_tma = tmaStoresC(s) ? 1 : 0;
+  args.grid_grouped = narrow(s.gridExtents().first, "grid_grouped");
+  args.grid_other = narrow(s.gridExtents().second, "grid_other");
   args.grid_group = s.params.grid.group == scheduler::GridGroup::N ? scheduler::kGroupParamN : scheduler::kGroupParamM;
   TG_INTERNAL_CHECK(clusters >= 1) << "a launch of " << clusters << " clusters";
   args.split = kernelSplit(s.workSplit(clusters));

@@ -241,6 +241,7 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   // Batched kernels address their operands in 3-D tensor maps.
   const bool batched = prob.batch > 1;
   // TMA stores need C's rows (and batches) 16-byte aligned; otherwise the epilogue stores directly.
+  // The kernel takes both; the problem argument says which (tg_problem::c_by_tma).
   const bool tma_store = tmaStoresC(s);
   const int64_t out_bytes = scheduler::bytes(prob.out_dtype);
   const scheduler::OperandLayout layout_c = s.operandLayout('c');
@@ -304,7 +305,7 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   };
   add_operand("operand_a", plan_a, major_a, steps_a);
   add_operand("operand_b", plan_b, major_b, steps_b);
-  addSm90EpilogueConfig(s, tma_store, config);
+  addSm90EpilogueConfig(s, config);
 
   KernelSource source;
   source.kernel_name = config.kernelName();
@@ -327,7 +328,7 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
                  {"tmap_b", ArgKind::TensorMap, p.swap_ab ? "A" : "B", map_b.spec, map_b.padded},
                  tma_store ? KernelArg{"tmap_c", ArgKind::TensorMap, "C", map_c, {}}
                            : unusedArg("tmap_c", ArgKind::TensorMap),
-                 tma_store ? unusedArg("C", ArgKind::Pointer) : KernelArg{"C", ArgKind::Pointer, "C", {}, {}},
+                 KernelArg{"C", ArgKind::Pointer, "C", {}, {}},
                  p.stream_k ? streamKWorkspace(s.device, s.ctas() * consumers, p.warp_tile.m * p.warp_tile.n)
                             : unusedArg("workspace", ArgKind::Pointer)};
   return source;

@@ -62,7 +62,7 @@ int64_t blockStep(const ir::TensorDomain& slab, int64_t warpgroup_rows) {
 
 }  // namespace
 
-void addSm90EpilogueConfig(const scheduler::MatmulSchedule& s, bool tma_store, ConfigBlock& config) {
+void addSm90EpilogueConfig(const scheduler::MatmulSchedule& s, ConfigBlock& config) {
   const auto& p = s.params;
   const bool transposed = p.swap_ab;
   const int64_t slab_n = p.epilogue_tile.n;
@@ -74,8 +74,11 @@ void addSm90EpilogueConfig(const scheduler::MatmulSchedule& s, bool tma_store, C
       << "epilogue atom " << p.smem_epilogue.toString() << " does not tile a warpgroup's rows";
   // Straight, a warp's lanes walk n (axis 1 of gmem_c) along a row m; transposed, they walk m.
   const bool row_contiguous = constantStep(s.gmem_c, transposed ? 0 : 1) == 1;
+  const bool tma_store = tmaStoresC(s), both = s.storesCBothWays();
   config.value("SLAB_N", slab_n, "epilogue slab width (columns of the warpgroup's tile)")
-      .flag("TMA_STORE_C", tma_store, "C's rows and batch entries are whole 16-byte granules: TMA stores them")
+      .flag("TMA_STORE_C", both || tma_store, "the kernel may store C by TMA")
+      .flag("DIRECT_STORE_C", both || !tma_store,
+            "the kernel may store C from its threads (with TMA_STORE_C too, the launch picks: tg_problem::c_by_tma)")
       .flag("TRANSPOSED_C", transposed, "the kernel computes C^T (swap_ab): slabs are stored transposed")
       .flag("EPILOGUE_STMATRIX", stmatrixFits(s.smem_epilogue, s.problem.out_dtype, transposed))
       .value("EPILOGUE_BLOCK_STEP", blockStep(s.smem_epilogue, p.warp_tile.m),

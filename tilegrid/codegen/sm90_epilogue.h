@@ -10,6 +10,6 @@
 namespace tilegrid::codegen {
 
 // The epilogue's configuration values. `tma_store`: C's rows are 16-byte aligned, and TMA stores C.
-void addSm90EpilogueConfig(const scheduler::MatmulSchedule& schedule, bool tma_store, ConfigBlock& config);
+void addSm90EpilogueConfig(const scheduler::MatmulSchedule& schedule, ConfigBlock& config);
 
 }  // namespace tilegrid::codegen

@@ -102,20 +102,21 @@ TileGridIndex indexTileGrid(const ir::TensorDomain& tile_grid, const ir::Val& ct
                        logical.predicate(), tile_grid.axis(0).extent};
 }
 
-TileGridIndex indexTileGridAtLaunch(const ir::Val& tiles_m, const ir::Val& tiles_n, GridMethod method,
-                                    int64_t cluster_m, const ir::Val& factor, const ir::Val& group,
-                                    const ir::Val& cta, const ir::Val& rank) {
-  const auto index = [&](GridGroup g) {
-    return indexTileGrid(buildTileGrid(tiles_m, tiles_n, GridTraversal{method, {1}, g}, cluster_m, factor), cta, rank);
-  };
-  const TileGridIndex by_m = index(GridGroup::M), by_n = index(GridGroup::N);
+TileGridIndex indexTileGridAtLaunch(const ir::Val& tiles_m, const ir::Val& grouped, const ir::Val& other,
+                                    GridMethod method, int64_t cluster_m, const ir::Val& factor,
+                                    const ir::Val& group, const ir::Val& cta, const ir::Val& rank) {
+  // Grouping n is grouping m of the transposed grid: one traversal over the (grouped, other)
+  // extents the launch passes, its coordinates handed back to (m, n) by the group. The traversal
+  // walks cluster tiles along m; the rank then picks the CTA's tile within one.
   const ir::Val n_grouped = ir::eq(group, ir::Val(kGroupParamN));
-  return TileGridIndex{by_m.cta,
-                       by_m.rank,
-                       ir::select(n_grouped, by_n.tile_m, by_m.tile_m),
-                       ir::select(n_grouped, by_n.tile_n, by_m.tile_n),
-                       ir::select(n_grouped, by_n.valid, by_m.valid),
-                       ir::select(n_grouped, by_n.ctas, by_m.ctas)};
+  const TileGridIndex walked =
+      indexTileGrid(buildTileGrid(grouped, other, GridTraversal{method, {1}, GridGroup::M}, 1, factor), cta, ir::Val(0));
+  const ir::Val cluster_tile_m = ir::select(n_grouped, walked.tile_n, walked.tile_m);
+  const ir::Val tile_m = cluster_m > 1 ? cluster_tile_m * ir::Val(cluster_m) + rank : cluster_tile_m;
+  // A cluster tile's last CTAs lie past the grid where the cluster does not divide tiles_m.
+  const ir::Val valid = cluster_m > 1 ? ir::logicalAnd(walked.valid, tile_m < tiles_m) : walked.valid;
+  return TileGridIndex{cta, cluster_m > 1 ? rank : ir::Val(0), tile_m,
+                       ir::select(n_grouped, walked.tile_m, walked.tile_n), valid, walked.ctas};
 }
 
 TileGridIndex indexTileGrid(const ir::TensorDomain& tile_grid) {

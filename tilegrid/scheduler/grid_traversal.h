@@ -67,11 +67,12 @@ struct TileGridIndex {
 TileGridIndex indexTileGrid(const ir::TensorDomain& tile_grid, const ir::Val& cta, const ir::Val& rank = ir::Val(0));
 TileGridIndex indexTileGrid(const ir::TensorDomain& tile_grid);
 
-// The tile of a traversal by `method` whose factor and group are problem parameters: the index of
-// each group's grid (both built with `factor`), the one `group` names chosen by a select. One
+// The tile of a traversal by `method` whose factor and group are problem parameters. The launch
+// also passes the tile counts along the grouped dimension and the other one (cluster tiles along
+// m): one traversal of `factor` over those, its coordinates mapped back to (m, n) by `group`. One
 // kernel then walks its tiles in any factor and group.
-TileGridIndex indexTileGridAtLaunch(const ir::Val& tiles_m, const ir::Val& tiles_n, GridMethod method,
-                                    int64_t cluster_m, const ir::Val& factor, const ir::Val& group,
-                                    const ir::Val& cta, const ir::Val& rank);
+TileGridIndex indexTileGridAtLaunch(const ir::Val& tiles_m, const ir::Val& grouped, const ir::Val& other,
+                                    GridMethod method, int64_t cluster_m, const ir::Val& factor,
+                                    const ir::Val& group, const ir::Val& cta, const ir::Val& rank);
 
 }  // namespace tilegrid::scheduler

@@ -151,6 +151,7 @@ ir::Bindings MatmulSchedule::shapeValues() const {
   if (params.traversalAtLaunch()) {
     values.set(sp::kGridFactor, gridFactor());
     values.set(sp::kGridGroup, params.grid.group == GridGroup::N ? kGroupParamN : kGroupParamM);
+    values.set(sp::kGridGrouped, gridExtents().first).set(sp::kGridOther, gridExtents().second);
   }
   return values;
 }
@@ -165,6 +166,7 @@ std::map<std::string, int64_t> MatmulSchedule::shapeLimits() const {
   if (params.traversalAtLaunch()) {
     limits[sp::kGridFactor] = kMaxFactorAtLaunch;
     limits[sp::kGridGroup] = kGroupParamN;
+    limits[sp::kGridGrouped] = limits[sp::kGridOther] = tiles;
   }
   return limits;
 }
@@ -181,13 +183,16 @@ MatmulSchedule schedule(MatmulProblem problem, const DeviceSpec& device, const S
 int64_t MatmulSchedule::tilesM() const { return ceilDiv(kernelProblem().m, params.cta_tile.m); }
 int64_t MatmulSchedule::tilesN() const { return ceilDiv(kernelProblem().n, params.cta_tile.n); }
 
+std::pair<int64_t, int64_t> MatmulSchedule::gridExtents() const {
+  const int64_t cluster_tiles_m = ceilDiv(tilesM(), params.cluster.m);
+  return params.grid.group == GridGroup::N ? std::pair(tilesN(), cluster_tiles_m) : std::pair(cluster_tiles_m, tilesN());
+}
+
 int64_t MatmulSchedule::gridFactor() const {
   // A swizzle-merge factor past the tiles it groups walks them as that many does (one megarow holds
   // them all), so the kernel is passed at most that many; a split-merge factor sets the overhang.
   const int64_t f = params.grid.factors.at(0);
-  if (params.grid.method != GridMethod::SwizzleMerge) return f;
-  const int64_t grouped = params.grid.group == GridGroup::N ? tilesN() : ceilDiv(tilesM(), params.cluster.m);
-  return std::min(f, grouped);
+  return params.grid.method == GridMethod::SwizzleMerge ? std::min(f, gridExtents().first) : f;
 }
 
 int64_t MatmulSchedule::kTailSteps() const {

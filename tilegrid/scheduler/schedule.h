@@ -3,6 +3,7 @@
 // prints indices from: the CTA tile grid, the staged A and B shared-memory tiles and the epilogue
 // tile.
 #include <map>
+#include <utility>
 #include <string>
 
 #include "tilegrid/ir/tensor_domain.h"
@@ -40,6 +41,9 @@ inline constexpr const char* kTilesN = "tiles_n";
 // at launch (MatmulParams::traversalAtLaunch).
 inline constexpr const char* kGridFactor = "grid_factor";
 inline constexpr const char* kGridGroup = "grid_group";
+// Cluster tiles along the grouped dimension and along the other one (MatmulSchedule::gridExtents).
+inline constexpr const char* kGridGrouped = "grid_grouped";
+inline constexpr const char* kGridOther = "grid_other";
 }  // namespace shape_param
 
 struct MatmulSchedule {
@@ -75,6 +79,8 @@ struct MatmulSchedule {
   int64_t tilesN() const;
   // The traversal's factor as a kernel that reads it at launch takes it.
   int64_t gridFactor() const;
+  // Cluster tiles along the traversal's grouped dimension and along the other one.
+  std::pair<int64_t, int64_t> gridExtents() const;
   int64_t tiles() const { return tilesM() * tilesN() * problem.batch; }
   // K tiles of the kernel problem, and the k16 steps of a last K tile cut by K (0 when the tile's k
   // divides K).
@@ -96,6 +102,18 @@ struct MatmulSchedule {
   bool accumulates() const {
     return params.arch == Arch::Sm90 && params.stream_k &&
            params.warp_tile.m * params.warp_tile.n / 128 <= kMaxAccumulatorsToAccumulate;
+  }
+  // sm_90: whether the kernel carries both ways of storing C, by TMA and by its threads, and the
+  // launch picks (tg_problem::c_by_tma), so that one kernel serves every alignment of C. Kernels of
+  // at most two consumer warpgroups (168 registers a thread) holding at most 128 fp32 accumulators
+  // each (a 64x256 warpgroup tile) afford both. The second epilogue spilled beside more (a 128x152
+  // warpgroup tile's 152) and in kernels of three consumers (128 registers a thread: 192x192,
+  // 192x160 in pairs), so those carry the problem's one way.
+  static constexpr int64_t kMaxAccumulatorsForBothCStores = 128;
+  static constexpr int64_t kMaxConsumersForBothCStores = 2;
+  bool storesCBothWays() const {
+    return params.arch == Arch::Sm90 && params.mathGroups() <= kMaxConsumersForBothCStores &&
+           params.warp_tile.m * params.warp_tile.n / 128 <= kMaxAccumulatorsForBothCStores;
   }
   // Bytes of one work unit's fp32 sum where in-step pieces accumulate it: its CTAs' tiles.
   int64_t accumulatedSumBytes() const {

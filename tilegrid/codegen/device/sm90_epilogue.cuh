@@ -123,8 +123,11 @@ __device__ __forceinline__ void tg_store_slab_direct(tg_out_t* C, const tg_out_t
 }
 
 // The epilogue of one tile for one consumer warpgroup. `slabs` counts the slabs the warpgroup has
-// stored, over all its tiles: it picks the buffer.
-template <int MBlocks, int Regs>
+// stored, over all its tiles: it picks the buffer. ByTma: TMA stores C (launches whose C rows and
+// batch entries are whole 16-byte granules, tg_problem::c_by_tma); otherwise the threads do. A
+// kernel carries both and the launch picks one per tile: each instantiation keeps its own register
+// peak, where one body branching per slab spilled in the largest tiles.
+template <bool ByTma, int MBlocks, int Regs>
 __device__ __forceinline__ void tg_epilogue(const float (&acc)[MBlocks][Regs], tg_out_t* smem_c,
                                             const tg_tensor_map* tmap_c, tg_out_t* C, const tg_problem& prob, int M,
                                             int N, int tile_m, int tile_n, int batch, int consumer, int t,
@@ -136,7 +139,7 @@ __device__ __forceinline__ void tg_epilogue(const float (&acc)[MBlocks][Regs], t
   for (int slab = 0; slab < SLABS; ++slab, ++slabs) {
     const int col0 = slab < SLABS - 1 ? slab * SLAB_N : WN - SLAB_N;
     const int buffer = slabs % 2;
-    if constexpr (TMA_STORE_C) {
+    if constexpr (ByTma) {
       // The store issued from this buffer two slabs ago must have read it.
       if (t == 0) tg_tma_store_wait_read<1>();
       tg_named_barrier_sync(1 + consumer, 128);

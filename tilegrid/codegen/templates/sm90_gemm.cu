@@ -264,10 +264,16 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
           }
         }
       }
-      tg_epilogue(acc, smem_c, &tmap_c, C, prob, M, N, tile_m, tile_n, batch, consumer, t, epilogue_slabs);
+      if (TMA_STORE_C && (!DIRECT_STORE_C || prob.c_by_tma)) {
+        if constexpr (TMA_STORE_C) {
+          tg_epilogue<true>(acc, smem_c, &tmap_c, C, prob, M, N, tile_m, tile_n, batch, consumer, t, epilogue_slabs);
+        }
+      } else if constexpr (DIRECT_STORE_C) {
+        tg_epilogue<false>(acc, smem_c, &tmap_c, C, prob, M, N, tile_m, tile_n, batch, consumer, t, epilogue_slabs);
+      }
     }
     // Shared memory must outlive the last stores' reads.
-    if (TMA_STORE_C && t == 0) tg_tma_store_wait_all();
+    if (TMA_STORE_C && prob.c_by_tma && t == 0) tg_tma_store_wait_all();
   }
   // Peers multicast into this CTA's shared memory and arrive on its barriers until they finish.
   if constexpr (CM > 1) tg_cluster_sync();

@@ -3,7 +3,7 @@
 // Kernel templates and the device functions they call read it (namespace tg_config) and choose their
 // variant code with `if constexpr` on it; nothing else of a kernel is built as text.
 //
-//   #define TG_KERNEL_NAME tilegrid_sm90_bf16_tn_128x256x64_s4_smerge
+//   #define TG_KERNEL_NAME tilegrid_sm90_bf16_tn_128x256x64_s4_smerge8
 //   typedef __nv_bfloat16 tg_in_t;
 //   namespace tg_config {
 //   constexpr int BM = 128;

@@ -13,15 +13,16 @@
 namespace tilegrid::codegen {
 namespace {
 
-// A traversal read at launch names only its method: one kernel serves every factor and group.
-std::string gridTag(const scheduler::GridTraversal& g, bool at_launch) {
-  if (at_launch) return g.method == scheduler::GridMethod::SplitMerge ? "split" : "smerge";
+// A traversal whose group is read at launch is named without it: one kernel serves both groups.
+std::string gridTag(const scheduler::GridTraversal& g, bool group_at_launch) {
   std::string factors;
   for (size_t i = 0; i < g.factors.size(); ++i) factors += (i ? "x" : "") + std::to_string(g.factors[i]);
   switch (g.method) {
     case scheduler::GridMethod::None: return std::string("raster") + scheduler::toString(g.group);
-    case scheduler::GridMethod::SplitMerge: return "split" + factors + scheduler::toString(g.group);
-    case scheduler::GridMethod::SwizzleMerge: return "smerge" + factors + scheduler::toString(g.group);
+    case scheduler::GridMethod::SplitMerge:
+      return "split" + factors + (group_at_launch ? "" : scheduler::toString(g.group));
+    case scheduler::GridMethod::SwizzleMerge:
+      return "smerge" + factors + (group_at_launch ? "" : scheduler::toString(g.group));
   }
   return "?";
 }
@@ -112,7 +113,7 @@ std::string nameOf(const scheduler::MatmulSchedule& s, bool launch) {
   std::string layout = scheduler::toString(p.layout);
   for (char& c : layout) c = static_cast<char>(std::tolower(c));
   std::string name = fmt::format("tilegrid_{}_{}_{}_{}x{}x{}_s{}_{}", s.params.arch == scheduler::Arch::Sm80 ? "sm80" : "sm90",
-                                 types, layout, t.m, t.n, t.k, s.params.stages, gridTag(s.params.grid, !launch && s.params.traversalAtLaunch()));
+                                 types, layout, t.m, t.n, t.k, s.params.stages, gridTag(s.params.grid, !launch && s.params.groupAtLaunch()));
   if (s.params.shapeAtLaunch()) {
     // What the problem fixes about the code. sm_90: 3-D tensor maps for batches, and C stored by its
     // threads where TMA cannot store it and the kernel does not carry both ways (storesCBothWays).

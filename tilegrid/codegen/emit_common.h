@@ -16,11 +16,11 @@
 
 namespace tilegrid::codegen {
 
-// The kernel's configuration as a name, e.g. tilegrid_sm90_bf16_tn_128x256x64_s4_smerge_c2x1, with
+// The kernel's configuration as a name, e.g. tilegrid_sm90_bf16_tn_128x256x64_s4_smerge8_c2x1, with
 // the problem's sizes only where they are compiled in (tilegrid_sm80_..._4096x4096x4096).
 std::string kernelName(const scheduler::MatmulSchedule& schedule);
 // The kernel with what its launch passes beyond the problem: the kernel's name with the traversal's
-// factor and group where the kernel reads them at launch (..._smerge8n_... for ..._smerge_...) and,
+// group where the kernel reads it at launch (..._smerge8n_... for ..._smerge8_...) and,
 // on sm_90, _directc where its threads store C rather than TMA, so that reports and datasets tell
 // apart launches of one kernel that run differently.
 std::string launchName(const scheduler::MatmulSchedule& schedule);

@@ -56,11 +56,11 @@ std::string emitMatmulIndexFunctions(const scheduler::MatmulSchedule& s) {
   std::string out;
   {
     namespace sp = scheduler::shape_param;
-    const bool at_launch = s.params.traversalAtLaunch();
+    const bool at_launch = s.params.groupAtLaunch();
     const scheduler::TileGridIndex grid =
         at_launch ? scheduler::indexTileGridAtLaunch(Val::param(sp::kTilesM), Val::param(sp::kGridGrouped),
                                                      Val::param(sp::kGridOther), s.params.grid.method, s.params.cluster.m,
-                                                     Val::param(sp::kGridFactor), Val::param(sp::kGridGroup),
+                                                     Val(s.params.grid.factors[0]), Val::param(sp::kGridGroup),
                                                      Val::loopIndex("cta"), Val::loopIndex("rank"))
                   : scheduler::indexTileGrid(s.tile_grid, Val::loopIndex("cta"), Val::loopIndex("rank"));
     // The schedule refuses problems of more work units than kernels count in 32 bits
@@ -72,7 +72,8 @@ std::string emitMatmulIndexFunctions(const scheduler::MatmulSchedule& s) {
     const std::string what =
         ranks > 1 ? "cluster work unit and CTA rank -> output tile: " : "work unit (rank 0: no clusters) -> output tile: ";
     const std::string traversal =
-        at_launch ? std::string(scheduler::toString(s.params.grid.method)) + ", factor and group read at launch"
+        at_launch ? std::string(scheduler::toString(s.params.grid.method)) + " factors=" +
+                        std::to_string(s.params.grid.factors[0]) + ", group read at launch"
                   : s.params.grid.toString();
     // Kernels count work units and tiles in int: the schedule refuses problems past that. The number
     // of work units (the grid's extent) reaches the kernel in its tg_problem argument.

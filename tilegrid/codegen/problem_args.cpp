@@ -34,7 +34,6 @@ tg_problem problemArgs(const scheduler::MatmulSchedule& s, int64_t clusters) {
   args.k_tiles = narrow(s.kTiles(), "k_tiles");
   args.k_tail_steps = narrow(s.kTailSteps(), "k_tail_steps");
   args.units = narrow(s.workUnits() / p.batch, "units");
-  args.grid_factor = narrow(s.gridFactor(), "grid_factor");
   args.c_by_tma = tmaStoresC(s) ? 1 : 0;
   args.grid_grouped = narrow(s.gridExtents().first, "grid_grouped");
   args.grid_other = narrow(s.gridExtents().second, "grid_other");

@@ -51,8 +51,7 @@ GridGroup parseGridGroup(const std::string& text) {
 }
 
 bool traversalReadAtLaunch(const GridTraversal& traversal) {
-  return traversal.method != GridMethod::None && traversal.factors.size() == 1 &&
-         traversal.factors[0] <= kMaxFactorAtLaunch;
+  return traversal.method != GridMethod::None && traversal.factors.size() == 1;
 }
 
 ir::TensorDomain buildTileGrid(const ir::Val& tiles_m, const ir::Val& tiles_n, const GridTraversal& traversal,

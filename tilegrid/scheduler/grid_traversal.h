@@ -43,11 +43,10 @@ GridGroup parseGridGroup(const std::string& text);
 ir::TensorDomain buildTileGrid(const ir::Val& tiles_m, const ir::Val& tiles_n, const GridTraversal& traversal,
                                int64_t cluster_m = 1, const std::optional<ir::Val>& factor = std::nullopt);
 
-// Whether a kernel can read `traversal`'s factor and group at launch: one factor of split-merge or
-// swizzle-merge, of at most kMaxFactorAtLaunch (a factor list, none, or a larger factor is compiled
-// in). The bound keeps a megarow's tile count (the factor times a grid side) within the 32-bit
-// arithmetic of narrow grids; the models pick factors of 1 to 32.
-inline constexpr int64_t kMaxFactorAtLaunch = 1024;
+// Whether a kernel can read `traversal`'s group at launch: one factor of split-merge or
+// swizzle-merge (a factor list, or none, is compiled in whole). The factor itself is compiled in:
+// read at launch, its divisions and remainders cost the consumers registers (three-consumer tiles
+// spilled) and the per-tile arithmetic time (docs/design.md, *Kernel identity*).
 bool traversalReadAtLaunch(const GridTraversal& traversal);
 
 // The value of the group parameter a kernel that reads its traversal at launch takes (a size like

@@ -254,9 +254,9 @@ std::string MatmulParams::toString(ParamsText what) const {
   text += fmt::format(" smem A {} / B {} / epilogue {}", scheduler::toString(smem_a.kind), scheduler::toString(smem_b.kind),
                       stage_epilogue ? epilogue_tile.toString() + " " + scheduler::toString(smem_epilogue.kind)
                                      : std::string("from registers"));
-  const bool kernel_traversal = what == ParamsText::Kernel && traversalAtLaunch();
-  const std::string traversal = kernel_traversal ? std::string(scheduler::toString(grid.method)) +
-                                                       ", factor and group read at launch"
+  const bool kernel_traversal = what == ParamsText::Kernel && groupAtLaunch();
+  const std::string traversal = kernel_traversal ? std::string(scheduler::toString(grid.method)) + " factors=" +
+                                                       std::to_string(grid.factors[0]) + ", group read at launch"
                                                  : grid.toString();
   text += fmt::format(" grid {}{} cluster {}x{} split_k {}", traversal, persistent ? (stream_k ? " persistent stream-k" : " persistent") : "",
                       cluster.m, cluster.n, split_k);

@@ -110,9 +110,9 @@ struct MatmulParams {
 
   // Whether the kernel reads the problem's sizes at launch (else they are compiled in).
   bool shapeAtLaunch() const { return !specialize_shape; }
-  // Whether it also reads the grid traversal's factor and group at launch (one factor of
-  // split-merge or swizzle-merge): kernels differing only in those are then one kernel.
-  bool traversalAtLaunch() const { return shapeAtLaunch() && traversalReadAtLaunch(grid); }
+  // Whether it also reads the grid traversal's group at launch (one factor of split-merge or
+  // swizzle-merge): kernels differing only in the group are then one kernel.
+  bool groupAtLaunch() const { return shapeAtLaunch() && traversalReadAtLaunch(grid); }
 
   // Warps (sm_80) or warpgroups (sm_90) doing math.
   int64_t mathGroups() const;

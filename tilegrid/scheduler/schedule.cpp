@@ -113,9 +113,7 @@ MatmulSchedule scheduleWith(MatmulProblem user_problem, const DeviceSpec& device
   MatmulSchedule s{user_problem,
                    device,
                    params,
-                   buildTileGrid(tiles_m, tiles_n, params.grid, params.cluster.m,
-                                 params.traversalAtLaunch() ? std::optional(ir::Val::param(sp::kGridFactor))
-                                                            : std::nullopt),
+                   buildTileGrid(tiles_m, tiles_n, params.grid, params.cluster.m),
                    std::move(smem_a),
                    std::move(smem_b),
                    epilogueTile(params),
@@ -148,8 +146,7 @@ ir::Bindings MatmulSchedule::shapeValues() const {
   values.set(sp::kM, p.m).set(sp::kN, p.n).set(sp::kK, p.k);
   values.set(sp::kLda, operandLayout('a').ld).set(sp::kLdb, operandLayout('b').ld).set(sp::kLdc, operandLayout('c').ld);
   values.set(sp::kTilesM, tilesM()).set(sp::kTilesN, tilesN());
-  if (params.traversalAtLaunch()) {
-    values.set(sp::kGridFactor, gridFactor());
+  if (params.groupAtLaunch()) {
     values.set(sp::kGridGroup, params.grid.group == GridGroup::N ? kGroupParamN : kGroupParamM);
     values.set(sp::kGridGrouped, gridExtents().first).set(sp::kGridOther, gridExtents().second);
   }
@@ -163,8 +160,7 @@ std::map<std::string, int64_t> MatmulSchedule::shapeLimits() const {
   std::map<std::string, int64_t> limits = {{sp::kM, kMaxExtent},   {sp::kN, kMaxExtent},   {sp::kK, kMaxExtent},
                                            {sp::kLda, kMaxExtent}, {sp::kLdb, kMaxExtent}, {sp::kLdc, kMaxExtent},
                                            {sp::kTilesM, tiles},   {sp::kTilesN, tiles}};
-  if (params.traversalAtLaunch()) {
-    limits[sp::kGridFactor] = kMaxFactorAtLaunch;
+  if (params.groupAtLaunch()) {
     limits[sp::kGridGroup] = kGroupParamN;
     limits[sp::kGridGrouped] = limits[sp::kGridOther] = tiles;
   }
@@ -186,13 +182,6 @@ int64_t MatmulSchedule::tilesN() const { return ceilDiv(kernelProblem().n, param
 std::pair<int64_t, int64_t> MatmulSchedule::gridExtents() const {
   const int64_t cluster_tiles_m = ceilDiv(tilesM(), params.cluster.m);
   return params.grid.group == GridGroup::N ? std::pair(tilesN(), cluster_tiles_m) : std::pair(cluster_tiles_m, tilesN());
-}
-
-int64_t MatmulSchedule::gridFactor() const {
-  // A swizzle-merge factor past the tiles it groups walks them as that many does (one megarow holds
-  // them all), so the kernel is passed at most that many; a split-merge factor sets the overhang.
-  const int64_t f = params.grid.factors.at(0);
-  return params.grid.method == GridMethod::SwizzleMerge ? std::min(f, gridExtents().first) : f;
 }
 
 int64_t MatmulSchedule::kTailSteps() const {

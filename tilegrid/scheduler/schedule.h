@@ -37,9 +37,8 @@ inline constexpr const char* kLdb = "ldb";
 inline constexpr const char* kLdc = "ldc";
 inline constexpr const char* kTilesM = "tiles_m";
 inline constexpr const char* kTilesN = "tiles_n";
-// The grid traversal's factor and group (kGroupParamM or kGroupParamN), where the kernel reads them
-// at launch (MatmulParams::traversalAtLaunch).
-inline constexpr const char* kGridFactor = "grid_factor";
+// The grid traversal's group (kGroupParamM or kGroupParamN), where the kernel reads it at launch
+// (MatmulParams::groupAtLaunch).
 inline constexpr const char* kGridGroup = "grid_group";
 // Cluster tiles along the grouped dimension and along the other one (MatmulSchedule::gridExtents).
 inline constexpr const char* kGridGrouped = "grid_grouped";
@@ -77,8 +76,6 @@ struct MatmulSchedule {
   std::map<std::string, int64_t> shapeLimits() const;
   int64_t tilesM() const;
   int64_t tilesN() const;
-  // The traversal's factor as a kernel that reads it at launch takes it.
-  int64_t gridFactor() const;
   // Cluster tiles along the traversal's grouped dimension and along the other one.
   std::pair<int64_t, int64_t> gridExtents() const;
   int64_t tiles() const { return tilesM() * tilesN() * problem.batch; }

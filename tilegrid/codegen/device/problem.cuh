@@ -18,9 +18,9 @@ struct tg_problem {
   // K tiles (ceilDiv(K, BK)), the k16 steps of a last K tile cut by K (0 when BK divides K), and
   // the work units the tile grid's traversal makes per batch entry (tiles, plus any overhang).
   int k_tiles, k_tail_steps, units;
-  // The grid traversal's factor and group (1: m, 2: n), and the cluster tiles along the grouped and
-  // the other dimension, for kernels that read the traversal at launch.
-  int grid_factor, grid_group, grid_grouped, grid_other;
+  // The grid traversal's group (1: m, 2: n), and the cluster tiles along the grouped and the other
+  // dimension, for kernels that read the group at launch.
+  int grid_group, grid_grouped, grid_other;
   // sm_90: 1 where TMA stores C (its rows and batch entries are whole 16-byte granules), 0 where the
   // epilogue's threads store it.
   int c_by_tma;

@@ -17,12 +17,11 @@ namespace {
 std::string gridTag(const scheduler::GridTraversal& g, bool group_at_launch) {
   std::string factors;
   for (size_t i = 0; i < g.factors.size(); ++i) factors += (i ? "x" : "") + std::to_string(g.factors[i]);
+  const std::string group = group_at_launch ? "" : scheduler::toString(g.group);
   switch (g.method) {
     case scheduler::GridMethod::None: return std::string("raster") + scheduler::toString(g.group);
-    case scheduler::GridMethod::SplitMerge:
-      return "split" + factors + (group_at_launch ? "" : scheduler::toString(g.group));
-    case scheduler::GridMethod::SwizzleMerge:
-      return "smerge" + factors + (group_at_launch ? "" : scheduler::toString(g.group));
+    case scheduler::GridMethod::SplitMerge: return "split" + factors + group;
+    case scheduler::GridMethod::SwizzleMerge: return "smerge" + factors + group;
   }
   return "?";
 }

@@ -71,10 +71,7 @@ std::string emitMatmulIndexFunctions(const scheduler::MatmulSchedule& s) {
     const std::vector<IndexFunctionParam> params = {{"cta", units - 1}, {"rank", ranks - 1}};
     const std::string what =
         ranks > 1 ? "cluster work unit and CTA rank -> output tile: " : "work unit (rank 0: no clusters) -> output tile: ";
-    const std::string traversal =
-        at_launch ? std::string(scheduler::toString(s.params.grid.method)) + " factors=" +
-                        std::to_string(s.params.grid.factors[0]) + ", group read at launch"
-                  : s.params.grid.toString();
+    const std::string traversal = at_launch ? s.params.grid.withoutGroup() : s.params.grid.toString();
     // Kernels count work units and tiles in int: the schedule refuses problems past that. The number
     // of work units (the grid's extent) reaches the kernel in its tg_problem argument.
     out += emitIndexFunction("tg_tile_of", what + traversal + " (tile_grid)", params,

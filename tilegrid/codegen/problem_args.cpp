@@ -35,8 +35,9 @@ tg_problem problemArgs(const scheduler::MatmulSchedule& s, int64_t clusters) {
   args.k_tail_steps = narrow(s.kTailSteps(), "k_tail_steps");
   args.units = narrow(s.workUnits() / p.batch, "units");
   args.c_by_tma = tmaStoresC(s) ? 1 : 0;
-  args.grid_grouped = narrow(s.gridExtents().first, "grid_grouped");
-  args.grid_other = narrow(s.gridExtents().second, "grid_other");
+  const auto [grouped, other] = s.gridExtents();
+  args.grid_grouped = narrow(grouped, "grid_grouped");
+  args.grid_other = narrow(other, "grid_other");
   args.grid_group = s.params.grid.group == scheduler::GridGroup::N ? scheduler::kGroupParamN : scheduler::kGroupParamM;
   TG_INTERNAL_CHECK(clusters >= 1) << "a launch of " << clusters << " clusters";
   args.split = kernelSplit(s.workSplit(clusters));

@@ -17,15 +17,20 @@ Val megarowHeight(const Val& R, const Val& f, const Val& megarow) {
   return select(eq(megarow, R / f), max(R - (R / f) * f, Val(1)), f);
 }
 
+// Factor #(i + 1), a constant. A factor past any grid extent groups nothing more, and a bounded one
+// keeps C * factor, the megarow size the index math divides by, within 64 bits.
+void checkConstantFactor(size_t i, int64_t f) {
+  TG_USER_CHECK(f >= 1 && f <= kMaxSwizzleFactor)
+      << "SwizzleMerge factor #" << (i + 1) << " is " << f << ": factors must be >= 1 and <= " << kMaxSwizzleFactor;
+}
+
 // As validateSwizzleFactors, for factors that may be problem parameters; any other symbolic factor
 // is rejected.
 void validateFactorVals(const std::vector<Val>& factors) {
   TG_USER_CHECK(!factors.empty()) << "SwizzleMerge needs at least one factor";
   for (size_t i = 0; i < factors.size(); ++i) {
     if (const auto f = factors[i].constValue()) {
-      TG_USER_CHECK(*f >= 1 && *f <= kMaxSwizzleFactor)
-          << "SwizzleMerge factor #" << (i + 1) << " is " << *f << ": factors must be >= 1 and <= "
-          << kMaxSwizzleFactor;
+      checkConstantFactor(i, *f);
     } else {
       TG_USER_CHECK(factors[i].op() == Op::Var && factors[i].varKind() == VarKind::Param)
           << "SwizzleMerge factor #" << (i + 1) << " is " << factors[i].toString()
@@ -38,13 +43,7 @@ void validateFactorVals(const std::vector<Val>& factors) {
 
 void validateSwizzleFactors(const std::vector<int64_t>& factors) {
   TG_USER_CHECK(!factors.empty()) << "SwizzleMerge needs at least one factor";
-  for (size_t i = 0; i < factors.size(); ++i) {
-    // A factor past any grid extent groups nothing more, and a bounded one keeps C * factor, the
-    // megarow size the index math divides by, within 64 bits.
-    TG_USER_CHECK(factors[i] >= 1 && factors[i] <= kMaxSwizzleFactor)
-        << "SwizzleMerge factor #" << (i + 1) << " is " << factors[i] << ": factors must be >= 1 and <= "
-        << kMaxSwizzleFactor;
-  }
+  for (size_t i = 0; i < factors.size(); ++i) checkConstantFactor(i, factors[i]);
 }
 
 SwizzleMerge::SwizzleMerge(const Val& x_extent, const Val& y_extent, std::vector<Val> factors)

@@ -25,8 +25,8 @@ namespace tilegrid::ir {
 // level finishes with the one-factor rule: (R coordinate, C coordinate) = (mpos % h, mpos / h).
 // {f1, 1} equals {f1}; every list is a bijection onto [0, M) x [0, N).
 //
-// A factor is a constant or a problem parameter (a size read at launch, at least 1), so that one
-// compiled kernel serves every factor of its traversal.
+// A factor is a constant or a problem parameter (a size read at launch, at least 1). The GEMM
+// kernels compile theirs in (docs/design.md, *Kernels as configurations*, says why).
 class SwizzleMerge final : public Transform {
  public:
   SwizzleMerge(const Val& x_extent, const Val& y_extent, std::vector<Val> factors);

@@ -27,6 +27,11 @@ std::string GridTraversal::toString() const {
   return text + " group=" + scheduler::toString(group);
 }
 
+std::string GridTraversal::withoutGroup() const {
+  const std::string text = toString();
+  return text.substr(0, text.rfind(" group=")) + ", group read at launch";
+}
+
 const char* toString(GridMethod method) {
   switch (method) {
     case GridMethod::None: return "none";

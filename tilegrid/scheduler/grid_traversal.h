@@ -28,6 +28,8 @@ struct GridTraversal {
   // Rejects combinations that make no sense, saying what is allowed.
   void validate() const;
   std::string toString() const;
+  // As a kernel that reads the group at launch describes its traversal: without the group.
+  std::string withoutGroup() const;
   bool operator==(const GridTraversal&) const = default;
 };
 

@@ -264,11 +264,10 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
           }
         }
       }
-      if (TMA_STORE_C && (!DIRECT_STORE_C || prob.c_by_tma)) {
-        if constexpr (TMA_STORE_C) {
-          tg_epilogue<true>(acc, smem_c, &tmap_c, C, prob, M, N, tile_m, tile_n, batch, consumer, t, epilogue_slabs);
-        }
-      } else if constexpr (DIRECT_STORE_C) {
+      // A kernel that carries both epilogues takes the launch's; one that carries one, that one.
+      if (TMA_STORE_C && DIRECT_STORE_C ? prob.c_by_tma != 0 : TMA_STORE_C) {
+        tg_epilogue<TMA_STORE_C>(acc, smem_c, &tmap_c, C, prob, M, N, tile_m, tile_n, batch, consumer, t, epilogue_slabs);
+      } else {
         tg_epilogue<false>(acc, smem_c, &tmap_c, C, prob, M, N, tile_m, tile_n, batch, consumer, t, epilogue_slabs);
       }
     }

@@ -1,5 +1,7 @@
 #include "tilegrid/codegen/sm90_emitter.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <optional>
 
@@ -12,6 +14,7 @@
 #include "tilegrid/ir/check.h"
 #include "tilegrid/ir/indexer.h"
 #include "tilegrid/ir/ir.h"
+#include "tilegrid/ir/memo.h"
 
 namespace tilegrid::codegen {
 namespace {
@@ -49,8 +52,8 @@ struct OperandPlan {
 // `sharers` CTAs of a cluster load the tile together: each loads 1/sharers of every box's rows and
 // multicasts it to all of them.
 // With wgmma_mn == 0 the tile is not a wgmma operand (the epilogue slab): only its TMA boxes are planned.
-OperandPlan planOperand(const char* name, const ir::TensorDomain& smem, const scheduler::SmemAtom& atom,
-                        int64_t tile_mn, int64_t tile_k, int64_t wgmma_mn, int64_t groups, int64_t sharers) {
+OperandPlan planOperandUncached(const char* name, const ir::TensorDomain& smem, const scheduler::SmemAtom& atom,
+                                int64_t tile_mn, int64_t tile_k, int64_t wgmma_mn, int64_t groups, int64_t sharers) {
   const SmemOffsets offset(smem);
   const int64_t esize = scheduler::bytes(atom.dtype);
   // Byte offset of (mn, k) in stage 0.
@@ -141,6 +144,16 @@ OperandPlan planOperand(const char* name, const ir::TensorDomain& smem, const sc
   return plan;
 }
 
+// The plan checks every element of the tile against the hardware's layouts and depends only on its
+// arguments (ir::Memo).
+OperandPlan planOperand(const char* name, const ir::TensorDomain& smem, const scheduler::SmemAtom& atom,
+                        int64_t tile_mn, int64_t tile_k, int64_t wgmma_mn, int64_t groups, int64_t sharers) {
+  static ir::Memo<OperandPlan> plans;
+  const std::string key = fmt::format("{}\n{}\n{}\n{} {} {} {} {}", name, smem.toString(), atom.toString(), tile_mn,
+                                      tile_k, wgmma_mn, groups, sharers);
+  return plans.get(key, [&] { return planOperandUncached(name, smem, atom, tile_mn, tile_k, wgmma_mn, groups, sharers); });
+}
+
 // wgmma descriptors whose start addresses step by constants: from a 64-row block's first k16 step
 // of stage 0 to any k16 step kk of any stage, in 16-byte units. Derived by algebra on the smem
 // domain's offset at (group_mn * g, 16 * kk, stage) for every block g of the tile: the swizzle's
@@ -151,8 +164,8 @@ struct DescriptorSteps {
   int64_t stage = 0, kk = 0;
 };
 
-std::optional<DescriptorSteps> descriptorSteps(const ir::TensorDomain& smem, DType dtype, int64_t group_mn,
-                                               int64_t tile_k) {
+std::optional<DescriptorSteps> descriptorStepsUncached(const ir::TensorDomain& smem, DType dtype, int64_t group_mn,
+                                                       int64_t tile_k) {
   const SmemOffsets offset(smem);
   const int64_t esize = scheduler::bytes(dtype);
   const ir::Val g = ir::Val::loopIndex("g"), kk = ir::Val::loopIndex("kk"), stage = ir::Val::loopIndex("stage");
@@ -178,6 +191,14 @@ std::optional<DescriptorSteps> descriptorSteps(const ir::TensorDomain& smem, DTy
     }
   }
   return DescriptorSteps{bytes.stage / 16, bytes.kk / 16};
+}
+
+// The algebra and its check over every start depend only on the arguments (ir::Memo).
+std::optional<DescriptorSteps> descriptorSteps(const ir::TensorDomain& smem, DType dtype, int64_t group_mn,
+                                               int64_t tile_k) {
+  static ir::Memo<std::optional<DescriptorSteps>> steps;
+  return steps.get(fmt::format("{}\n{} {} {}", smem.toString(), scheduler::toString(dtype), group_mn, tile_k),
+                   [&] { return descriptorStepsUncached(smem, dtype, group_mn, tile_k); });
 }
 
 // The tensor map over one operand in global memory: contiguous dimension first, then the other,

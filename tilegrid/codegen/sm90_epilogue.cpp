@@ -5,6 +5,7 @@
 #include "tilegrid/ir/bits.h"
 #include "tilegrid/ir/check.h"
 #include "tilegrid/ir/ir.h"
+#include "tilegrid/ir/memo.h"
 
 namespace tilegrid::codegen {
 namespace {
@@ -15,7 +16,7 @@ using scheduler::DType;
 // lane address. It applies when every 8-element chunk along the slab's contiguous mode (n, or m when
 // stored transposed) lies contiguous and 16-byte aligned in every buffer of the scheduled slab, checked
 // element by element on the IR, and the x4 blocks (16 columns at a time) tile the slab.
-bool stmatrixFits(const ir::TensorDomain& slab, DType out, bool transposed) {
+bool stmatrixFitsUncached(const ir::TensorDomain& slab, DType out, bool transposed) {
   const SmemOffsets offset(slab);
   if (scheduler::bytes(out) != 2 || offset.cols() % 16 != 0 || offset.rows() % 16 != 0) return false;
   for (int64_t b = 0; b < offset.stages(); ++b) {
@@ -38,7 +39,7 @@ bool stmatrixFits(const ir::TensorDomain& slab, DType out, bool transposed) {
 // adding it to block 0's offset lets ptxas fold it into the store (256x152 computing C^T with fp32
 // out kept block 0's and 1's addresses apart and spilled). 0: the rows are indexed in full, as also
 // for one block.
-int64_t blockStep(const ir::TensorDomain& slab, int64_t warpgroup_rows) {
+int64_t blockStepUncached(const ir::TensorDomain& slab, int64_t warpgroup_rows) {
   if (warpgroup_rows == 64) return 0;
   const SmemOffsets offset(slab);
   const ir::Val row = ir::Val::loopIndex("row"), block = ir::Val::loopIndex("block");
@@ -58,6 +59,19 @@ int64_t blockStep(const ir::TensorDomain& slab, int64_t warpgroup_rows) {
     }
   }
   return *step;
+}
+
+// Both walk every element of the slab and depend only on their arguments (ir::Memo).
+bool stmatrixFits(const ir::TensorDomain& slab, DType out, bool transposed) {
+  static ir::Memo<bool> fits;
+  return fits.get(slab.toString() + "\n" + scheduler::toString(out) + (transposed ? " transposed" : ""),
+                  [&] { return stmatrixFitsUncached(slab, out, transposed); });
+}
+
+int64_t blockStep(const ir::TensorDomain& slab, int64_t warpgroup_rows) {
+  static ir::Memo<int64_t> steps;
+  return steps.get(slab.toString() + "\n" + std::to_string(warpgroup_rows),
+                   [&] { return blockStepUncached(slab, warpgroup_rows); });
 }
 
 }  // namespace

@@ -4,11 +4,14 @@
 
 #include "tilegrid/ir/check.h"
 #include "tilegrid/ir/indexer.h"
+#include "tilegrid/ir/memo.h"
 #include "tilegrid/scheduler/bank_model.h"
 
 namespace tilegrid::scheduler {
 
-OperandBankCheck checkOperandTile(const ir::TensorDomain& tile, const SmemAtom& atom) {
+namespace {
+
+OperandBankCheck checkUncached(const ir::TensorDomain& tile, const SmemAtom& atom) {
   ir::Indexer indexer(tile);
   const auto loop = indexer.defaultLoopIndices();
   const ir::IndexResult alloc = indexer.allocationIndex(loop);
@@ -48,6 +51,15 @@ OperandBankCheck checkOperandTile(const ir::TensorDomain& tile, const SmemAtom& 
     check.cp_async_worst_warp = std::max(check.cp_async_worst_warp, analyzeBanks(lanes, 16).wavefronts);
   }
   return check;
+}
+
+}  // namespace
+
+// The check walks every 16-byte chunk of the tile through the bank model and depends only on the
+// tile's domain and atom (ir::Memo).
+OperandBankCheck checkOperandTile(const ir::TensorDomain& tile, const SmemAtom& atom) {
+  static ir::Memo<OperandBankCheck> checked;
+  return checked.get(tile.toString() + "\n" + atom.toString(), [&] { return checkUncached(tile, atom); });
 }
 
 }  // namespace tilegrid::scheduler

@@ -10,6 +10,7 @@
 #include "tilegrid/ir/check.h"
 #include "tilegrid/ir/indexer.h"
 #include "tilegrid/ir/ir.h"
+#include "tilegrid/ir/memo.h"
 
 namespace tilegrid::codegen {
 namespace {
@@ -36,7 +37,7 @@ std::optional<int64_t> constantStepIn(const ir::Val& v, const std::string& var, 
   return form->step.constValue();
 }
 
-CopyPlan deriveCopyPlan(const ir::TensorDomain& copy, const ir::TensorDomain& smem, Major major) {
+CopyPlan deriveCopyPlanUncached(const ir::TensorDomain& copy, const ir::TensorDomain& smem, Major major) {
   ir::Indexer copy_indexer(copy);
   const ir::IndexResult coords =
       copy_indexer.logicalIndex({ir::Val::loopIndex("it"), ir::Val::loopIndex("tid"), ir::Val(0)});
@@ -67,6 +68,13 @@ CopyPlan deriveCopyPlan(const ir::TensorDomain& copy, const ir::TensorDomain& sm
     }
   }
   return plan;
+}
+
+// The derivation and its check over every piece depend only on the two domains (ir::Memo).
+CopyPlan deriveCopyPlan(const ir::TensorDomain& copy, const ir::TensorDomain& smem, Major major) {
+  static ir::Memo<CopyPlan> plans;
+  return plans.get(copy.toString() + "\n" + smem.toString() + (major == Major::K ? "\nK" : "\nMN"),
+                   [&] { return deriveCopyPlanUncached(copy, smem, major); });
 }
 
 // ldmatrix addressing. Each lane's row address for fragment f and k16 step kk is
@@ -194,10 +202,14 @@ FragmentAddressing deriveFragmentAddressingByAlgebra(const ir::TensorDomain& til
   return {};
 }
 
+// The derivation and its check over every element depend only on the tile (ir::Memo).
 FragmentAddressing deriveFragmentAddressing(const ir::TensorDomain& tile, int64_t bk) {
-  FragmentAddressing out = deriveFragmentAddressingByAlgebra(tile, bk);
-  checkFragmentAddressing(SmemOffsets(tile), out, bk, tile.name());
-  return out;
+  static ir::Memo<FragmentAddressing> derived;
+  return derived.get(tile.toString() + "\n" + std::to_string(bk), [&] {
+    FragmentAddressing out = deriveFragmentAddressingByAlgebra(tile, bk);
+    checkFragmentAddressing(SmemOffsets(tile), out, bk, tile.name());
+    return out;
+  });
 }
 
 // tg_gmem_a_steps / tg_gmem_b_steps: the steps of the operand's linear offset, for the copies that

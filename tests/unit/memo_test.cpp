@@ -26,6 +26,18 @@ TEST(Memo, ComputesEachKeyOnceAndReturnsItsValue) {
   EXPECT_EQ(calls, 50);
 }
 
+// A key prints every part on its own line: parts that print alike give one key, others do not.
+struct Printed {
+  std::string text;
+  std::string toString() const { return text; }
+};
+
+TEST(Memo, KeysPrintEachPartOnItsOwnLine) {
+  EXPECT_EQ(memoKey(Printed{"tile"}, int64_t{128}, "K", true), "tile\n128\nK\n1\n");
+  EXPECT_NE(memoKey("a", "bc"), memoKey("ab", "c"));
+  EXPECT_NE(memoKey(Printed{"x"}, 1), memoKey(Printed{"x"}, 2));
+}
+
 // Threads asking for the same keys at once all get the function's value; each key is computed at
 // most once a thread (a missing value may be computed twice, never stored twice).
 TEST(Memo, ThreadsShareValues) {

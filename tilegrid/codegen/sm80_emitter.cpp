@@ -73,7 +73,7 @@ CopyPlan deriveCopyPlanUncached(const ir::TensorDomain& copy, const ir::TensorDo
 // The derivation and its check over every piece depend only on the two domains (ir::Memo).
 CopyPlan deriveCopyPlan(const ir::TensorDomain& copy, const ir::TensorDomain& smem, Major major) {
   static ir::Memo<CopyPlan> plans;
-  return plans.get(copy.toString() + "\n" + smem.toString() + (major == Major::K ? "\nK" : "\nMN"),
+  return plans.get(ir::memoKey(copy, smem, major == Major::K ? "K" : "MN"),
                    [&] { return deriveCopyPlanUncached(copy, smem, major); });
 }
 
@@ -205,7 +205,7 @@ FragmentAddressing deriveFragmentAddressingByAlgebra(const ir::TensorDomain& til
 // The derivation and its check over every element depend only on the tile (ir::Memo).
 FragmentAddressing deriveFragmentAddressing(const ir::TensorDomain& tile, int64_t bk) {
   static ir::Memo<FragmentAddressing> derived;
-  return derived.get(tile.toString() + "\n" + std::to_string(bk), [&] {
+  return derived.get(ir::memoKey(tile, bk), [&] {
     FragmentAddressing out = deriveFragmentAddressingByAlgebra(tile, bk);
     checkFragmentAddressing(SmemOffsets(tile), out, bk, tile.name());
     return out;

@@ -1,7 +1,5 @@
 #include "tilegrid/codegen/sm90_emitter.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <optional>
 
@@ -149,9 +147,7 @@ OperandPlan planOperandUncached(const char* name, const ir::TensorDomain& smem, 
 OperandPlan planOperand(const char* name, const ir::TensorDomain& smem, const scheduler::SmemAtom& atom,
                         int64_t tile_mn, int64_t tile_k, int64_t wgmma_mn, int64_t groups, int64_t sharers) {
   static ir::Memo<OperandPlan> plans;
-  const std::string key = fmt::format("{}\n{}\n{}\n{} {} {} {} {}", name, smem.toString(), atom.toString(), tile_mn,
-                                      tile_k, wgmma_mn, groups, sharers);
-  return plans.get(key, [&] { return planOperandUncached(name, smem, atom, tile_mn, tile_k, wgmma_mn, groups, sharers); });
+  return plans.get(ir::memoKey(name, smem, atom, tile_mn, tile_k, wgmma_mn, groups, sharers), [&] { return planOperandUncached(name, smem, atom, tile_mn, tile_k, wgmma_mn, groups, sharers); });
 }
 
 // wgmma descriptors whose start addresses step by constants: from a 64-row block's first k16 step
@@ -197,7 +193,7 @@ std::optional<DescriptorSteps> descriptorStepsUncached(const ir::TensorDomain& s
 std::optional<DescriptorSteps> descriptorSteps(const ir::TensorDomain& smem, DType dtype, int64_t group_mn,
                                                int64_t tile_k) {
   static ir::Memo<std::optional<DescriptorSteps>> steps;
-  return steps.get(fmt::format("{}\n{} {} {}", smem.toString(), scheduler::toString(dtype), group_mn, tile_k),
+  return steps.get(ir::memoKey(smem, scheduler::toString(dtype), group_mn, tile_k),
                    [&] { return descriptorStepsUncached(smem, dtype, group_mn, tile_k); });
 }
 

@@ -64,13 +64,13 @@ int64_t blockStepUncached(const ir::TensorDomain& slab, int64_t warpgroup_rows) 
 // Both walk every element of the slab and depend only on their arguments (ir::Memo).
 bool stmatrixFits(const ir::TensorDomain& slab, DType out, bool transposed) {
   static ir::Memo<bool> fits;
-  return fits.get(slab.toString() + "\n" + scheduler::toString(out) + (transposed ? " transposed" : ""),
+  return fits.get(ir::memoKey(slab, scheduler::toString(out), transposed),
                   [&] { return stmatrixFitsUncached(slab, out, transposed); });
 }
 
 int64_t blockStep(const ir::TensorDomain& slab, int64_t warpgroup_rows) {
   static ir::Memo<int64_t> steps;
-  return steps.get(slab.toString() + "\n" + std::to_string(warpgroup_rows),
+  return steps.get(ir::memoKey(slab, warpgroup_rows),
                    [&] { return blockStepUncached(slab, warpgroup_rows); });
 }
 

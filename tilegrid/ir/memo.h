@@ -7,9 +7,30 @@
 // value, and the first stored wins (the function is pure).
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 
 namespace tilegrid::ir {
+
+// A key from the inputs a memoized function reads: each part's printed form (toString() where it has
+// one, integers in decimal, text as it is), one line each.
+template <typename... Parts>
+std::string memoKey(const Parts&... parts) {
+  std::string key;
+  const auto add = [&](const auto& part) {
+    using Part = std::decay_t<decltype(part)>;
+    if constexpr (requires { part.toString(); }) {
+      key += part.toString();
+    } else if constexpr (std::is_integral_v<Part>) {
+      key += std::to_string(part);
+    } else {
+      key += part;
+    }
+    key += '\n';
+  };
+  (add(parts), ...);
+  return key;
+}
 
 template <typename Value>
 class Memo {

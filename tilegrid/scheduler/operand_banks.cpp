@@ -59,7 +59,7 @@ OperandBankCheck checkUncached(const ir::TensorDomain& tile, const SmemAtom& ato
 // tile's domain and atom (ir::Memo).
 OperandBankCheck checkOperandTile(const ir::TensorDomain& tile, const SmemAtom& atom) {
   static ir::Memo<OperandBankCheck> checked;
-  return checked.get(tile.toString() + "\n" + atom.toString(), [&] { return checkUncached(tile, atom); });
+  return checked.get(ir::memoKey(tile, atom), [&] { return checkUncached(tile, atom); });
 }
 
 }  // namespace tilegrid::scheduler

@@ -134,7 +134,8 @@ std::string nameOf(const scheduler::MatmulSchedule& s, bool launch) {
   }
   if (s.params.cluster.m * s.params.cluster.n > 1) name += fmt::format("_c{}x{}", s.params.cluster.m, s.params.cluster.n);
   if (s.params.vec_a != 8 || s.params.vec_b != 8) name += fmt::format("_v{}{}", s.params.vec_a, s.params.vec_b);
-  if (s.params.pad_a || s.params.pad_b) name += std::string("_pad") + (s.params.pad_a ? "a" : "") + (s.params.pad_b ? "b" : "");
+  // The runtime pads an operand before the launch; the kernel's code is that of an aligned operand.
+  if (launch && (s.params.pad_a || s.params.pad_b)) name += std::string("_pad") + (s.params.pad_a ? "a" : "") + (s.params.pad_b ? "b" : "");
   // sm_90 consumer warpgroups take 64 rows unless the name says otherwise.
   if (s.params.arch == scheduler::Arch::Sm90 && s.params.warp_tile.m != 64) name += fmt::format("_wg{}", s.params.warp_tile.m);
   if (s.params.stream_k) name += "_sk";

@@ -250,7 +250,8 @@ std::string MatmulParams::toString(ParamsText what) const {
   std::string text = fmt::format("{} cta {} warp {} inst {} stages {} vec {}/{}", scheduler::toString(arch),
                                  cta_tile.toString(), warp_tile.toString(), instruction_tile.toString(), stages, vec_a,
                                  vec_b);
-  if (pad_a || pad_b) text += fmt::format(" padded {}", pad_a && pad_b ? "A/B" : pad_a ? "A" : "B");
+  // The padded copies are made at launch; the kernel reads them as it reads aligned operands.
+  if ((pad_a || pad_b) && what == ParamsText::All) text += fmt::format(" padded {}", pad_a && pad_b ? "A/B" : pad_a ? "A" : "B");
   text += fmt::format(" smem A {} / B {} / epilogue {}", scheduler::toString(smem_a.kind), scheduler::toString(smem_b.kind),
                       stage_epilogue ? epilogue_tile.toString() + " " + scheduler::toString(smem_epilogue.kind)
                                      : std::string("from registers"));

@@ -111,8 +111,13 @@ std::string nameOf(const scheduler::MatmulSchedule& s, bool launch) {
   if (p.out_dtype != p.a_dtype) types += std::string("to") + scheduler::toString(p.out_dtype);
   std::string layout = scheduler::toString(p.layout);
   for (char& c : layout) c = static_cast<char>(std::tolower(c));
+  // A kernel holding several tile widths names their range; its launch names the width too.
+  const std::string width = s.params.width_at_launch
+                                ? fmt::format("{}to{}", scheduler::kLaunchWidthNarrowest, scheduler::kLaunchWidthWidest)
+                                : std::to_string(t.n);
   std::string name = fmt::format("tilegrid_{}_{}_{}_{}x{}x{}_s{}_{}", s.params.arch == scheduler::Arch::Sm80 ? "sm80" : "sm90",
-                                 types, layout, t.m, t.n, t.k, s.params.stages, gridTag(s.params.grid, !launch && s.params.groupAtLaunch()));
+                                 types, layout, t.m, width, t.k, s.params.stages, gridTag(s.params.grid, !launch && s.params.groupAtLaunch()));
+  if (launch && s.params.width_at_launch) name += fmt::format("_n{}", t.n);
   if (s.params.shapeAtLaunch()) {
     // What the problem fixes about the code. sm_90: 3-D tensor maps for batches, and C stored by its
     // threads where TMA cannot store it and the kernel does not carry both ways (storesCBothWays).
@@ -171,7 +176,7 @@ ConfigBlock commonConfig(const scheduler::MatmulSchedule& s) {
   config.type("in_t", cudaTypeName(prob.a_dtype)).type("out_t", cudaTypeName(prob.out_dtype));
   config.value("THREADS", p.threadsPerCta())
       .value("BM", p.cta_tile.m)
-      .value("BN", p.cta_tile.n)
+      .value("BN", p.compiledTile().n, p.width_at_launch ? "the widest tile the kernel holds (WIDTH_AT_LAUNCH)" : "")
       .value("BK", p.cta_tile.k)
       .value("STAGES", p.stages)
       .flag("SHAPE_AT_LAUNCH", p.shapeAtLaunch(), "sizes come from the kernel's tg_problem argument, not FIXED_*")

@@ -31,6 +31,7 @@ tg_problem problemArgs(const scheduler::MatmulSchedule& s, int64_t clusters) {
   args.ldc = narrow(c.ld, "ldc");
   args.tiles_m = narrow(s.tilesM(), "tiles_m");
   args.tiles_n = narrow(s.tilesN(), "tiles_n");
+  args.bn = narrow(s.params.cta_tile.n, "bn");
   args.k_tiles = narrow(s.kTiles(), "k_tiles");
   args.k_tail_steps = narrow(s.kTailSteps(), "k_tail_steps");
   args.units = narrow(s.workUnits() / p.batch, "units");

@@ -252,9 +252,20 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   const Major major_b = scheduler::majorOfB(prob.layout);
   const int64_t consumers = p.mathGroups(), m_blocks = p.cta_tile.m / 64;
   const OperandPlan plan_a = planOperand("A", s.smem_a, p.smem_a, p.cta_tile.m, p.cta_tile.k, 64, m_blocks, 1);
-  const OperandPlan plan_b = planOperand("B", s.smem_b, p.smem_b, p.cta_tile.n, p.cta_tile.k, p.cta_tile.n, 1, cm);
+  // The code is laid out for the widest tile it holds (compiledTile); the launch's tile, which may be
+  // narrower where the width is read at launch, sets the B boxes' rows in the tensor map.
+  const int64_t widest = p.compiledTile().n;
+  const OperandPlan plan_b = planOperand("B", s.smem_b, p.smem_b, widest, p.cta_tile.k, widest, 1, cm);
+  const OperandPlan launch_b =
+      p.width_at_launch ? planOperand("B", s.smem_b, p.smem_b, p.cta_tile.n, p.cta_tile.k, p.cta_tile.n, 1, cm) : plan_b;
+  // The kernel loads a B tile of any width with the widest's boxes, the map setting their rows: one
+  // box of the tile's rows per block along K, landing the tile's rows times its K bytes.
+  TG_INTERNAL_CHECK(!p.width_at_launch || (major_b == Major::K && launch_b.sharers == 1 &&
+                                           launch_b.box_rows == p.cta_tile.n && launch_b.blocks == plan_b.blocks))
+      << "a kernel reading its tile width at launch needs a K-major B loaded alone: " << p.toString();
+  const int64_t b_row_bytes = p.cta_tile.k * scheduler::bytes(prob.b_dtype);
   const OperandMap map_a = operandMap(s, 'a', plan_a);
-  const OperandMap map_b = operandMap(s, 'b', plan_b);
+  const OperandMap map_b = operandMap(s, 'b', launch_b);
   // Batched kernels address their operands in 3-D tensor maps.
   const bool batched = prob.batch > 1;
   // TMA stores need C's rows (and batches) 16-byte aligned; otherwise the epilogue stores directly.
@@ -281,18 +292,22 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
 
   // wgmma descriptors step by constants where the algebra finds the steps for both operands.
   const auto steps_a = descriptorSteps(s.smem_a, prob.a_dtype, 64, p.cta_tile.k);
-  const auto steps_b = descriptorSteps(s.smem_b, prob.b_dtype, p.cta_tile.n, p.cta_tile.k);
+  const auto steps_b = descriptorSteps(s.smem_b, prob.b_dtype, widest, p.cta_tile.k);
   const bool stepped = steps_a && steps_b;
   ConfigBlock config = commonConfig(s);
   config.value("FIXED_K_TAIL_STEPS", fixedSize(s, s.kTailSteps()), "k16 steps of a last K tile cut by K")
       .value("WM", p.warp_tile.m, "rows of a consumer warpgroup")
-      .value("WN", p.warp_tile.n)
+      .value("WN", widest, "columns of a consumer warpgroup's tile (the widest it holds)")
+      .flag("WIDTH_AT_LAUNCH", p.width_at_launch, "the kernel holds tile widths NARROWEST_WN to WN; the launch picks prob.bn")
+      .value("NARROWEST_WN", p.width_at_launch ? scheduler::kLaunchWidthNarrowest : widest)
+      .value("WIDTH_STEP", scheduler::kLaunchWidthStep)
+      .value("B_ROW_TX_BYTES", b_row_bytes, "bytes a row of a K-major B tile lands: a narrower tile lands fewer")
       .value("CONSUMERS", consumers)
       .value("CLUSTER_M", cm, "CTAs of a cluster, along M; they share B tiles")
       .value("PRODUCER_REGS", p.sm90Registers().producer)
       .value("CONSUMER_REGS", p.sm90Registers().consumer)
       .value("A_STAGE_ELEMS", p.cta_tile.m * p.cta_tile.k)
-      .value("B_STAGE_ELEMS", p.cta_tile.n * p.cta_tile.k)
+      .value("B_STAGE_ELEMS", widest * p.cta_tile.k)
       .value("C_SMEM_ELEMS", 2 * p.cta_tile.m * slab_n, "two epilogue slab buffers")
       .value("STAGE_TX_BYTES", plan_a.landed_bytes + plan_b.landed_bytes,
              "bytes a stage's TMA boxes land in this CTA: overlapping boxes count twice")
@@ -346,7 +361,7 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
                  tma_store ? KernelArg{"tmap_c", ArgKind::TensorMap, "C", map_c, {}}
                            : unusedArg("tmap_c", ArgKind::TensorMap),
                  KernelArg{"C", ArgKind::Pointer, "C", {}, {}},
-                 p.stream_k ? streamKWorkspace(s.device, s.ctas() * consumers, p.warp_tile.m * p.warp_tile.n)
+                 p.stream_k ? streamKWorkspace(s.device, s.ctas() * consumers, p.warp_tile.m * widest)
                             : unusedArg("workspace", ArgKind::Pointer)};
   return source;
 }

@@ -47,9 +47,10 @@ const char* nvrtcTarget(scheduler::Arch arch) { return arch == scheduler::Arch::
 
 std::vector<std::string> nvrtcOptions(scheduler::Arch arch, const CompileOptions& options) {
   const CudaToolkit toolkit = requireCudaToolkit();
-  // -DNDEBUG: an assert left in device code serializes wgmma (ptxas C7510).
+  // -DNDEBUG: an assert left in device code serializes wgmma (ptxas C7510). -default-device: a lambda
+  // marked always_inline (TG_INLINE) counts as annotated, and NVRTC would take it for host code.
   std::vector<std::string> opts = {std::string("--gpu-architecture=") + nvrtcTarget(arch), "--std=c++17",
-                                   "-I" + toolkit.include_dir, "--ptxas-options=-v", "-DNDEBUG"};
+                                   "-I" + toolkit.include_dir, "--ptxas-options=-v", "-DNDEBUG", "-default-device"};
   if (options.line_info) opts.emplace_back("-lineinfo");
   if (options.device_debug) opts.emplace_back("-G");
   for (const std::string& d : options.defines) {

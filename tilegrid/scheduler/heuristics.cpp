@@ -122,7 +122,7 @@ void chooseEpilogue(const MatmulProblem& problem, MatmulParams& p) {
     // TFLOP/s, vs 768-770 with three 64-column slabs), and otherwise ends on a slab overlapping
     // the one before: 128x232 in pairs at 5000x3000x4096 ran 750 with that, 676 with the 16-byte
     // slabs that divide 232.
-    const int64_t esize = bytes(problem.out_dtype), n = p.cta_tile.n;
+    const int64_t esize = bytes(problem.out_dtype), n = p.compiledTile().n;
     int64_t span = 128 / esize;
     while (span > n) span /= 2;
     if (n % span != 0 && n % (span / 2) == 0 && span / 2 * esize >= 64) span /= 2;
@@ -221,6 +221,8 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
     p.pad_a = padded(kernel, 'a');
     p.pad_b = padded(kernel, 'b');
   };
+  // Whether the one-wave fit chose the tile (its widths may share a kernel, below).
+  bool one_wave_fit = false;
   if (p.arch == Arch::Sm80) {
     choosePads();
     decide("tile", p.cta_tile.toString(),
@@ -236,7 +238,9 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
     bool turned = false;
     // A later rule replaces the ranking's choice, and with it the candidates the ranking weighed.
     if (!overrides.swap_ab && !overrides.cta_tile) {
-      if (const auto fit = fitOneWaveSm90(user_problem, device, p)) rule = *fit, turned = true, ranked.clear();
+      if (const auto fit = fitOneWaveSm90(user_problem, device, p)) {
+        rule = *fit, turned = true, one_wave_fit = true, ranked.clear();
+      }
     }
     if (p.persistent && !overrides.cta_tile && !overrides.cluster_m) {
       if (const auto small = shortOrOneTileSm90(p.kernelProblem(user_problem), device, p)) rule = *small, ranked.clear();
@@ -275,6 +279,19 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
   if (overrides.cluster_m) p.cluster = ClusterShape{*overrides.cluster_m, 1};
   decide("cluster", std::to_string(p.cluster.m) + "x" + std::to_string(p.cluster.n),
          overrides.cluster_m ? "override" : "with the tile (above)");
+  // The one-wave fit's widths (any multiple of 8 from 112 to 256) share one kernel that reads the
+  // width at launch, where it can: tiles alone over a K-major B (MatmulParams::width_at_launch).
+  // Shared memory and stages are then the widest's.
+  const bool holds_widths = p.arch == Arch::Sm90 && !overrides.specialize_shape.value_or(false) &&
+                            p.cluster == ClusterShape{1, 1} && majorOfB(problem.layout) == Major::K;
+  p.width_at_launch = overrides.width_at_launch.value_or(one_wave_fit && holds_widths && !overrides.warp_tile);
+  if (p.width_at_launch || overrides.width_at_launch) {
+    decide("tile width", p.width_at_launch ? "at launch" : "compiled in",
+           overrides.width_at_launch ? "override"
+                                     : fmt::format("the one-wave fit's widths, {} to {}, share one kernel that reads the "
+                                                   "width at launch",
+                                                   kLaunchWidthNarrowest, kLaunchWidthWidest));
+  }
   // A user's tiles and cluster are checked before anything computes with them (threads, waves).
   p.validateShape();
   const bool stream_k_before = p.stream_k;

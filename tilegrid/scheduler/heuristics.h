@@ -39,6 +39,9 @@ struct ScheduleOverrides {
   std::optional<MmaOrder> mma_order = std::nullopt;
   // Compile the problem's sizes into the kernel (MatmulParams::specialize_shape); off by default.
   std::optional<bool> specialize_shape = std::nullopt;
+  // sm_90: one kernel for every tile width, the launch passing the width (MatmulParams::width_at_launch);
+  // by default for the one-wave fit's tiles wherever it applies.
+  std::optional<bool> width_at_launch = std::nullopt;
 };
 
 // Concurrently resident CTAs the grid model plans a wave for.

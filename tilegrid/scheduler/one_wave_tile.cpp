@@ -23,12 +23,12 @@ Cover cover(const MatmulProblem& problem, int64_t cta_m, int64_t cta_n) {
 }  // namespace
 
 std::optional<OneWaveTile> oneWaveTileSm90(const MatmulProblem& problem, const DeviceSpec& device) {
-  constexpr int64_t kRows = 128, kNarrowest = 112, kWidest = 256;
+  constexpr int64_t kRows = 128;
   std::optional<OneWaveTile> best;
   for (bool swap : {false, true}) {
     const MatmulProblem kernel = swap ? swapOperands(problem) : problem;
     if (!allRowsAligned(kernel) || !rowsOnSectors(kernel)) continue;
-    for (int64_t width = kNarrowest; width <= kWidest; width += 8) {
+    for (int64_t width = kLaunchWidthNarrowest; width <= kLaunchWidthWidest; width += kLaunchWidthStep) {
       const Cover c = cover(kernel, kRows, width);
       if (!c.fillsOneWave(device) || !widestAtoms(kernel, TileShape{kRows, width, 64})) continue;
       if (!best || c.useful > best->useful + 1e-9) best = OneWaveTile{swap, width, c.tiles, c.useful};

@@ -59,8 +59,10 @@ int64_t MatmulParams::sm90RegisterMargin() const {
 
 bool MatmulParams::sm90AccumulatorsFit() const {
   const RegisterSplit split = sm90Registers();
-  return warp_tile.m * warp_tile.n / 128 + sm90RegisterMargin() <= split.consumer &&
-         instruction_tile.n / 2 + kSm90InstructionMargin <= split.compiled;
+  // A kernel holding several widths holds the widest's accumulators.
+  const int64_t widest = width_at_launch ? kLaunchWidthWidest : warp_tile.n;
+  return warp_tile.m * std::max(widest, warp_tile.n) / 128 + sm90RegisterMargin() <= split.consumer &&
+         std::max(widest, instruction_tile.n) / 2 + kSm90InstructionMargin <= split.compiled;
 }
 
 bool MatmulParams::stagedEpilogue(const MatmulProblem& problem) const {
@@ -80,7 +82,7 @@ int64_t MatmulParams::ctasPerSm(const MatmulProblem& problem, const DeviceSpec& 
 
 int64_t MatmulParams::smemBytes(const MatmulProblem& problem) const {
   const int64_t a = cta_tile.m * cta_tile.k * bytes(problem.a_dtype);
-  const int64_t b = cta_tile.n * cta_tile.k * bytes(problem.b_dtype);
+  const int64_t b = compiledTile().n * cta_tile.k * bytes(problem.b_dtype);
   // sm_90 double-buffers the epilogue slab: one is written while the TMA store of the other drains.
   // Both families keep the staging area apart from the operand stages, so a persistent CTA can
   // store one tile while the next tile's loads are in flight.
@@ -197,6 +199,16 @@ void MatmulParams::validate(const MatmulProblem& user_problem, const DeviceSpec&
         << epilogue_tile.toString() << ": it must be " << scheduler::toString(major) << "-major "
         << scheduler::toString(problem.out_dtype) << (swap_ab ? " and tile each consumer's rows" : " and tile the slab's width");
   }
+  if (width_at_launch) {
+    TG_USER_CHECK(arch == Arch::Sm90 && shapeAtLaunch() && cluster.m == 1 && majorOfB(problem.layout) == Major::K &&
+                  cta_tile.n >= kLaunchWidthNarrowest && cta_tile.n <= kLaunchWidthWidest &&
+                  cta_tile.n % kLaunchWidthStep == 0 && warp_tile.n == cta_tile.n)
+        << "width_at_launch: the kernel holds tile widths " << kLaunchWidthNarrowest << " to " << kLaunchWidthWidest
+        << " in steps of " << kLaunchWidthStep << " for sm_90 tiles alone (cluster 1x1) over a K-major B, reading its "
+        << "shape at launch; got cta_tile " << cta_tile.toString() << ", cluster " << cluster.m << "x" << cluster.n
+        << ", B " << scheduler::toString(majorOfB(problem.layout)) << "-major"
+        << (shapeAtLaunch() ? "" : ", shape compiled in");
+  }
   TG_USER_CHECK(stages >= 2 && stages <= 32) << "stages is " << stages
                                               << ": allowed 2 to 32 (one stage loads while another computes)";
   TG_USER_CHECK(split_k == 1) << "split_k is " << split_k << ": only 1 is supported so far";
@@ -247,9 +259,18 @@ void MatmulParams::validate(const MatmulProblem& user_problem, const DeviceSpec&
 }
 
 std::string MatmulParams::toString(ParamsText what) const {
+  // A kernel holding several widths is described by the widest; the launch's width is a problem value.
+  const bool family = width_at_launch && what == ParamsText::Kernel;
+  const auto widest = [&](TileShape t) {
+    if (family) t.n = kLaunchWidthWidest;
+    return t.toString();
+  };
   std::string text = fmt::format("{} cta {} warp {} inst {} stages {} vec {}/{}", scheduler::toString(arch),
-                                 cta_tile.toString(), warp_tile.toString(), instruction_tile.toString(), stages, vec_a,
-                                 vec_b);
+                                 widest(cta_tile), widest(warp_tile), widest(instruction_tile), stages, vec_a, vec_b);
+  if (width_at_launch) {
+    text += family ? fmt::format(" widths {} to {} at launch", kLaunchWidthNarrowest, kLaunchWidthWidest)
+                   : fmt::format(" width at launch (kernel of widths {} to {})", kLaunchWidthNarrowest, kLaunchWidthWidest);
+  }
   // The padded copies are made at launch; the kernel reads them as it reads aligned operands.
   if ((pad_a || pad_b) && what == ParamsText::All) text += fmt::format(" padded {}", pad_a && pad_b ? "A/B" : pad_a ? "A" : "B");
   text += fmt::format(" smem A {} / B {} / epilogue {}", scheduler::toString(smem_a.kind), scheduler::toString(smem_b.kind),
@@ -322,7 +343,8 @@ void to_json(nlohmann::json& j, const MatmulParams& p) {
                      {"split_k", p.split_k},
                      {"swap_ab", p.swap_ab},
                      {"specialize_shape", p.specialize_shape},
-                     {"wide_tile_grid", p.wide_tile_grid}};
+                     {"wide_tile_grid", p.wide_tile_grid},
+                     {"width_at_launch", p.width_at_launch}};
 }
 
 void from_json(const nlohmann::json& j, MatmulParams& p) {
@@ -363,6 +385,7 @@ void from_json(const nlohmann::json& j, MatmulParams& p) {
     p.swap_ab = j.value("swap_ab", false);
     p.specialize_shape = j.value("specialize_shape", false);
     p.wide_tile_grid = j.value("wide_tile_grid", false);
+    p.width_at_launch = j.value("width_at_launch", false);
   } catch (const nlohmann::json::exception& e) {
     TG_USER_ERROR() << "malformed MatmulParams JSON: " << e.what();
   }

@@ -27,6 +27,10 @@ struct ClusterShape {
 // its tile's coordinates below 2^31 (MatmulParams::wide_tile_grid covers larger grids).
 inline constexpr int64_t kNarrowTilesPerDim = int64_t{1} << 15;
 
+// sm_90: the tile widths one kernel holds where the launch picks its tile's width
+// (MatmulParams::width_at_launch): every multiple of kLaunchWidthStep in this range.
+inline constexpr int64_t kLaunchWidthNarrowest = 112, kLaunchWidthWidest = 256, kLaunchWidthStep = 8;
+
 // sm_90 kernels have one producer warpgroup and up to this many consumer warpgroups.
 inline constexpr int64_t kMaxConsumersSm90 = 4;
 
@@ -102,6 +106,18 @@ struct MatmulParams {
   // up to kNarrowTilesPerDim tiles a side (schedule.h), and in 64 bits where needed for larger ones
   // (set here). The scheduler sets it from the problem's tile counts.
   bool wide_tile_grid = false;
+
+  // sm_90 tiles alone (cluster 1x1) over a K-major B: the kernel holds every tile width from
+  // kLaunchWidthNarrowest to kLaunchWidthWidest and the launch passes cta_tile.n (tg_problem::bn).
+  // Shared memory, stages and epilogue slabs are laid out for the widest, so the widths of the
+  // one-wave fit (oneWaveTileSm90) share one kernel.
+  bool width_at_launch = false;
+
+  // The tile the kernel's code is laid out for: cta_tile, with the widest width where the launch
+  // picks the width.
+  TileShape compiledTile() const {
+    return width_at_launch ? TileShape{cta_tile.m, kLaunchWidthWidest, cta_tile.k} : cta_tile;
+  }
 
   // The problem the kernel computes: `problem`, or its swapOperands with swap_ab.
   MatmulProblem kernelProblem(const MatmulProblem& problem) const {

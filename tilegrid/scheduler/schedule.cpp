@@ -97,7 +97,7 @@ MatmulSchedule scheduleWith(MatmulProblem user_problem, const DeviceSpec& device
       buildSmemTile("smem_a", {"m", ir::Val(params.cta_tile.m)}, {"k", ir::Val(params.cta_tile.k)}, params.stages,
                     params.smem_a);
   ir::TensorDomain smem_b =
-      buildSmemTile("smem_b", {"n", ir::Val(params.cta_tile.n)}, {"k", ir::Val(params.cta_tile.k)}, params.stages,
+      buildSmemTile("smem_b", {"n", ir::Val(params.compiledTile().n)}, {"k", ir::Val(params.cta_tile.k)}, params.stages,
                     params.smem_b);
   const OperandBankCheck banks_a = checkOperandTile(smem_a, params.smem_a);
   const OperandBankCheck banks_b = checkOperandTile(smem_b, params.smem_b);
@@ -125,7 +125,7 @@ MatmulSchedule scheduleWith(MatmulProblem user_problem, const DeviceSpec& device
                    buildGlobalMatrix("gmem_c", {"m", m}, {"n", n}, layout_c.major,
                                      shapeVal(at_launch, sp::kLdc, layout_c.ld)),
                    copyTile("copy_a", cta.m, layout_a.major, problem.a_dtype),
-                   copyTile("copy_b", cta.n, layout_b.major, problem.b_dtype),
+                   copyTile("copy_b", params.compiledTile().n, layout_b.major, problem.b_dtype),
                    buildWarpGrid(cta.m / params.warp_tile.m, cta.n / params.warp_tile.n),
                    banks_a,
                    banks_b,

@@ -95,10 +95,10 @@ struct MatmulSchedule {
   // argument, for the planned grid, ctas() / cluster size.
   WorkSplit workSplit(int64_t clusters) const;
   // Whether the kernel carries the accumulating path (kMaxAccumulatorsToAccumulate): sm_90 stream-K
-  // kernels whose consumer threads hold few enough accumulators.
+  // kernels whose consumer threads hold few enough accumulators (for the widest tile they hold).
   bool accumulates() const {
     return params.arch == Arch::Sm90 && params.stream_k &&
-           params.warp_tile.m * params.warp_tile.n / 128 <= kMaxAccumulatorsToAccumulate;
+           params.warp_tile.m * params.compiledTile().n / 128 <= kMaxAccumulatorsToAccumulate;
   }
   // sm_90: whether the kernel carries both ways of storing C, by TMA and by its threads, and the
   // launch picks (tg_problem::c_by_tma), so that one kernel serves every alignment of C. Kernels of
@@ -110,11 +110,12 @@ struct MatmulSchedule {
   static constexpr int64_t kMaxConsumersForBothCStores = 2;
   bool storesCBothWays() const {
     return params.arch == Arch::Sm90 && params.mathGroups() <= kMaxConsumersForBothCStores &&
-           params.warp_tile.m * params.warp_tile.n / 128 <= kMaxAccumulatorsForBothCStores;
+           params.warp_tile.m * params.compiledTile().n / 128 <= kMaxAccumulatorsForBothCStores;
   }
-  // Bytes of one work unit's fp32 sum where in-step pieces accumulate it: its CTAs' tiles.
+  // Bytes of one work unit's fp32 sum where in-step pieces accumulate it: its CTAs' tiles, each as
+  // the kernel lays it out (the widest tile it holds).
   int64_t accumulatedSumBytes() const {
-    return params.cluster.m * params.cluster.n * params.cta_tile.m * params.cta_tile.n * 4;
+    return params.cluster.m * params.cluster.n * params.cta_tile.m * params.compiledTile().n * 4;
   }
   WorkSplit workSplit() const { return workSplit(ctas() / (params.cluster.m * params.cluster.n)); }
 

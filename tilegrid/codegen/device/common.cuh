@@ -29,3 +29,36 @@ struct tg_ints {
   int v[N];
   __host__ __device__ constexpr int operator[](int i) const { return v[i]; }
 };
+
+// On a lambda: inline it into its caller. Code instantiated per tile width (tg_with_width) is
+// otherwise left as calls, and ptxas serializes wgmmas across them.
+#define TG_INLINE __attribute__((always_inline))
+
+// A compile-time tile width, passed to generic code instantiated once per width.
+template <int W>
+struct tg_width {
+  static constexpr int value = W;
+};
+
+// Calls f(tg_width<w>{}) for the launch's width `w`, one of Lo, Lo + Step, ..., Hi: each width gets its
+// own straight-line instance of f (its wgmma shape and accumulator registers), and one branch per
+// call picks it. A width outside the list takes Hi's (the host passes only listed widths).
+template <int Lo, int Hi, int Step, typename F>
+__device__ __forceinline__ void tg_with_width(int w, F&& f) {
+  if constexpr (Lo >= Hi) {
+    f(tg_width<Hi>{});
+  } else {
+    if (w == Lo) {
+      f(tg_width<Lo>{});
+    } else {
+      tg_with_width<Lo + Step, Hi, Step>(w, f);
+    }
+  }
+}
+
+// The leading N registers of an accumulator array, as the array a narrower instruction writes.
+template <int N, int Regs>
+__device__ __forceinline__ float (&tg_leading(float (&acc)[Regs]))[N] {
+  static_assert(N <= Regs, "a leading part of the array");
+  return *reinterpret_cast<float(*)[N]>(&acc);
+}

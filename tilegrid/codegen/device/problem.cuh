@@ -12,8 +12,10 @@ struct tg_problem {
   int M, N, K, batch;
   // Elements from one stored row of A, B and C to the next, as the kernel reads them.
   int lda, ldb, ldc;
-  // Output tiles along M and N: ceilDiv(M, BM), ceilDiv(N, BN).
+  // Output tiles along M and N: ceilDiv(M, BM), ceilDiv(N, bn).
   int tiles_m, tiles_n;
+  // The tile's width: BN, or the launch's choice in a kernel that holds several (WIDTH_AT_LAUNCH).
+  int bn;
   // Computed on the host for the kernel's tile, so that the kernel keeps no register for them:
   // K tiles (ceilDiv(K, BK)), the k16 steps of a last K tile cut by K (0 when BK divides K), and
   // the work units the tile grid's traversal makes per batch entry (tiles, plus any overhang).

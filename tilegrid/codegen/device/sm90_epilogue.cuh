@@ -62,9 +62,10 @@ __device__ __forceinline__ void tg_fill_slab_block(const float (&acc)[Regs], tg_
 }
 
 // The TMA stores of a filled slab, issued by the warpgroup's first thread: one box of the warpgroup's
-// rows straight; stored transposed, one box per C_BOX_ROWS of those rows (C's columns).
+// rows straight; stored transposed, one box per C_BOX_ROWS of those rows (C's columns). The tile's
+// first column is n0.
 __device__ __forceinline__ void tg_store_slab_tma(const tg_tensor_map* tmap_c, const tg_out_t* smem_c, int tile_m,
-                                                  int tile_n, int batch, int consumer, int col0, int buffer) {
+                                                  int n0, int batch, int consumer, int col0, int buffer) {
   using namespace tg_config;
   const auto store = [&](int c0, int c1, const tg_out_t* src) {
     if constexpr (BATCHED) {
@@ -77,10 +78,10 @@ __device__ __forceinline__ void tg_store_slab_tma(const tg_tensor_map* tmap_c, c
 #pragma unroll
     for (int box = 0; box < WM / C_BOX_ROWS; ++box) {
       const int m = consumer * WM + box * C_BOX_ROWS;
-      store(tile_m * BM + m, tile_n * BN + col0, smem_c + tg_smem_epilogue(m, 0, buffer));
+      store(tile_m * BM + m, n0 + col0, smem_c + tg_smem_epilogue(m, 0, buffer));
     }
   } else {
-    store(tile_n * BN + col0, tile_m * BM + consumer * WM, smem_c + tg_smem_epilogue(consumer * WM, 0, buffer));
+    store(n0 + col0, tile_m * BM + consumer * WM, smem_c + tg_smem_epilogue(consumer * WM, 0, buffer));
   }
 }
 
@@ -91,14 +92,14 @@ __device__ __forceinline__ void tg_store_slab_tma(const tg_tensor_map* tmap_c, c
 // with a leading dimension read at launch). The batch entry's offset is added where it is used: a
 // pointer to it kept across the slabs cost the consumers registers.
 __device__ __forceinline__ void tg_store_slab_direct(tg_out_t* C, const tg_out_t* smem_c, const tg_problem& prob,
-                                                     int M, int N, int batch, int tile_m, int tile_n, int consumer,
+                                                     int M, int N, int batch, int tile_m, int n0, int consumer,
                                                      int warp, int lane, int col0, int buffer) {
   using namespace tg_config;
   // Straight, a warp's lanes walk n along a C row m; transposed, they walk m along a column n.
   constexpr int ROWS = TRANSPOSED_C ? SLAB_N : WM, COLS = TRANSPOSED_C ? WM : SLAB_N;
 #pragma unroll 4
   for (int r = warp; r < ROWS; r += 4) {
-    const int m_row = tile_m * BM + consumer * WM + r, n_col = tile_n * BN + col0 + r;
+    const int m_row = tile_m * BM + consumer * WM + r, n_col = n0 + col0 + r;
     if (TRANSPOSED_C ? n_col >= N : m_row >= M) break;
     const long long batch_offset =
         static_cast<long long>(batch) * (SHAPE_AT_LAUNCH ? prob.batch_stride_c : FIXED_BATCH_STRIDE_C);
@@ -109,7 +110,7 @@ __device__ __forceinline__ void tg_store_slab_direct(tg_out_t* C, const tg_out_t
 #pragma unroll
     for (int e = lane; e < COLS; e += 32) {
       const int m = TRANSPOSED_C ? tile_m * BM + consumer * WM + e : m_row;
-      const int n = TRANSPOSED_C ? n_col : tile_n * BN + col0 + e;
+      const int n = TRANSPOSED_C ? n_col : n0 + col0 + e;
       if (TRANSPOSED_C ? m >= M : n >= N) continue;
       const tg_out_t v = TRANSPOSED_C ? smem_c[tg_smem_epilogue(consumer * WM + e, r, buffer)]
                                       : smem_c[tg_smem_epilogue(consumer * WM + r, e, buffer)];
@@ -126,18 +127,22 @@ __device__ __forceinline__ void tg_store_slab_direct(tg_out_t* C, const tg_out_t
 // stored, over all its tiles: it picks the buffer. ByTma: TMA stores C (launches whose C rows and
 // batch entries are whole 16-byte granules, tg_problem::c_by_tma); otherwise the threads do. A
 // kernel carries both and the launch picks one per tile: each instantiation keeps its own register
-// peak, where one body branching per slab spilled in the largest tiles.
-template <bool ByTma, int MBlocks, int Regs>
+// peak, where one body branching per slab spilled in the largest tiles. The tile is TileN columns
+// wide, the leading TileN / 2 accumulators of each block (a kernel holding several widths keeps the
+// widest's).
+template <bool ByTma, int TileN, int MBlocks, int Regs>
 __device__ __forceinline__ void tg_epilogue(const float (&acc)[MBlocks][Regs], tg_out_t* smem_c,
                                             const tg_tensor_map* tmap_c, tg_out_t* C, const tg_problem& prob, int M,
                                             int N, int tile_m, int tile_n, int batch, int consumer, int t,
                                             int& slabs) {
   using namespace tg_config;
   const int warp = t / 32, lane = t % 32;
-  constexpr int SLABS = (WN + SLAB_N - 1) / SLAB_N;
+  static_assert(TileN <= 2 * Regs && TileN >= SLAB_N, "the tile's columns are accumulators, a slab or more");
+  constexpr int SLABS = (TileN + SLAB_N - 1) / SLAB_N;
+  const int n0 = tile_n * TileN;
 #pragma unroll
   for (int slab = 0; slab < SLABS; ++slab, ++slabs) {
-    const int col0 = slab < SLABS - 1 ? slab * SLAB_N : WN - SLAB_N;
+    const int col0 = slab < SLABS - 1 ? slab * SLAB_N : TileN - SLAB_N;
     const int buffer = slabs % 2;
     if constexpr (ByTma) {
       // The store issued from this buffer two slabs ago must have read it.
@@ -148,14 +153,14 @@ __device__ __forceinline__ void tg_epilogue(const float (&acc)[MBlocks][Regs], t
       tg_fence_proxy_async();
       tg_named_barrier_sync(1 + consumer, 128);
       if (t == 0) {
-        tg_store_slab_tma(tmap_c, smem_c, tile_m, tile_n, batch, consumer, col0, buffer);
+        tg_store_slab_tma(tmap_c, smem_c, tile_m, n0, batch, consumer, col0, buffer);
         tg_tma_store_commit();
       }
     } else {
 #pragma unroll
       for (int mb = 0; mb < MBlocks; ++mb) tg_fill_slab_block(acc[mb], smem_c, mb, col0, consumer, warp, lane, buffer);
       tg_named_barrier_sync(1 + consumer, 128);
-      tg_store_slab_direct(C, smem_c, prob, M, N, batch, tile_m, tile_n, consumer, warp, lane, col0, buffer);
+      tg_store_slab_direct(C, smem_c, prob, M, N, batch, tile_m, n0, consumer, warp, lane, col0, buffer);
       // The buffer is written again two slabs on; every lane must have read it by then.
       tg_named_barrier_sync(1 + consumer, 128);
     }

@@ -9,7 +9,9 @@
 // Every cluster walks its share of the work units (prob.split, planned on the host for the launched
 // grid: whole units round robin, then with stream-K a range of the last wave's K tiles) and maps each
 // unit to a tile with tg_tile_of, printed from the tile grid's IR like every other schedule-dependent
-// index. Self-contained: compiles with NVRTC alone, or with
+// index. A kernel with WIDTH_AT_LAUNCH holds every tile width from NARROWEST_WN to WN: shared memory
+// and the accumulators are laid out for the widest, and the main loop and the epilogue are
+// instantiated per width and picked by prob.bn for each unit. Self-contained: compiles with NVRTC alone, or with
 // `nvcc -gencode=arch=compute_90a,code=sm_90a -cubin`.
 
 extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
@@ -82,6 +84,9 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
     tg_setmaxnreg_dec<PRODUCER_REGS>();
     // Each role computes the split after its setmaxnreg: values live across it spill (ptxas).
     const tg_work_split work = tg_split_for_cluster(prob.split, blockIdx.x / CM);
+    // The tile's width, and the bytes a stage's boxes land (a narrower B tile lands fewer rows).
+    const int TILE_N = WIDTH_AT_LAUNCH ? prob.bn : BN;
+    const int stage_tx_bytes = WIDTH_AT_LAUNCH ? STAGE_TX_BYTES - (BN - TILE_N) * B_ROW_TX_BYTES : STAGE_TX_BYTES;
     if (threadIdx.x == 0) {
       int iter = 0;
 #pragma unroll 1
@@ -95,11 +100,11 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
           // A fresh barrier counts as having completed the phase before its first: the first
           // pass through the ring waits on parity 1 and does not block.
           tg_mbarrier_wait(&empty[stage], ((iter / STAGES) & 1) ^ 1);
-          tg_mbarrier_arrive_expect_tx(&full[stage], STAGE_TX_BYTES);
+          tg_mbarrier_arrive_expect_tx(&full[stage], stage_tx_bytes);
           const int k0 = kt * BK;
           tg_load_stage<A>(smem_a, &tmap_a, [&](int m, int k) { return tg_smem_a(m, k, stage); }, tile_m * BM, k0,
                            batch, cta_rank, &full[stage]);
-          tg_load_stage<B>(smem_b, &tmap_b, [&](int n, int k) { return tg_smem_b(n, k, stage); }, tile_n * BN, k0,
+          tg_load_stage<B>(smem_b, &tmap_b, [&](int n, int k) { return tg_smem_b(n, k, stage); }, tile_n * TILE_N, k0,
                            batch, cta_rank, &full[stage]);
         }
       }
@@ -129,10 +134,20 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
       int tile_m, tile_n;
       if (!tile_of(unit, tile_m, tile_n)) continue;
       const int batch = unit / UNITS;
+      // Where the launch picks the width, each unit's main loop and epilogue branch once to their
+      // instance for it: TW columns, the leading TW / 2 accumulators of each block.
+      const auto for_width = [&](auto&& f) TG_INLINE {
+        if constexpr (WIDTH_AT_LAUNCH) {
+          tg_with_width<NARROWEST_WN, WN, WIDTH_STEP>(prob.bn, f);
+        } else {
+          f(tg_width<WN>{});
+        }
+      };
       // One K tile: `steps` of its k16 steps multiply (fewer in a last K tile cut by K, whose other
       // steps hold only TMA's zero fill). Called with constants, so each call is straight-line code:
       // a branch between wgmmas makes ptxas wait for them.
-      auto multiply_k_tile = [&](int kt, int steps) {
+      auto multiply_k_tile = [&](int kt, int steps, auto width) TG_INLINE {
+        constexpr int TW = decltype(width)::value;
         const int stage = iter % STAGES;
         tg_mbarrier_wait(&full[stage], (iter / STAGES) & 1);
         tg_wgmma_fence();
@@ -152,8 +167,8 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
             } else {
               desc_a = tg_operand_desc<A>(smem_a_addr, tg_smem_a(consumer * WM + mb * 64, kk * 16, stage));
             }
-            tg_wgmma<WN, tg_dtype<tg_in_t>::bf16, A::K_MAJOR ? 0 : 1, B::K_MAJOR ? 0 : 1>(acc[mb], desc_a, desc_b,
-                                                                                          kt > k_begin || kk > 0);
+            tg_wgmma<TW, tg_dtype<tg_in_t>::bf16, A::K_MAJOR ? 0 : 1, B::K_MAJOR ? 0 : 1>(
+                tg_leading<TW / 2>(acc[mb]), desc_a, desc_b, kt > k_begin || kk > 0);
           }
         }
         tg_wgmma_commit();
@@ -163,20 +178,22 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
       };
       const bool K_CUT = TAIL_STEPS != 0;
       const int full_end = K_CUT && k_end == K_TILES ? K_TILES - 1 : k_end;
+      for_width([&](auto width) TG_INLINE {
 #pragma unroll 1
-      for (int kt = k_begin; kt < full_end; ++kt, ++iter) multiply_k_tile(kt, BK / 16);
-      if (full_end < k_end) {
-        // Two straight-line copies, not one a step count: the cut tile runs half a tile's steps or a
-        // whole tile's (TMA's zero fill past K adds nothing), so at most BK / 32 - 1 steps multiply
-        // zeros. A copy for every count cost the consumers registers and spilled.
-        static_assert(BK % 32 == 0, "the cut K tile runs half or all of a K tile's k16 steps");
-        if (TAIL_STEPS <= BK / 32) {
-          multiply_k_tile(full_end, BK / 32);
-        } else {
-          multiply_k_tile(full_end, BK / 16);
+        for (int kt = k_begin; kt < full_end; ++kt, ++iter) multiply_k_tile(kt, BK / 16, width);
+        if (full_end < k_end) {
+          // Two straight-line copies, not one a step count: the cut tile runs half a tile's steps or
+          // a whole tile's (TMA's zero fill past K adds nothing), so at most BK / 32 - 1 steps
+          // multiply zeros. A copy for every count cost the consumers registers and spilled.
+          static_assert(BK % 32 == 0, "the cut K tile runs half or all of a K tile's k16 steps");
+          if (TAIL_STEPS <= BK / 32) {
+            multiply_k_tile(full_end, BK / 32, width);
+          } else {
+            multiply_k_tile(full_end, BK / 16, width);
+          }
+          ++iter;
         }
-        ++iter;
-      }
+      });
       tg_wgmma_wait<0>();
       if (t == 0) tg_release_stage<CM>(&empty[(iter - 1) % STAGES]);
       // A cut unit's accumulated sum, after the flags: a warpgroup tile for each CTA rank and
@@ -264,11 +281,18 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
           }
         }
       }
-      // A kernel that carries both epilogues takes the launch's; one that carries one, that one.
+      // A kernel that carries both epilogues takes the launch's; one that carries one, that one. The
+      // way is picked before the width: picked per width, kernels holding every width spilled.
       if (TMA_STORE_C && DIRECT_STORE_C ? prob.c_by_tma != 0 : TMA_STORE_C) {
-        tg_epilogue<TMA_STORE_C>(acc, smem_c, &tmap_c, C, prob, M, N, tile_m, tile_n, batch, consumer, t, epilogue_slabs);
+        for_width([&](auto width) TG_INLINE {
+          tg_epilogue<TMA_STORE_C, decltype(width)::value>(acc, smem_c, &tmap_c, C, prob, M, N, tile_m, tile_n, batch,
+                                                           consumer, t, epilogue_slabs);
+        });
       } else {
-        tg_epilogue<false>(acc, smem_c, &tmap_c, C, prob, M, N, tile_m, tile_n, batch, consumer, t, epilogue_slabs);
+        for_width([&](auto width) TG_INLINE {
+          tg_epilogue<false, decltype(width)::value>(acc, smem_c, &tmap_c, C, prob, M, N, tile_m, tile_n, batch,
+                                                     consumer, t, epilogue_slabs);
+        });
       }
     }
     // Shared memory must outlive the last stores' reads.

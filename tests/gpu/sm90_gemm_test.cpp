@@ -83,6 +83,43 @@ TEST(Sm90RuntimeShape, OneCompiledKernelServesEveryProblemOfItsConfiguration) {
                                      << ", written between rows " << result.errors->gap_writes;
 }
 
+// One kernel holds every tile width from 112 to 256 and the launch picks one
+// (MatmulParams::width_at_launch): each width, with edge tiles, C stored by TMA and by the threads
+// (odd N), and stream-K over several waves, against cuBLAS, all from one compiled kernel.
+TEST(Sm90WidthAtLaunch, OneCompiledKernelRunsEveryWidth) {
+  scheduler::DeviceSpec device;
+  if (auto why = findDevice(device)) GTEST_SKIP() << *why;
+  if (device.arch() != scheduler::Arch::Sm90) GTEST_SKIP() << "sm_90a kernels need an sm_90 device";
+  const auto bf16 = scheduler::DType::BF16;
+  std::vector<scheduler::MatmulSchedule> schedules = {
+      scheduler::schedule(makeProblem(400, 4096, 4096, scheduler::Layout::TN, bf16, bf16), device)};
+  for (int64_t width : {112, 120, 168, 200, 232, 256}) {
+    scheduler::ScheduleOverrides o;
+    o.cta_tile = scheduler::TileShape{128, width, 64};
+    o.cluster_m = 1;
+    o.swap_ab = false;
+    o.width_at_launch = true;
+    schedules.push_back(scheduler::schedule(makeProblem(1000, 3 * width + 5, 1000, scheduler::Layout::TN, bf16, bf16), device, o));
+    schedules.push_back(scheduler::schedule(makeProblem(4096, 20 * width - 8, 520, scheduler::Layout::TN, bf16, bf16), device, o));
+  }
+  runtime::KernelCache cache;
+  const codegen::KernelSource first = codegen::emit(schedules.front());
+  const auto compiled = cache.get(first, device.arch());
+  for (const scheduler::MatmulSchedule& s : schedules) {
+    ASSERT_TRUE(s.params.width_at_launch) << s.params.toString();
+    const codegen::KernelSource source = codegen::emit(s);
+    EXPECT_TRUE(source.cuda == first.cuda) << codegen::launchName(s);
+    EXPECT_EQ(cache.get(source, device.arch()).get(), compiled.get()) << "compiled again for " << codegen::launchName(s);
+    runtime::RunOptions options;
+    options.iterations = 0;
+    options.reference = runtime::Reference::Cublas;
+    const runtime::RunResult result = runtime::runMatmul(s, source, options);
+    ASSERT_TRUE(result.errors.has_value());
+    EXPECT_TRUE(result.errors->passed) << s.problem.toString() << " (" << codegen::launchName(s) << "): norm rel "
+                                       << result.errors->norm_rel << ", written between rows " << result.errors->gap_writes;
+  }
+}
+
 TEST_P(Sm90StreamKWorkspace, RepeatedLaunchesLeaveTheZeroedAreaZero) {
   scheduler::DeviceSpec device;
   if (auto why = findDevice(device)) GTEST_SKIP() << *why;

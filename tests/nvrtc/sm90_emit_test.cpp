@@ -293,6 +293,23 @@ TEST(Sm90Emit, ConsumerWarpgroupsCompileWithinTheirRegisters) {
   refused({320, 128, 64}, "5 consumer warpgroups");
 }
 
+// The kernel that holds every tile width of the one-wave fit (112 to 256, the launch picking one)
+// compiles with NVRTC without warnings or spills: its main loop and epilogue are instantiated per
+// width on the widest's accumulators, and the epilogue's way of storing C is picked before the width.
+TEST(Sm90Emit, KernelHoldingEveryOneWaveWidthCompilesWithoutSpills) {
+  const auto device = scheduler::DeviceSpec::preset("sm_90");
+  for (auto out : {scheduler::DType::BF16, scheduler::DType::FP32}) {
+    const auto problem = testing::makeProblem(400, 4096, 4096, scheduler::Layout::TN, scheduler::DType::BF16, out);
+    const auto schedule = scheduler::schedule(problem, device);
+    ASSERT_TRUE(schedule.params.width_at_launch) << schedule.params.toString();
+    ASSERT_TRUE(schedule.storesCBothWays());
+    const KernelSource source = emit(schedule);
+    const auto compiled = runtime::compile(source, scheduler::Arch::Sm90);
+    EXPECT_TRUE(compiled.warnings.empty()) << compiled.log;
+    EXPECT_EQ(testing::spilledBytes(compiled), 0) << source.kernel_name << "\n" << compiled.log;
+  }
+}
+
 // The consumers' wgmma descriptors start from the Indexer's offset of their first k16 step and step by
 // constants the emitter checked on the smem domains: a 128x256x64 TN stage of A is 16 KB (1024 units of
 // 16 bytes) and of B 32 KB; a k16 step is 32 bytes along each K-major row.

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
 
 #include "tilegrid/codegen/emit.h"
 #include "tilegrid/codegen/emit_common.h"
@@ -228,6 +230,66 @@ TEST(RuntimeShape, LeadingDimensionsAndStridesSpanTheBuffers) {
   EXPECT_EQ(swapped.lda, 24);
   EXPECT_EQ(swapped.stride_b, 1000);
   EXPECT_TRUE(bf16Problem(64, 64, 64).packed());
+}
+
+// The one-wave fit's tile widths share one kernel that reads the width at launch
+// (MatmulParams::width_at_launch): shared memory, stages and slabs are the widest's, the launch
+// passes the width (tg_problem::bn) and B's tensor map boxes the tile's rows.
+TEST(RuntimeShape, OneWaveWidthsShareOneKernel) {
+  std::set<int64_t> widths;
+  std::optional<codegen::KernelSource> first;
+  // M x 4096 x 4096 TN on 132 SMs: C^T in 32 rows of 128-row tiles, as wide as fills one wave.
+  for (int64_t m : {400, 480, 560, 620, 700, 800, 900, 940}) {
+    const MatmulSchedule s = schedule(bf16Problem(m, 4096, 4096), kH100);
+    ASSERT_TRUE(s.params.width_at_launch) << m;
+    const int64_t width = s.params.cta_tile.n;
+    widths.insert(width);
+    const codegen::KernelSource source = codegen::emit(s);
+    if (!first) first = source;
+    EXPECT_TRUE(source.cuda == first->cuda) << m;
+    EXPECT_EQ(source.kernel_name, "tilegrid_sm90_bf16_tn_128x112to256x64_s4_smerge1_sk_swapab");
+    EXPECT_EQ(source.launch.dynamic_smem_bytes, first->launch.dynamic_smem_bytes);
+    EXPECT_EQ(codegen::problemArgs(s, s.ctas()).bn, width);
+    EXPECT_EQ(codegen::problemArgs(s, s.ctas()).tiles_n, (m + width - 1) / width);
+    EXPECT_NE(codegen::launchName(s).find("_n" + std::to_string(width)), std::string::npos) << codegen::launchName(s);
+    ASSERT_TRUE(source.args[2].tensor_map.has_value());
+    EXPECT_EQ(source.args[2].tensor_map->box, (std::vector<uint32_t>{64, static_cast<uint32_t>(width)}));
+  }
+  EXPECT_EQ(widths.size(), 8u);
+  EXPECT_EQ(testing::configValue(first->cuda, "WIDTH_AT_LAUNCH"), "true");
+  EXPECT_EQ(testing::configValue(first->cuda, "WN"), "256");
+  EXPECT_EQ(testing::configValue(first->cuda, "NARROWEST_WN"), "112");
+  // Compiled in, each width is its own kernel with the stages its tile leaves room for.
+  ScheduleOverrides fixed;
+  fixed.width_at_launch = false;
+  const MatmulSchedule own = schedule(bf16Problem(400, 4096, 4096), kH100, fixed);
+  EXPECT_FALSE(own.params.width_at_launch);
+  EXPECT_NE(codegen::emit(own).kernel_name.find("_128x112x64_s6_"), std::string::npos) << codegen::emit(own).kernel_name;
+  // Refused: pairs (B multicast), an MN-major B, a shape compiled in.
+  const auto refused = [](const MatmulProblem& problem, ScheduleOverrides o) {
+    o.width_at_launch = true;
+    try {
+      schedule(problem, kH100, o);
+      ADD_FAILURE() << problem.toString() << " accepted";
+    } catch (const UserError& e) {
+      EXPECT_NE(std::string(e.what()).find("width_at_launch"), std::string::npos) << e.what();
+    }
+  };
+  ScheduleOverrides tile;
+  tile.cta_tile = TileShape{128, 160, 64};
+  tile.cluster_m = 2;
+  refused(bf16Problem(1000, 1000, 1000), tile);
+  tile.cluster_m = 1;
+  refused(bf16Problem(1000, 1000, 1000, Layout::NT), tile);
+  ScheduleOverrides specialized;
+  specialized.specialize_shape = true;
+  refused(bf16Problem(400, 4096, 4096), specialized);
+  tile.swap_ab = false;
+  EXPECT_TRUE(schedule(bf16Problem(1000, 1000, 1000), kH100, [&] {
+                ScheduleOverrides o = tile;
+                o.width_at_launch = true;
+                return o;
+              }()).params.width_at_launch);
 }
 
 TEST(RuntimeShape, KernelsCommandCountsDistinctKernelsOverARange) {

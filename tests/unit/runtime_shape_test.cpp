@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -232,23 +233,32 @@ TEST(RuntimeShape, LeadingDimensionsAndStridesSpanTheBuffers) {
   EXPECT_TRUE(bf16Problem(64, 64, 64).packed());
 }
 
-// The one-wave fit's tile widths share one kernel that reads the width at launch
-// (MatmulParams::width_at_launch): shared memory, stages and slabs are the widest's, the launch
-// passes the width (tg_problem::bn) and B's tensor map boxes the tile's rows.
+// The one-wave fit's tile widths share kernels that read the width at launch
+// (MatmulParams::width_at_launch), one for each run of widths whose tiles fit as many stages:
+// shared memory and slabs are the widest's, the launch passes the width (tg_problem::bn) and B's
+// tensor map boxes the tile's rows.
 TEST(RuntimeShape, OneWaveWidthsShareOneKernel) {
   std::set<int64_t> widths;
-  std::optional<codegen::KernelSource> first;
-  // M x 4096 x 4096 TN on 132 SMs: C^T in 32 rows of 128-row tiles, as wide as fills one wave.
+  std::map<std::string, codegen::KernelSource> kernels;
+  // M x 4096 x 4096 TN on 132 SMs: C^T in 32 rows of 128-row tiles, as wide as fills one wave. On
+  // an H100's 227 KiB, 128x112 to 128x128 fit 6 stages, to 128x176 5, to 128x256 4.
+  const std::map<int64_t, std::string> kernel_of = {{112, "128x112to128x64_s6"}, {120, "128x112to128x64_s6"},
+                                                    {144, "128x136to176x64_s5"}, {160, "128x136to176x64_s5"},
+                                                    {176, "128x136to176x64_s5"}, {200, "128x184to256x64_s4"},
+                                                    {232, "128x184to256x64_s4"}, {240, "128x184to256x64_s4"}};
   for (int64_t m : {400, 480, 560, 620, 700, 800, 900, 940}) {
     const MatmulSchedule s = schedule(bf16Problem(m, 4096, 4096), kH100);
     ASSERT_TRUE(s.params.width_at_launch) << m;
     const int64_t width = s.params.cta_tile.n;
     widths.insert(width);
     const codegen::KernelSource source = codegen::emit(s);
-    if (!first) first = source;
-    EXPECT_TRUE(source.cuda == first->cuda) << m;
-    EXPECT_EQ(source.kernel_name, "tilegrid_sm90_bf16_tn_128x112to256x64_s4_smerge1_sk_swapab");
-    EXPECT_EQ(source.launch.dynamic_smem_bytes, first->launch.dynamic_smem_bytes);
+    ASSERT_TRUE(kernel_of.count(width)) << width;
+    EXPECT_EQ(source.kernel_name, "tilegrid_sm90_bf16_tn_" + kernel_of.at(width) + "_smerge1_sk_swapab");
+    const codegen::KernelSource& first = kernels.emplace(source.kernel_name, source).first->second;
+    EXPECT_TRUE(source.cuda == first.cuda) << m;
+    EXPECT_EQ(source.launch.dynamic_smem_bytes, first.launch.dynamic_smem_bytes);
+    EXPECT_EQ(testing::configValue(source.cuda, "WN"), std::to_string(s.params.widest_width));
+    EXPECT_EQ(testing::configValue(source.cuda, "NARROWEST_WN"), std::to_string(s.params.narrowest_width));
     EXPECT_EQ(codegen::problemArgs(s, s.ctas()).bn, width);
     EXPECT_EQ(codegen::problemArgs(s, s.ctas()).tiles_n, (m + width - 1) / width);
     EXPECT_NE(codegen::launchName(s).find("_n" + std::to_string(width)), std::string::npos) << codegen::launchName(s);
@@ -256,16 +266,15 @@ TEST(RuntimeShape, OneWaveWidthsShareOneKernel) {
     EXPECT_EQ(source.args[2].tensor_map->box, (std::vector<uint32_t>{64, static_cast<uint32_t>(width)}));
   }
   EXPECT_EQ(widths.size(), 8u);
-  EXPECT_EQ(testing::configValue(first->cuda, "WIDTH_AT_LAUNCH"), "true");
-  EXPECT_EQ(testing::configValue(first->cuda, "WN"), "256");
-  EXPECT_EQ(testing::configValue(first->cuda, "NARROWEST_WN"), "112");
+  EXPECT_EQ(kernels.size(), 3u);
+  EXPECT_EQ(testing::configValue(kernels.begin()->second.cuda, "WIDTH_AT_LAUNCH"), "true");
   // Compiled in, each width is its own kernel with the stages its tile leaves room for.
   ScheduleOverrides fixed;
   fixed.width_at_launch = false;
   const MatmulSchedule own = schedule(bf16Problem(400, 4096, 4096), kH100, fixed);
   EXPECT_FALSE(own.params.width_at_launch);
   EXPECT_NE(codegen::emit(own).kernel_name.find("_128x112x64_s6_"), std::string::npos) << codegen::emit(own).kernel_name;
-  // Refused: pairs (B multicast), an MN-major B, a shape compiled in.
+  // Refused: pairs (B multicast), an MN-major B, a shape compiled in, a width outside the kernel's.
   const auto refused = [](const MatmulProblem& problem, ScheduleOverrides o) {
     o.width_at_launch = true;
     try {
@@ -285,11 +294,16 @@ TEST(RuntimeShape, OneWaveWidthsShareOneKernel) {
   specialized.specialize_shape = true;
   refused(bf16Problem(400, 4096, 4096), specialized);
   tile.swap_ab = false;
-  EXPECT_TRUE(schedule(bf16Problem(1000, 1000, 1000), kH100, [&] {
-                ScheduleOverrides o = tile;
-                o.width_at_launch = true;
-                return o;
-              }()).params.width_at_launch);
+  MatmulParams outside = chooseParams(bf16Problem(1000, 1000, 1000), kH100, [&] {
+    ScheduleOverrides o = tile;
+    o.width_at_launch = true;
+    return o;
+  }());
+  EXPECT_TRUE(outside.width_at_launch);
+  EXPECT_EQ(outside.narrowest_width, 136);
+  EXPECT_EQ(outside.widest_width, 176);
+  outside.narrowest_width = 168;
+  EXPECT_THROW(outside.validate(bf16Problem(1000, 1000, 1000), kH100), UserError);
 }
 
 TEST(RuntimeShape, KernelsCommandCountsDistinctKernelsOverARange) {

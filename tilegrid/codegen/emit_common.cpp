@@ -113,7 +113,7 @@ std::string nameOf(const scheduler::MatmulSchedule& s, bool launch) {
   for (char& c : layout) c = static_cast<char>(std::tolower(c));
   // A kernel holding several tile widths names their range; its launch names the width too.
   const std::string width = s.params.width_at_launch
-                                ? fmt::format("{}to{}", scheduler::kLaunchWidthNarrowest, scheduler::kLaunchWidthWidest)
+                                ? fmt::format("{}to{}", s.params.narrowest_width, s.params.widest_width)
                                 : std::to_string(t.n);
   std::string name = fmt::format("tilegrid_{}_{}_{}_{}x{}x{}_s{}_{}", s.params.arch == scheduler::Arch::Sm80 ? "sm80" : "sm90",
                                  types, layout, t.m, width, t.k, s.params.stages, gridTag(s.params.grid, !launch && s.params.groupAtLaunch()));

@@ -299,7 +299,7 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
       .value("WM", p.warp_tile.m, "rows of a consumer warpgroup")
       .value("WN", widest, "columns of a consumer warpgroup's tile (the widest it holds)")
       .flag("WIDTH_AT_LAUNCH", p.width_at_launch, "the kernel holds tile widths NARROWEST_WN to WN; the launch picks prob.bn")
-      .value("NARROWEST_WN", p.width_at_launch ? scheduler::kLaunchWidthNarrowest : widest)
+      .value("NARROWEST_WN", p.width_at_launch ? p.narrowest_width : widest)
       .value("WIDTH_STEP", scheduler::kLaunchWidthStep)
       .value("B_ROW_TX_BYTES", b_row_bytes, "bytes a row of a K-major B tile lands: a narrower tile lands fewer")
       .value("CONSUMERS", consumers)

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <tuple>
+#include <utility>
 
 #include "tilegrid/ir/check.h"
 #include "tilegrid/scheduler/grid_model.h"
@@ -153,6 +155,30 @@ int64_t mostStages(const MatmulProblem& problem, const DeviceSpec& device, const
   return fitting(1);
 }
 
+// sm_90: the tile widths that share a kernel with `p`'s where the launch picks the width: the run of
+// widths around it (multiples of kLaunchWidthStep from kLaunchWidthNarrowest to kLaunchWidthWidest)
+// whose tiles, compiled each on its own, fit as many stages. The kernel is laid out for the widest
+// of them, so each width keeps its stages: a narrow tile's K tiles are short, and a ring of the
+// widest tile's fewer stages left it waiting on its loads.
+std::pair<int64_t, int64_t> launchWidthRun(const MatmulProblem& problem, const DeviceSpec& device, const MatmulParams& p) {
+  const auto stagesAt = [&](int64_t width) {
+    MatmulParams alone = p;
+    alone.width_at_launch = false;
+    alone.cta_tile.n = alone.warp_tile.n = alone.instruction_tile.n = width;
+    chooseEpilogue(problem, alone);
+    return mostStages(problem, device, alone);
+  };
+  const int64_t stages = stagesAt(p.cta_tile.n);
+  int64_t narrowest = p.cta_tile.n, widest = p.cta_tile.n;
+  while (narrowest - kLaunchWidthStep >= kLaunchWidthNarrowest && stagesAt(narrowest - kLaunchWidthStep) == stages) {
+    narrowest -= kLaunchWidthStep;
+  }
+  while (widest + kLaunchWidthStep <= kLaunchWidthWidest && stagesAt(widest + kLaunchWidthStep) == stages) {
+    widest += kLaunchWidthStep;
+  }
+  return {narrowest, widest};
+}
+
 // sm_90: a tile whose double-buffered epilogue slabs leave it fewer than four stages takes narrower
 // slabs, halved until it has four, as long as every row of a TMA store box keeps 64 contiguous bytes
 // (a slab's width when stored straight; stored transposed the boxes run 64 elements along m whatever
@@ -279,18 +305,18 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
   if (overrides.cluster_m) p.cluster = ClusterShape{*overrides.cluster_m, 1};
   decide("cluster", std::to_string(p.cluster.m) + "x" + std::to_string(p.cluster.n),
          overrides.cluster_m ? "override" : "with the tile (above)");
-  // The one-wave fit's widths (any multiple of 8 from 112 to 256) share one kernel that reads the
-  // width at launch, where it can: tiles alone over a K-major B (MatmulParams::width_at_launch).
-  // Shared memory and stages are then the widest's.
+  // The one-wave fit's widths (any multiple of 8 from 112 to 256) share kernels that read the
+  // width at launch, where they can: tiles alone over a K-major B (MatmulParams::width_at_launch),
+  // one kernel for each run of widths that fit as many stages (launchWidthRun).
   const bool holds_widths = p.arch == Arch::Sm90 && !overrides.specialize_shape.value_or(false) &&
                             p.cluster == ClusterShape{1, 1} && majorOfB(problem.layout) == Major::K;
   p.width_at_launch = overrides.width_at_launch.value_or(one_wave_fit && holds_widths && !overrides.warp_tile);
+  if (p.width_at_launch) std::tie(p.narrowest_width, p.widest_width) = launchWidthRun(problem, device, p);
   if (p.width_at_launch || overrides.width_at_launch) {
-    decide("tile width", p.width_at_launch ? "at launch" : "compiled in",
+    decide("tile width", p.width_at_launch ? fmt::format("at launch ({} to {})", p.narrowest_width, p.widest_width) : "compiled in",
            overrides.width_at_launch ? "override"
-                                     : fmt::format("the one-wave fit's widths, {} to {}, share one kernel that reads the "
-                                                   "width at launch",
-                                                   kLaunchWidthNarrowest, kLaunchWidthWidest));
+                                     : "launchWidthRun: the one-wave fit's widths that fit as many stages share one "
+                                       "kernel, laid out for the widest");
   }
   // A user's tiles and cluster are checked before anything computes with them (threads, waves).
   p.validateShape();

@@ -60,7 +60,7 @@ int64_t MatmulParams::sm90RegisterMargin() const {
 bool MatmulParams::sm90AccumulatorsFit() const {
   const RegisterSplit split = sm90Registers();
   // A kernel holding several widths holds the widest's accumulators.
-  const int64_t widest = width_at_launch ? kLaunchWidthWidest : warp_tile.n;
+  const int64_t widest = compiledTile().n;
   return warp_tile.m * std::max(widest, warp_tile.n) / 128 + sm90RegisterMargin() <= split.consumer &&
          std::max(widest, instruction_tile.n) / 2 + kSm90InstructionMargin <= split.compiled;
 }
@@ -200,14 +200,17 @@ void MatmulParams::validate(const MatmulProblem& user_problem, const DeviceSpec&
         << scheduler::toString(problem.out_dtype) << (swap_ab ? " and tile each consumer's rows" : " and tile the slab's width");
   }
   if (width_at_launch) {
-    TG_USER_CHECK(arch == Arch::Sm90 && shapeAtLaunch() && cluster.m == 1 && majorOfB(problem.layout) == Major::K &&
-                  cta_tile.n >= kLaunchWidthNarrowest && cta_tile.n <= kLaunchWidthWidest &&
+    TG_USER_CHECK(kLaunchWidthNarrowest <= narrowest_width && narrowest_width <= cta_tile.n &&
+                  cta_tile.n <= widest_width && widest_width <= kLaunchWidthWidest &&
+                  narrowest_width % kLaunchWidthStep == 0 && widest_width % kLaunchWidthStep == 0 &&
                   cta_tile.n % kLaunchWidthStep == 0 && warp_tile.n == cta_tile.n)
-        << "width_at_launch: the kernel holds tile widths " << kLaunchWidthNarrowest << " to " << kLaunchWidthWidest
-        << " in steps of " << kLaunchWidthStep << " for sm_90 tiles alone (cluster 1x1) over a K-major B, reading its "
-        << "shape at launch; got cta_tile " << cta_tile.toString() << ", cluster " << cluster.m << "x" << cluster.n
-        << ", B " << scheduler::toString(majorOfB(problem.layout)) << "-major"
-        << (shapeAtLaunch() ? "" : ", shape compiled in");
+        << "width_at_launch: the kernel holds tile widths from narrowest_width " << narrowest_width << " to widest_width "
+        << widest_width << ", multiples of " << kLaunchWidthStep << " within " << kLaunchWidthNarrowest << " to "
+        << kLaunchWidthWidest << ", and cta_tile " << cta_tile.toString() << " must be one of them";
+    TG_USER_CHECK(arch == Arch::Sm90 && shapeAtLaunch() && cluster.m == 1 && majorOfB(problem.layout) == Major::K)
+        << "width_at_launch: the kernel holds several tile widths for sm_90 tiles alone (cluster 1x1) over a K-major "
+        << "B, reading its shape at launch; got cluster " << cluster.m << "x" << cluster.n << ", B "
+        << scheduler::toString(majorOfB(problem.layout)) << "-major" << (shapeAtLaunch() ? "" : ", shape compiled in");
   }
   TG_USER_CHECK(stages >= 2 && stages <= 32) << "stages is " << stages
                                               << ": allowed 2 to 32 (one stage loads while another computes)";
@@ -262,14 +265,14 @@ std::string MatmulParams::toString(ParamsText what) const {
   // A kernel holding several widths is described by the widest; the launch's width is a problem value.
   const bool family = width_at_launch && what == ParamsText::Kernel;
   const auto widest = [&](TileShape t) {
-    if (family) t.n = kLaunchWidthWidest;
+    if (family) t.n = widest_width;
     return t.toString();
   };
   std::string text = fmt::format("{} cta {} warp {} inst {} stages {} vec {}/{}", scheduler::toString(arch),
                                  widest(cta_tile), widest(warp_tile), widest(instruction_tile), stages, vec_a, vec_b);
   if (width_at_launch) {
-    text += family ? fmt::format(" widths {} to {} at launch", kLaunchWidthNarrowest, kLaunchWidthWidest)
-                   : fmt::format(" width at launch (kernel of widths {} to {})", kLaunchWidthNarrowest, kLaunchWidthWidest);
+    text += family ? fmt::format(" widths {} to {} at launch", narrowest_width, widest_width)
+                   : fmt::format(" width at launch (kernel of widths {} to {})", narrowest_width, widest_width);
   }
   // The padded copies are made at launch; the kernel reads them as it reads aligned operands.
   if ((pad_a || pad_b) && what == ParamsText::All) text += fmt::format(" padded {}", pad_a && pad_b ? "A/B" : pad_a ? "A" : "B");
@@ -344,7 +347,8 @@ void to_json(nlohmann::json& j, const MatmulParams& p) {
                      {"swap_ab", p.swap_ab},
                      {"specialize_shape", p.specialize_shape},
                      {"wide_tile_grid", p.wide_tile_grid},
-                     {"width_at_launch", p.width_at_launch}};
+                     {"width_at_launch", p.width_at_launch},
+                     {"launch_widths", {p.narrowest_width, p.widest_width}}};
 }
 
 void from_json(const nlohmann::json& j, MatmulParams& p) {
@@ -386,6 +390,10 @@ void from_json(const nlohmann::json& j, MatmulParams& p) {
     p.specialize_shape = j.value("specialize_shape", false);
     p.wide_tile_grid = j.value("wide_tile_grid", false);
     p.width_at_launch = j.value("width_at_launch", false);
+    const nlohmann::json widths = j.value("launch_widths", nlohmann::json::array({0, 0}));
+    TG_USER_CHECK(widths.is_array() && widths.size() == 2) << "params.launch_widths must be [narrowest, widest]";
+    p.narrowest_width = widths[0].get<int64_t>();
+    p.widest_width = widths[1].get<int64_t>();
   } catch (const nlohmann::json::exception& e) {
     TG_USER_ERROR() << "malformed MatmulParams JSON: " << e.what();
   }

@@ -27,8 +27,8 @@ struct ClusterShape {
 // its tile's coordinates below 2^31 (MatmulParams::wide_tile_grid covers larger grids).
 inline constexpr int64_t kNarrowTilesPerDim = int64_t{1} << 15;
 
-// sm_90: the tile widths one kernel holds where the launch picks its tile's width
-// (MatmulParams::width_at_launch): every multiple of kLaunchWidthStep in this range.
+// sm_90: the tile widths a kernel that reads its tile's width at launch may hold
+// (MatmulParams::width_at_launch): multiples of kLaunchWidthStep in this range.
 inline constexpr int64_t kLaunchWidthNarrowest = 112, kLaunchWidthWidest = 256, kLaunchWidthStep = 8;
 
 // sm_90 kernels have one producer warpgroup and up to this many consumer warpgroups.
@@ -108,15 +108,16 @@ struct MatmulParams {
   bool wide_tile_grid = false;
 
   // sm_90 tiles alone (cluster 1x1) over a K-major B: the kernel holds every tile width from
-  // kLaunchWidthNarrowest to kLaunchWidthWidest and the launch passes cta_tile.n (tg_problem::bn).
-  // Shared memory, stages and epilogue slabs are laid out for the widest, so the widths of the
-  // one-wave fit (oneWaveTileSm90) share one kernel.
+  // narrowest_width to widest_width (multiples of kLaunchWidthStep) and the launch passes cta_tile.n
+  // (tg_problem::bn). Shared memory, stages and epilogue slabs are laid out for the widest, so the
+  // one-wave fit's widths (oneWaveTileSm90) that fit as many stages share one kernel.
   bool width_at_launch = false;
+  int64_t narrowest_width = 0, widest_width = 0;
 
   // The tile the kernel's code is laid out for: cta_tile, with the widest width where the launch
   // picks the width.
   TileShape compiledTile() const {
-    return width_at_launch ? TileShape{cta_tile.m, kLaunchWidthWidest, cta_tile.k} : cta_tile;
+    return width_at_launch ? TileShape{cta_tile.m, widest_width, cta_tile.k} : cta_tile;
   }
 
   // The problem the kernel computes: `problem`, or its swapOperands with swap_ab.

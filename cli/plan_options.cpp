@@ -46,6 +46,10 @@ void addPlanOptions(CLI::App& cmd, PlanOptions& o) {
                  "sm_90, persistent: on shares the last wave's tiles (or a problem of less than a wave) among all CTAs "
                  "by K ranges, where a share and its hand-over take less than a whole tile; off. Default: on; where M "
                  "or N is under 128, only where the tiles fill at most half the SMs (each is then cut into K pieces)");
+  cmd.add_option("--width-at-launch", o.width_at_launch,
+                 "sm_90: on compiles a kernel holding the run of tile widths that fit as many stages as the tile's, "
+                 "the launch picking the width; off compiles the width in. Default: on for the one-wave fit's tiles "
+                 "alone over a K-major B");
   cmd.add_option("--swap-ab", o.swap_ab,
                  "sm_90: on computes C^T = B^T A^T (wgmma's M along N, each tile stored transposed); off computes C = A B. "
                  "Default: on where N is 64 or less under a larger M, else the orientation whose tile ranking scores "
@@ -108,6 +112,7 @@ PlanRequest parsePlanOptions(const PlanOptions& o, const std::optional<scheduler
   if (!o.persistent.empty()) r.overrides.persistent = parseOnOff("--persistent", o.persistent);
   if (!o.stream_k.empty()) r.overrides.stream_k = parseOnOff("--stream-k", o.stream_k);
   if (!o.swap_ab.empty()) r.overrides.swap_ab = parseOnOff("--swap-ab", o.swap_ab);
+  if (!o.width_at_launch.empty()) r.overrides.width_at_launch = parseOnOff("--width-at-launch", o.width_at_launch);
   if (o.specialize_shape) r.overrides.specialize_shape = true;
   if (o.deterministic) r.overrides.deterministic = true;
   if (!o.pad_operands.empty()) r.overrides.pad = parseOnOff("--pad-operands", o.pad_operands);

@@ -274,6 +274,14 @@ TEST(RuntimeShape, OneWaveWidthsShareOneKernel) {
   const MatmulSchedule own = schedule(bf16Problem(400, 4096, 4096), kH100, fixed);
   EXPECT_FALSE(own.params.width_at_launch);
   EXPECT_NE(codegen::emit(own).kernel_name.find("_128x112x64_s6_"), std::string::npos) << codegen::emit(own).kernel_name;
+  const testing::CliResult off =
+      testing::runCli({"emit", "--m", "400", "--n", "4096", "--k", "4096", "--width-at-launch", "off"});
+  ASSERT_EQ(off.status, 0) << off.err;
+  EXPECT_NE(off.out.find("tilegrid_sm90_bf16_tn_128x112x64_s6_"), std::string::npos);
+  const testing::CliResult paired = testing::runCli(
+      {"plan", "--m", "1000", "--n", "1000", "--k", "1000", "--cta-tile", "128,160,64", "--cluster", "2", "--width-at-launch", "on"});
+  EXPECT_EQ(paired.status, 2);
+  EXPECT_NE(paired.err.find("width_at_launch"), std::string::npos) << paired.err;
   // Refused: pairs (B multicast), an MN-major B, a shape compiled in, a width outside the kernel's.
   const auto refused = [](const MatmulProblem& problem, ScheduleOverrides o) {
     o.width_at_launch = true;

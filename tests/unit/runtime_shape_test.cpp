@@ -57,21 +57,34 @@ TEST(RuntimeShape, ProblemsOfOneConfigurationShareOneSource) {
     EXPECT_EQ(source.kernel_name, first.kernel_name) << p.toString();
     EXPECT_TRUE(source.cuda == first.cuda) << p.toString();
   }
-  // The traversal's group reaches the kernel at launch too: both give the same source, and the
-  // launch's name tells them apart. The factor is compiled in.
-  for (GridGroup group : {GridGroup::M, GridGroup::N}) {
-    ScheduleOverrides o = pinned();
-    o.group = group;
-    const MatmulSchedule s = schedule(problems.front(), kH100, o);
-    EXPECT_TRUE(codegen::emit(s).cuda == first.cuda) << s.params.grid.toString();
-    EXPECT_EQ(codegen::launchName(s).find(std::string("_smerge8") + toString(group) + "_"),
-              first.kernel_name.find("_smerge8_"))
-        << codegen::launchName(s);
+  // The traversal's group and a factor that is a power of two up to kMaxFactorAtLaunch reach the
+  // kernel at launch too: every such traversal gives the same source, and the launch's name and
+  // tg_problem tell them apart.
+  EXPECT_NE(first.kernel_name.find("_smerge_"), std::string::npos) << first.kernel_name;
+  EXPECT_EQ(testing::configValue(first.cuda, "GRID_FACTOR_AT_LAUNCH"), "true");
+  for (int64_t factor = 1; factor <= kMaxFactorAtLaunch; factor *= 2) {
+    for (GridGroup group : {GridGroup::M, GridGroup::N}) {
+      ScheduleOverrides o = pinned();
+      o.group = group;
+      o.factors = std::vector<int64_t>{factor};
+      const MatmulSchedule s = schedule(problems.front(), kH100, o);
+      EXPECT_TRUE(codegen::emit(s).cuda == first.cuda) << s.params.grid.toString();
+      EXPECT_NE(codegen::launchName(s).find("_smerge" + std::to_string(factor) + toString(group) + "_"), std::string::npos)
+          << codegen::launchName(s);
+      const tg_problem args = codegen::problemArgs(s, 1);
+      EXPECT_EQ(args.grid_factor, factor);
+      EXPECT_EQ(args.grid_group, group == GridGroup::N ? kGroupParamN : kGroupParamM);
+    }
   }
-  ScheduleOverrides other_factor = pinned();
-  other_factor.factors = std::vector<int64_t>{3};
-  EXPECT_NE(codegen::emit(schedule(problems.front(), kH100, other_factor)).kernel_name.find("_smerge3_"),
-            std::string::npos);
+  // Any other factor is compiled in: it gets a kernel of its own.
+  for (int64_t factor : {3, 64}) {
+    ScheduleOverrides other_factor = pinned();
+    other_factor.factors = std::vector<int64_t>{factor};
+    const codegen::KernelSource other = codegen::emit(schedule(problems.front(), kH100, other_factor));
+    EXPECT_NE(other.kernel_name.find("_smerge" + std::to_string(factor) + "_"), std::string::npos) << other.kernel_name;
+    EXPECT_EQ(testing::configValue(other.cuda, "GRID_FACTOR_AT_LAUNCH"), "false");
+    EXPECT_EQ(testing::configValue(other.cuda, "GRID_FACTOR"), std::to_string(factor));
+  }
   // A factor list is compiled in.
   ScheduleOverrides two_levels = pinned();
   two_levels.factors = std::vector<int64_t>{4, 2};
@@ -253,7 +266,7 @@ TEST(RuntimeShape, OneWaveWidthsShareOneKernel) {
     widths.insert(width);
     const codegen::KernelSource source = codegen::emit(s);
     ASSERT_TRUE(kernel_of.count(width)) << width;
-    EXPECT_EQ(source.kernel_name, "tilegrid_sm90_bf16_tn_" + kernel_of.at(width) + "_smerge1_sk_swapab");
+    EXPECT_EQ(source.kernel_name, "tilegrid_sm90_bf16_tn_" + kernel_of.at(width) + "_smerge_sk_swapab");
     const codegen::KernelSource& first = kernels.emplace(source.kernel_name, source).first->second;
     EXPECT_TRUE(source.cuda == first.cuda) << m;
     EXPECT_EQ(source.launch.dynamic_smem_bytes, first.launch.dynamic_smem_bytes);

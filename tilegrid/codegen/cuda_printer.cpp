@@ -63,7 +63,8 @@ std::string declareIndex(const std::string& name, const ir::Val& value, const Va
 
 std::string emitIndexFunction(const std::string& name, const std::string& comment,
                               const std::vector<IndexFunctionParam>& params,
-                              const std::vector<IndexFunctionResult>& results, const std::optional<VarRanges>& shape) {
+                              const std::vector<IndexFunctionResult>& results, const std::optional<VarRanges>& shape,
+                              const std::vector<IndexFunctionParam>& template_params) {
   TG_INTERNAL_CHECK(!results.empty()) << "index function " << name << " computes nothing";
   // Problem parameters are read from the launch's struct: `m` becomes `p.m`, still a size.
   VarRanges ranges;
@@ -78,6 +79,10 @@ std::string emitIndexFunction(const std::string& name, const std::string& commen
   std::set<std::string> read;
   for (const auto& r : results) {
     for (const std::string& var : r.value.freeVars()) read.insert(var);
+  }
+  for (const auto& t : template_params) {
+    TG_INTERNAL_CHECK(!ranges.count(t.name)) << "index function " << name << ": " << t.name << " is a template parameter and a problem field";
+    ranges[t.name] = t.max;
   }
   for (const auto& p : params) {
     ranges[p.name] = p.max;
@@ -100,6 +105,11 @@ std::string emitIndexFunction(const std::string& name, const std::string& commen
     printed.push_back({r.name, r.type.empty() ? computed : r.type, text});
   }
   std::string out = "// " + comment + "\n";
+  if (!template_params.empty()) {
+    std::string list;
+    for (const auto& t : template_params) list += (list.empty() ? "int " : ", int ") + t.name;
+    out += "template <" + list + ">\n";
+  }
   if (printed.size() == 1) {
     const Printed& p = printed.front();
     out += fmt::format("__device__ __forceinline__ {} {}({}) {{\n  return {};\n}}\n", p.type, name, signature, p.text);

@@ -43,10 +43,13 @@ struct IndexFunctionResult {
 // written through references. `comment` says what it indexes. With `shape` set, the function takes
 // the launch's problem parameters first (`const tg_problem& p`), and each problem parameter (a Val
 // of VarKind::Param) is read from it (`p.m`), ranging over [1, shape[name]]; the types are chosen
-// for those ranges. Without it, the results must not depend on problem parameters.
+// for those ranges. Without it, the results must not depend on problem parameters. Each of
+// `template_params` (a problem parameter ranging over [1, max]) becomes an int template parameter of
+// the function, so that callers instance it per value and each instance divides by a constant.
 std::string emitIndexFunction(const std::string& name, const std::string& comment,
                               const std::vector<IndexFunctionParam>& params,
                               const std::vector<IndexFunctionResult>& results,
-                              const std::optional<VarRanges>& shape = std::nullopt);
+                              const std::optional<VarRanges>& shape = std::nullopt,
+                              const std::vector<IndexFunctionParam>& template_params = {});
 
 }  // namespace tilegrid::codegen

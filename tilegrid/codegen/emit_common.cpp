@@ -14,9 +14,9 @@ namespace tilegrid::codegen {
 namespace {
 
 // A traversal whose group is read at launch is named without it: one kernel serves both groups.
-std::string gridTag(const scheduler::GridTraversal& g, bool group_at_launch) {
+std::string gridTag(const scheduler::GridTraversal& g, bool group_at_launch, bool factor_at_launch) {
   std::string factors;
-  for (size_t i = 0; i < g.factors.size(); ++i) factors += (i ? "x" : "") + std::to_string(g.factors[i]);
+  for (size_t i = 0; i < g.factors.size() && !factor_at_launch; ++i) factors += (i ? "x" : "") + std::to_string(g.factors[i]);
   const std::string group = group_at_launch ? "" : scheduler::toString(g.group);
   switch (g.method) {
     case scheduler::GridMethod::None: return std::string("raster") + scheduler::toString(g.group);
@@ -116,7 +116,7 @@ std::string nameOf(const scheduler::MatmulSchedule& s, bool launch) {
                                 ? fmt::format("{}to{}", s.params.narrowest_width, s.params.widest_width)
                                 : std::to_string(t.n);
   std::string name = fmt::format("tilegrid_{}_{}_{}_{}x{}x{}_s{}_{}", s.params.arch == scheduler::Arch::Sm80 ? "sm80" : "sm90",
-                                 types, layout, t.m, width, t.k, s.params.stages, gridTag(s.params.grid, !launch && s.params.groupAtLaunch()));
+                                 types, layout, t.m, width, t.k, s.params.stages, gridTag(s.params.grid, !launch && s.params.groupAtLaunch(), !launch && s.params.factorAtLaunch()));
   if (launch && s.params.width_at_launch) name += fmt::format("_n{}", t.n);
   if (s.params.shapeAtLaunch()) {
     // What the problem fixes about the code. sm_90: 3-D tensor maps for batches, and C stored by its
@@ -179,6 +179,11 @@ ConfigBlock commonConfig(const scheduler::MatmulSchedule& s) {
       .value("BN", p.compiledTile().n, p.width_at_launch ? "the widest tile the kernel holds (WIDTH_AT_LAUNCH)" : "")
       .value("BK", p.cta_tile.k)
       .value("STAGES", p.stages)
+      .flag("GRID_FACTOR_AT_LAUNCH", p.factorAtLaunch(),
+            "the tile index is instanced per traversal factor (powers of two to GRID_FACTOR); the launch picks "
+            "prob.grid_factor")
+      .value("GRID_FACTOR", p.factorAtLaunch() ? scheduler::kMaxFactorAtLaunch : p.grid.factors[0],
+             p.factorAtLaunch() ? "the largest factor the kernel holds" : "")
       .flag("SHAPE_AT_LAUNCH", p.shapeAtLaunch(), "sizes come from the kernel's tg_problem argument, not FIXED_*")
       .value("FIXED_M", fixedSize(s, prob.m))
       .value("FIXED_N", fixedSize(s, prob.n))

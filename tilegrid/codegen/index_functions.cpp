@@ -57,11 +57,14 @@ std::string emitMatmulIndexFunctions(const scheduler::MatmulSchedule& s) {
   {
     namespace sp = scheduler::shape_param;
     const bool at_launch = s.params.groupAtLaunch();
+    // The tile index takes the traversal's factor as a template parameter: read at launch, the
+    // kernel instances it per factor it holds (tg_with_grid_factor); compiled in, it is unused.
+    const Val factor = s.params.factorAtLaunch() ? Val::param(sp::kGridFactor) : Val(s.params.grid.factors[0]);
     const scheduler::TileGridIndex grid =
         at_launch ? scheduler::indexTileGridAtLaunch(Val::param(sp::kTilesM), Val::param(sp::kGridGrouped),
                                                      Val::param(sp::kGridOther), s.params.grid.method, s.params.cluster.m,
-                                                     Val(s.params.grid.factors[0]), Val::param(sp::kGridGroup),
-                                                     Val::loopIndex("cta"), Val::loopIndex("rank"))
+                                                     factor, Val::param(sp::kGridGroup), Val::loopIndex("cta"),
+                                                     Val::loopIndex("rank"))
                   : scheduler::indexTileGrid(s.tile_grid, Val::loopIndex("cta"), Val::loopIndex("rank"));
     // The schedule refuses problems of more work units than kernels count in 32 bits
     // (scheduler::kMaxExtent), whatever bound the tile counts' product has.
@@ -71,12 +74,13 @@ std::string emitMatmulIndexFunctions(const scheduler::MatmulSchedule& s) {
     const std::vector<IndexFunctionParam> params = {{"cta", units - 1}, {"rank", ranks - 1}};
     const std::string what =
         ranks > 1 ? "cluster work unit and CTA rank -> output tile: " : "work unit (rank 0: no clusters) -> output tile: ";
-    const std::string traversal = at_launch ? s.params.grid.withoutGroup() : s.params.grid.toString();
+    const std::string traversal =
+        at_launch ? s.params.grid.withoutGroup(s.params.factorAtLaunch()) : s.params.grid.toString();
     // Kernels count work units and tiles in int: the schedule refuses problems past that. The number
     // of work units (the grid's extent) reaches the kernel in its tg_problem argument.
     out += emitIndexFunction("tg_tile_of", what + traversal + " (tile_grid)", params,
                              {{"tile_m", grid.tile_m, "int"}, {"tile_n", grid.tile_n, "int"}, {"valid", grid.valid}},
-                             limits);
+                             limits, {{sp::kGridFactor, scheduler::kMaxFactorAtLaunch}});
   }
   out += offsetFunction("tg_smem_a", "A tile in shared memory: " + s.params.smem_a.toString() + " (smem_a)", s.smem_a,
                         {"m", "k", "stage"});

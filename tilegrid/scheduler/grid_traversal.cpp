@@ -27,7 +27,8 @@ std::string GridTraversal::toString() const {
   return text + " group=" + scheduler::toString(group);
 }
 
-std::string GridTraversal::withoutGroup() const {
+std::string GridTraversal::withoutGroup(bool factor_too) const {
+  if (factor_too) return std::string(scheduler::toString(method)) + ", factor and group read at launch";
   const std::string text = toString();
   return text.substr(0, text.rfind(" group=")) + ", group read at launch";
 }
@@ -57,6 +58,12 @@ GridGroup parseGridGroup(const std::string& text) {
 
 bool traversalReadAtLaunch(const GridTraversal& traversal) {
   return traversal.method != GridMethod::None && traversal.factors.size() == 1;
+}
+
+bool factorHeldAtLaunch(const GridTraversal& traversal) {
+  if (!traversalReadAtLaunch(traversal)) return false;
+  const int64_t f = traversal.factors[0];
+  return f >= 1 && f <= kMaxFactorAtLaunch && (f & (f - 1)) == 0;
 }
 
 ir::TensorDomain buildTileGrid(const ir::Val& tiles_m, const ir::Val& tiles_n, const GridTraversal& traversal,

@@ -28,8 +28,9 @@ struct GridTraversal {
   // Rejects combinations that make no sense, saying what is allowed.
   void validate() const;
   std::string toString() const;
-  // As a kernel that reads the group at launch describes its traversal: without the group.
-  std::string withoutGroup() const;
+  // As a kernel that reads the group (and perhaps the factor) at launch describes its traversal:
+  // without what it reads.
+  std::string withoutGroup(bool factor_too = false) const;
   bool operator==(const GridTraversal&) const = default;
 };
 
@@ -46,10 +47,17 @@ ir::TensorDomain buildTileGrid(const ir::Val& tiles_m, const ir::Val& tiles_n, c
                                int64_t cluster_m = 1, const std::optional<ir::Val>& factor = std::nullopt);
 
 // Whether a kernel can read `traversal`'s group at launch: one factor of split-merge or
-// swizzle-merge (a factor list, or none, is compiled in whole). The factor itself is compiled in:
-// read at launch, its divisions and remainders cost the consumers registers (three-consumer tiles
-// spilled) and the per-tile arithmetic time (docs/design.md, *Kernel identity*).
+// swizzle-merge (a factor list, or none, is compiled in whole).
 bool traversalReadAtLaunch(const GridTraversal& traversal);
+
+// The factors a kernel that reads its traversal at launch holds: the powers of two up to this,
+// which are every factor the grid model weighs (chooseGridTraversal). Each gets its own instance of
+// the tile index with the factor a constant, and the launch picks one: a factor held as a variable
+// turns the per-tile divisions by it into divisions by a variable, which cost the consumers
+// registers (three-consumer tiles spilled) and the per-tile arithmetic time (docs/design.md).
+inline constexpr int64_t kMaxFactorAtLaunch = 32;
+// Whether `traversal`'s factor is one of those (read at launch where the group is).
+bool factorHeldAtLaunch(const GridTraversal& traversal);
 
 // The value of the group parameter a kernel that reads its traversal at launch takes (a size like
 // every problem parameter, so 1 and 2).

@@ -280,7 +280,7 @@ std::string MatmulParams::toString(ParamsText what) const {
                       stage_epilogue ? epilogue_tile.toString() + " " + scheduler::toString(smem_epilogue.kind)
                                      : std::string("from registers"));
   const bool kernel_traversal = what == ParamsText::Kernel && groupAtLaunch();
-  const std::string traversal = kernel_traversal ? grid.withoutGroup() : grid.toString();
+  const std::string traversal = kernel_traversal ? grid.withoutGroup(factorAtLaunch()) : grid.toString();
   text += fmt::format(" grid {}{} cluster {}x{} split_k {}", traversal, persistent ? (stream_k ? " persistent stream-k" : " persistent") : "",
                       cluster.m, cluster.n, split_k);
   if (swap_ab) text += " swap_ab (computes C^T = B^T A^T)";

@@ -130,6 +130,9 @@ struct MatmulParams {
   // Whether it also reads the grid traversal's group at launch (one factor of split-merge or
   // swizzle-merge): kernels differing only in the group are then one kernel.
   bool groupAtLaunch() const { return shapeAtLaunch() && traversalReadAtLaunch(grid); }
+  // Whether it reads the factor at launch too (a power of two up to kMaxFactorAtLaunch): kernels
+  // differing only in the factor are then one kernel.
+  bool factorAtLaunch() const { return groupAtLaunch() && factorHeldAtLaunch(grid); }
 
   // Warps (sm_80) or warpgroups (sm_90) doing math.
   int64_t mathGroups() const;

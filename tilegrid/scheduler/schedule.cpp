@@ -150,6 +150,7 @@ ir::Bindings MatmulSchedule::shapeValues() const {
     values.set(sp::kGridGroup, params.grid.group == GridGroup::N ? kGroupParamN : kGroupParamM);
     values.set(sp::kGridGrouped, gridExtents().first).set(sp::kGridOther, gridExtents().second);
   }
+  if (params.factorAtLaunch()) values.set(sp::kGridFactor, params.grid.factors[0]);
   return values;
 }
 

@@ -43,6 +43,10 @@ inline constexpr const char* kGridGroup = "grid_group";
 // Cluster tiles along the grouped dimension and along the other one (MatmulSchedule::gridExtents).
 inline constexpr const char* kGridGrouped = "grid_grouped";
 inline constexpr const char* kGridOther = "grid_other";
+// The traversal's factor, where the kernel reads it at launch (MatmulParams::factorAtLaunch). Not a
+// field index functions read: the kernel passes it to the tile index as a template argument, one
+// instance per factor it holds (scheduler::kMaxFactorAtLaunch).
+inline constexpr const char* kGridFactor = "grid_factor";
 }  // namespace shape_param
 
 struct MatmulSchedule {

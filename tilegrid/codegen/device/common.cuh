@@ -34,25 +34,53 @@ struct tg_ints {
 // otherwise left as calls, and ptxas serializes wgmmas across them.
 #define TG_INLINE __attribute__((always_inline))
 
-// A compile-time tile width, passed to generic code instantiated once per width.
-template <int W>
-struct tg_width {
-  static constexpr int value = W;
+// A compile-time int (a tile width, a traversal factor) passed to generic code instantiated once
+// per value the launch may pick.
+template <int V>
+struct tg_const {
+  static constexpr int value = V;
 };
 
-// Calls f(tg_width<w>{}) for the launch's width `w`, one of Lo, Lo + Step, ..., Hi: each width gets its
+// Calls f(tg_const<w>{}) for the launch's width `w`, one of Lo, Lo + Step, ..., Hi: each width gets its
 // own straight-line instance of f (its wgmma shape and accumulator registers), and one branch per
 // call picks it. A width outside the list takes Hi's (the host passes only listed widths).
 template <int Lo, int Hi, int Step, typename F>
 __device__ __forceinline__ void tg_with_width(int w, F&& f) {
   if constexpr (Lo >= Hi) {
-    f(tg_width<Hi>{});
+    f(tg_const<Hi>{});
   } else {
     if (w == Lo) {
-      f(tg_width<Lo>{});
+      f(tg_const<Lo>{});
     } else {
       tg_with_width<Lo + Step, Hi, Step>(w, f);
     }
+  }
+}
+
+// Calls f(tg_const<v>{}) for the launch's value `v`, one of the powers of two Lo, 2 Lo, ..., Hi, each
+// with its own instance of f. A value outside the list takes Hi's (the host passes only listed values).
+template <int Lo, int Hi, typename F>
+__device__ __forceinline__ void tg_with_power_of_two(int v, F&& f) {
+  if constexpr (Lo >= Hi) {
+    f(tg_const<Hi>{});
+  } else {
+    if (v == Lo) {
+      f(tg_const<Lo>{});
+    } else {
+      tg_with_power_of_two<2 * Lo, Hi>(v, f);
+    }
+  }
+}
+
+// Calls f(tg_const<F>{}) with the grid traversal's factor F: in a kernel that reads it at launch,
+// the launch's `factor` (a power of two up to Max), so that the tile index divides by a constant in
+// each instance; else the compiled-in Max, which the tile index does not read.
+template <bool AtLaunch, int Max, typename F>
+__device__ __forceinline__ void tg_with_grid_factor(int factor, F&& f) {
+  if constexpr (AtLaunch) {
+    tg_with_power_of_two<1, Max>(factor, f);
+  } else {
+    f(tg_const<Max>{});
   }
 }
 

@@ -21,8 +21,9 @@ struct tg_problem {
   // the work units the tile grid's traversal makes per batch entry (tiles, plus any overhang).
   int k_tiles, k_tail_steps, units;
   // The grid traversal's group (1: m, 2: n), and the cluster tiles along the grouped and the other
-  // dimension, for kernels that read the group at launch.
-  int grid_group, grid_grouped, grid_other;
+  // dimension, for kernels that read the group at launch; its factor, for kernels that read that too
+  // (GRID_FACTOR_AT_LAUNCH).
+  int grid_group, grid_grouped, grid_other, grid_factor;
   // sm_90: 1 where TMA stores C (its rows and batch entries are whole 16-byte granules), 0 where the
   // epilogue's threads store it.
   int c_by_tma;

@@ -72,8 +72,11 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
   // (computed on zero-filled loads, never stored).
   const auto tile_of = [&](int unit, int& tile_m, int& tile_n) {
     bool valid, own_tile_inside;
-    tg_tile_of(prob, unit % UNITS, 0, tile_m, tile_n, valid);
-    if (CM > 1) tg_tile_of(prob, unit % UNITS, cta_rank, tile_m, tile_n, own_tile_inside);
+    tg_with_grid_factor<GRID_FACTOR_AT_LAUNCH, GRID_FACTOR>(prob.grid_factor, [&](auto factor) TG_INLINE {
+      constexpr int F = decltype(factor)::value;
+      tg_tile_of<F>(prob, unit % UNITS, 0, tile_m, tile_n, valid);
+      if (CM > 1) tg_tile_of<F>(prob, unit % UNITS, cta_rank, tile_m, tile_n, own_tile_inside);
+    });
     return valid;
   };
 
@@ -140,7 +143,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
         if constexpr (WIDTH_AT_LAUNCH) {
           tg_with_width<NARROWEST_WN, WN, WIDTH_STEP>(prob.bn, f);
         } else {
-          f(tg_width<WN>{});
+          f(tg_const<WN>{});
         }
       };
       // One K tile: `steps` of its k16 steps multiply (fewer in a last K tile cut by K, whose other

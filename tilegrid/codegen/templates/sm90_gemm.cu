@@ -67,16 +67,14 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
     __syncthreads();
   }
   const int cta_rank = CM > 1 ? tg_cluster_rank() : 0;
-  // The unit's tile for this CTA, false where the unit lies past the tile grid. The cluster's first
-  // tile decides whether the unit exists, for every rank alike; a rank's own tile may lie past M
-  // (computed on zero-filled loads, never stored).
-  const auto tile_of = [&](int unit, int& tile_m, int& tile_n) {
+  // The unit's tile for this CTA in the traversal of factor `factor` (a tg_const), false where the
+  // unit lies past the tile grid. The cluster's first tile decides whether the unit exists, for
+  // every rank alike; a rank's own tile may lie past M (computed on zero-filled loads, never stored).
+  const auto tile_in = [&](auto factor, int unit, int& tile_m, int& tile_n) TG_INLINE {
+    constexpr int F = decltype(factor)::value;
     bool valid, own_tile_inside;
-    tg_with_grid_factor<GRID_FACTOR_AT_LAUNCH, GRID_FACTOR>(prob.grid_factor, [&](auto factor) TG_INLINE {
-      constexpr int F = decltype(factor)::value;
-      tg_tile_of<F>(prob, unit % UNITS, 0, tile_m, tile_n, valid);
-      if (CM > 1) tg_tile_of<F>(prob, unit % UNITS, cta_rank, tile_m, tile_n, own_tile_inside);
-    });
+    tg_tile_of<F>(prob, unit % UNITS, 0, tile_m, tile_n, valid);
+    if (CM > 1) tg_tile_of<F>(prob, unit % UNITS, cta_rank, tile_m, tile_n, own_tile_inside);
     return valid;
   };
 
@@ -90,12 +88,14 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
     // The tile's width, and the bytes a stage's boxes land (a narrower B tile lands fewer rows).
     const int TILE_N = WIDTH_AT_LAUNCH ? prob.bn : BN;
     const int stage_tx_bytes = WIDTH_AT_LAUNCH ? STAGE_TX_BYTES - (BN - TILE_N) * B_ROW_TX_BYTES : STAGE_TX_BYTES;
-    if (threadIdx.x == 0) {
+    // The producer's loop is instanced per traversal factor the kernel holds, picked once: a pick
+    // per unit left the tile index's instances competing for its few registers (ptxas spilled).
+    if (threadIdx.x == 0) tg_with_grid_factor<GRID_FACTOR_AT_LAUNCH, GRID_FACTOR>(prob.grid_factor, [&](auto factor) TG_INLINE {
       int iter = 0;
 #pragma unroll 1
       for (int item = 0, unit, k_begin, k_end; tg_work_item(work, K_TILES, item, unit, k_begin, k_end); ++item) {
         int tile_m, tile_n;
-        if (!tile_of(unit, tile_m, tile_n)) continue;
+        if (!tile_in(factor, unit, tile_m, tile_n)) continue;
         const int batch = unit / UNITS;
 #pragma unroll 1
         for (int kt = k_begin; kt < k_end; ++kt, ++iter) {
@@ -111,7 +111,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
                            batch, cta_rank, &full[stage]);
         }
       }
-    }
+    });
   } else {
     tg_setmaxnreg_inc<CONSUMER_REGS>();
     const tg_work_split work = tg_split_for_cluster(prob.split, blockIdx.x / CM);
@@ -134,8 +134,13 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
     [[maybe_unused]] int epilogue_slabs = 0;  // slabs this warpgroup has stored: picks the buffer
 #pragma unroll 1
     for (int item = 0, unit, k_begin, k_end; tg_work_item(work, K_TILES, item, unit, k_begin, k_end); ++item) {
+      // The consumers pick the factor's instance per unit: instancing their loop would copy the main
+      // loop and the epilogue per factor.
       int tile_m, tile_n;
-      if (!tile_of(unit, tile_m, tile_n)) continue;
+      bool valid;
+      tg_with_grid_factor<GRID_FACTOR_AT_LAUNCH, GRID_FACTOR>(
+          prob.grid_factor, [&](auto factor) TG_INLINE { valid = tile_in(factor, unit, tile_m, tile_n); });
+      if (!valid) continue;
       const int batch = unit / UNITS;
       // Where the launch picks the width, each unit's main loop and epilogue branch once to their
       // instance for it: TW columns, the leading TW / 2 accumulators of each block.

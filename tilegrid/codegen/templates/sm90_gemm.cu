@@ -141,14 +141,6 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
       tg_with_grid_factor<GRID_FACTOR_AT_LAUNCH, GRID_FACTOR>(
           prob.grid_factor, [&](auto factor) TG_INLINE { valid = tile_in(factor, unit, tile_m, tile_n); });
       if (!valid) continue;
-      // A unit starts from zero accumulators, written here rather than by its first wgmma's scale-d:
-      // then ptxas sees them dead from the last unit's epilogue to here, so the per-unit work above
-      // (the tile index in the factor's instance) does not compete with them for registers.
-#pragma unroll
-      for (int mb = 0; mb < M_BLOCKS; ++mb) {
-#pragma unroll
-        for (int r = 0; r < WN / 2; ++r) acc[mb][r] = 0.f;
-      }
       const int batch = unit / UNITS;
       // Where the launch picks the width, each unit's main loop and epilogue branch once to their
       // instance for it: TW columns, the leading TW / 2 accumulators of each block.
@@ -184,7 +176,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
               desc_a = tg_operand_desc<A>(smem_a_addr, tg_smem_a(consumer * WM + mb * 64, kk * 16, stage));
             }
             tg_wgmma<TW, tg_dtype<tg_in_t>::bf16, A::K_MAJOR ? 0 : 1, B::K_MAJOR ? 0 : 1>(
-                tg_leading<TW / 2>(acc[mb]), desc_a, desc_b, 1);
+                tg_leading<TW / 2>(acc[mb]), desc_a, desc_b, kt > k_begin || kk > 0);
           }
         }
         tg_wgmma_commit();

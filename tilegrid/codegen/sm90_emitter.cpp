@@ -313,6 +313,8 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
              "bytes a stage's TMA boxes land in this CTA: overlapping boxes count twice")
       .flag("BATCHED", batched, "3-D tensor maps: the batch entry is the last coordinate")
       .flag("STREAM_K", p.stream_k)
+      .flag("TILES_FROM_PRODUCER", p.grid.method != scheduler::GridMethod::SplitMerge,
+            "the consumers read each unit's tile where the producer leaves it (every unit of the traversal exists)")
       .flag("ACCUMULATE", s.accumulates(), "in-step pieces may add their sums at L2 (MatmulSchedule::accumulates)")
       .value("SLICE_MIN_PIECES", scheduler::kSliceReductionMinPieces,
              "in-step pieces add up in slices from this many on (planWorkSplit), where the kernel does not accumulate")

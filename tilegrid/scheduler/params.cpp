@@ -89,9 +89,10 @@ int64_t MatmulParams::smemBytes(const MatmulProblem& problem) const {
   const int64_t epilogue = stagedEpilogue(problem)
                                ? epilogue_tile.m * epilogue_tile.n * bytes(problem.out_dtype) * (arch == Arch::Sm90 ? 2 : 1)
                                : 0;
-  // sm_90: a full and an empty mbarrier (8 bytes each) per stage. Both families keep 1024 bytes to
-  // align the dynamic buffer by hand, which 128B swizzled tiles need.
-  const int64_t barriers = arch == Arch::Sm90 ? 16 * stages : 0;
+  // sm_90: a full and an empty mbarrier (8 bytes each) per stage, and the tile of the unit whose
+  // first K tile the stage holds (two ints), which the producer hands the consumers. Both families
+  // keep 1024 bytes to align the dynamic buffer by hand, which 128B swizzled tiles need.
+  const int64_t barriers = arch == Arch::Sm90 ? 24 * stages : 0;
   return stages * (a + b) + epilogue + barriers + 1024;
 }
 

@@ -51,6 +51,9 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
   [[maybe_unused]] tg_out_t* smem_c = reinterpret_cast<tg_out_t*>(smem_b + STAGES * B_STAGE_ELEMS);
   tg_u64* full = reinterpret_cast<tg_u64*>(smem_c + C_SMEM_ELEMS);
   tg_u64* empty = full + STAGES;
+  // Per stage, the tile (m, n) of the unit whose first K tile it holds: the producer computes it in
+  // its factor's instance and the consumers read it, so they pick no instance per unit.
+  int* unit_tiles = reinterpret_cast<int*>(empty + STAGES);
 
   if (threadIdx.x == 0) {
 #pragma unroll 1
@@ -103,6 +106,8 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
           // A fresh barrier counts as having completed the phase before its first: the first
           // pass through the ring waits on parity 1 and does not block.
           tg_mbarrier_wait(&empty[stage], ((iter / STAGES) & 1) ^ 1);
+          // Published by the arrive below (release); the consumers read it after waiting on it.
+          if (kt == k_begin) unit_tiles[2 * stage] = tile_m, unit_tiles[2 * stage + 1] = tile_n;
           tg_mbarrier_arrive_expect_tx(&full[stage], stage_tx_bytes);
           const int k0 = kt * BK;
           tg_load_stage<A>(smem_a, &tmap_a, [&](int m, int k) { return tg_smem_a(m, k, stage); }, tile_m * BM, k0,
@@ -134,13 +139,21 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
     [[maybe_unused]] int epilogue_slabs = 0;  // slabs this warpgroup has stored: picks the buffer
 #pragma unroll 1
     for (int item = 0, unit, k_begin, k_end; tg_work_item(work, K_TILES, item, unit, k_begin, k_end); ++item) {
-      // The consumers pick the factor's instance per unit: instancing their loop would copy the main
-      // loop and the epilogue per factor.
+      // The unit's tile: where every unit exists, the one the producer left with the unit's first K
+      // tile (picking the factor's instance here, beside the live accumulators, cost the consumers
+      // registers and time); a split-merge traversal's overhang units are skipped by both roles alike.
       int tile_m, tile_n;
-      bool valid;
-      tg_with_grid_factor<GRID_FACTOR_AT_LAUNCH, GRID_FACTOR>(
-          prob.grid_factor, [&](auto factor) TG_INLINE { valid = tile_in(factor, unit, tile_m, tile_n); });
-      if (!valid) continue;
+      if constexpr (TILES_FROM_PRODUCER) {
+        const int first = iter % STAGES;
+        tg_mbarrier_wait(&full[first], (iter / STAGES) & 1);
+        tile_m = unit_tiles[2 * first];
+        tile_n = unit_tiles[2 * first + 1];
+      } else {
+        bool valid;
+        tg_with_grid_factor<GRID_FACTOR_AT_LAUNCH, GRID_FACTOR>(
+            prob.grid_factor, [&](auto factor) TG_INLINE { valid = tile_in(factor, unit, tile_m, tile_n); });
+        if (!valid) continue;
+      }
       const int batch = unit / UNITS;
       // Where the launch picks the width, each unit's main loop and epilogue branch once to their
       // instance for it: TW columns, the leading TW / 2 accumulators of each block.

@@ -120,6 +120,42 @@ TEST(Sm90WidthAtLaunch, OneCompiledKernelRunsEveryWidth) {
   }
 }
 
+// One kernel reading the traversal's factor and group at launch (MatmulParams::factorAtLaunch):
+// every factor it holds and both groups, over tile grids the factors do not divide, with clusters
+// and without, against cuBLAS; compiled once for all of them.
+TEST(Sm90FactorAtLaunch, OneCompiledKernelWalksEveryFactor) {
+  scheduler::DeviceSpec device;
+  if (auto why = findDevice(device)) GTEST_SKIP() << *why;
+  if (device.arch() != scheduler::Arch::Sm90) GTEST_SKIP() << "sm_90a kernels need an sm_90 device";
+  const auto bf16 = scheduler::DType::BF16;
+  runtime::KernelCache cache;
+  std::map<std::string, std::shared_ptr<const runtime::CompiledKernel>> compiled;
+  for (int64_t cluster : {1, 2}) {
+    for (int64_t factor = 1; factor <= scheduler::kMaxFactorAtLaunch; factor *= 2) {
+      for (scheduler::GridGroup group : {scheduler::GridGroup::M, scheduler::GridGroup::N}) {
+        scheduler::ScheduleOverrides o;
+        o.cta_tile = scheduler::TileShape{128, 128, 64};
+        o.cluster_m = cluster;
+        o.factors = std::vector<int64_t>{factor};
+        o.group = group;
+        const auto s = scheduler::schedule(makeProblem(2700, 2300, 520, scheduler::Layout::TN, bf16, bf16), device, o);
+        ASSERT_TRUE(s.params.factorAtLaunch()) << s.params.toString();
+        const codegen::KernelSource source = codegen::emit(s);
+        const auto kernel = cache.get(source, device.arch());
+        const auto first = compiled.emplace(source.kernel_name, kernel).first->second;
+        EXPECT_EQ(kernel.get(), first.get()) << "compiled again for " << codegen::launchName(s);
+        runtime::RunOptions options;
+        options.iterations = 0;
+        options.reference = runtime::Reference::Cublas;
+        const runtime::RunResult result = runtime::runMatmul(s, source, options);
+        ASSERT_TRUE(result.errors.has_value());
+        EXPECT_TRUE(result.errors->passed) << codegen::launchName(s) << ": norm rel " << result.errors->norm_rel;
+      }
+    }
+  }
+  EXPECT_EQ(compiled.size(), 2u);  // one kernel alone, one in pairs
+}
+
 TEST_P(Sm90StreamKWorkspace, RepeatedLaunchesLeaveTheZeroedAreaZero) {
   scheduler::DeviceSpec device;
   if (auto why = findDevice(device)) GTEST_SKIP() << *why;

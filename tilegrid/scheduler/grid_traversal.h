@@ -53,10 +53,8 @@ bool traversalReadAtLaunch(const GridTraversal& traversal);
 // The factors a kernel that reads its traversal at launch holds: the powers of two up to this. Each
 // gets its own instance of the tile index with the factor a constant, and the launch picks one: a
 // factor held as a variable turns the per-tile divisions by it into divisions by a variable, which
-// cost the consumers registers (three-consumer tiles spilled) and the per-tile arithmetic time
-// (docs/design.md). Every instance costs the consumers too, which pick one per unit beside their
-// live accumulators: with 32 as well, 192x192 tiles spilled 68 bytes where 16 leaves 8. The grid
-// model's rarer 32, and any other factor, is compiled in.
+// cost registers and per-tile time (docs/design.md, *Kernels as configurations*). The grid model's
+// rarer 32, and any other factor, is compiled in.
 inline constexpr int64_t kMaxFactorAtLaunch = 16;
 // Whether `traversal`'s factor is one of those (read at launch where the group is).
 bool factorHeldAtLaunch(const GridTraversal& traversal);

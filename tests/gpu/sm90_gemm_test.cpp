@@ -83,6 +83,23 @@ TEST(Sm90RuntimeShape, OneCompiledKernelServesEveryProblemOfItsConfiguration) {
                                      << ", written between rows " << result.errors->gap_writes;
 }
 
+// Runs `s` against cuBLAS through `cache`, expecting every problem of one configuration to find the
+// kernel `compiled` first recorded for its name (a kernel reading its choice at launch compiles once).
+void runSharingKernels(const scheduler::MatmulSchedule& s, const scheduler::DeviceSpec& device, runtime::KernelCache& cache,
+                       std::map<std::string, std::shared_ptr<const runtime::CompiledKernel>>& compiled) {
+  const codegen::KernelSource source = codegen::emit(s);
+  const auto kernel = cache.get(source, device.arch());
+  const auto first = compiled.emplace(source.kernel_name, kernel).first->second;
+  EXPECT_EQ(kernel.get(), first.get()) << "compiled again for " << codegen::launchName(s);
+  runtime::RunOptions options;
+  options.iterations = 0;
+  options.reference = runtime::Reference::Cublas;
+  const runtime::RunResult result = runtime::runMatmul(s, source, options);
+  ASSERT_TRUE(result.errors.has_value());
+  EXPECT_TRUE(result.errors->passed) << s.problem.toString() << " (" << codegen::launchName(s) << "): norm rel "
+                                     << result.errors->norm_rel << ", written between rows " << result.errors->gap_writes;
+}
+
 // Kernels that hold several tile widths, the launch picking one (MatmulParams::width_at_launch):
 // each width, with edge tiles, C stored by TMA and by the threads (odd N), and stream-K over
 // several waves, against cuBLAS; each kernel compiled once for all its widths.
@@ -106,17 +123,7 @@ TEST(Sm90WidthAtLaunch, OneCompiledKernelRunsEveryWidth) {
   std::map<std::string, std::shared_ptr<const runtime::CompiledKernel>> compiled;
   for (const scheduler::MatmulSchedule& s : schedules) {
     ASSERT_TRUE(s.params.width_at_launch) << s.params.toString();
-    const codegen::KernelSource source = codegen::emit(s);
-    const auto kernel = cache.get(source, device.arch());
-    const auto first = compiled.emplace(source.kernel_name, kernel).first->second;
-    EXPECT_EQ(kernel.get(), first.get()) << "compiled again for " << codegen::launchName(s);
-    runtime::RunOptions options;
-    options.iterations = 0;
-    options.reference = runtime::Reference::Cublas;
-    const runtime::RunResult result = runtime::runMatmul(s, source, options);
-    ASSERT_TRUE(result.errors.has_value());
-    EXPECT_TRUE(result.errors->passed) << s.problem.toString() << " (" << codegen::launchName(s) << "): norm rel "
-                                       << result.errors->norm_rel << ", written between rows " << result.errors->gap_writes;
+    runSharingKernels(s, device, cache, compiled);
   }
 }
 
@@ -140,16 +147,7 @@ TEST(Sm90FactorAtLaunch, OneCompiledKernelWalksEveryFactor) {
         o.group = group;
         const auto s = scheduler::schedule(makeProblem(2700, 2300, 520, scheduler::Layout::TN, bf16, bf16), device, o);
         ASSERT_TRUE(s.params.factorAtLaunch()) << s.params.toString();
-        const codegen::KernelSource source = codegen::emit(s);
-        const auto kernel = cache.get(source, device.arch());
-        const auto first = compiled.emplace(source.kernel_name, kernel).first->second;
-        EXPECT_EQ(kernel.get(), first.get()) << "compiled again for " << codegen::launchName(s);
-        runtime::RunOptions options;
-        options.iterations = 0;
-        options.reference = runtime::Reference::Cublas;
-        const runtime::RunResult result = runtime::runMatmul(s, source, options);
-        ASSERT_TRUE(result.errors.has_value());
-        EXPECT_TRUE(result.errors->passed) << codegen::launchName(s) << ": norm rel " << result.errors->norm_rel;
+        runSharingKernels(s, device, cache, compiled);
       }
     }
   }

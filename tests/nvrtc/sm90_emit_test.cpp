@@ -167,7 +167,7 @@ TEST(Sm90Emit, SixteenBitOutputIsStagedByStmatrix) {
     for (auto out : {scheduler::DType::BF16, scheduler::DType::FP16, scheduler::DType::FP32}) {
       const auto problem = testing::makeProblem(512, n, 256, scheduler::Layout::TN, scheduler::DType::BF16, out);
       const KernelSource source = emit(scheduler::schedule(problem, device));
-      const bool staged = testing::configValue(source.cuda, "EPILOGUE_STMATRIX") == "true";
+      const bool staged = testing::configValue(source.cuda, "STMATRIX", "c_straight") == "true";
       EXPECT_EQ(staged, out != scheduler::DType::FP32) << n << " " << scheduler::toString(out);
       const auto compiled = runtime::compile(source, scheduler::Arch::Sm90);
       EXPECT_TRUE(compiled.warnings.empty()) << compiled.log;
@@ -213,15 +213,18 @@ TEST(Sm90Emit, SwappedOperandsComputeTheTransposeOverTheCallersBuffers) {
   EXPECT_EQ(c.dims, (std::vector<uint64_t>{3000, 5000}));
   EXPECT_EQ(c.strides_bytes, (std::vector<uint64_t>{6000}));
   EXPECT_EQ(c.box, (std::vector<uint32_t>{64, 64}));  // a consumer's 64 rows by a 64-column slab
+  // NN turned is TT: the operands' code changes, so the kernel holds C transposed only.
+  EXPECT_FALSE(s.cOrientationAtLaunch());
   EXPECT_EQ(testing::configValue(source.cuda, "TRANSPOSED_C"), "true");
-  EXPECT_EQ(testing::configValue(source.cuda, "EPILOGUE_STMATRIX"), "true");
+  EXPECT_EQ(testing::configValue(source.cuda, "STRAIGHT_C"), "false");
+  EXPECT_EQ(testing::configValue(source.cuda, "STMATRIX", "c_transposed"), "true");
   const auto compiled = runtime::compile(source, scheduler::Arch::Sm90);
   EXPECT_TRUE(compiled.warnings.empty()) << compiled.log;
   // fp32 out: element stores into the transposed slab, two 32-column boxes a consumer.
   const auto fp32 = testing::makeProblem(5000, 3000, 4096, scheduler::Layout::NN, scheduler::DType::BF16,
                                          scheduler::DType::FP32);
   const KernelSource wide = emit(scheduler::schedule(fp32, device, {.swap_ab = true}));
-  EXPECT_EQ(testing::configValue(wide.cuda, "EPILOGUE_STMATRIX"), "false");
+  EXPECT_EQ(testing::configValue(wide.cuda, "STMATRIX", "c_transposed"), "false");
   EXPECT_EQ(testing::configValue(wide.cuda, "TRANSPOSED_C"), "true");
   EXPECT_EQ(wide.args[3].tensor_map->box[0], 32u);
   // sm_80 kernels do not compute C^T.
@@ -260,7 +263,8 @@ TEST(Sm90Emit, ConsumerWarpgroupsCompileWithinTheirRegisters) {
         EXPECT_EQ(testing::configValue(source.cuda, "WN"), std::to_string(r.cta.n));
         EXPECT_EQ(source.kernel_name.find("_wg128") != std::string::npos, r.rows == 128) << source.kernel_name;
         // The second block of accumulators lands a constant step past the first in the epilogue slab.
-        EXPECT_EQ(testing::configValue(source.cuda, "EPILOGUE_BLOCK_STEP") != "0", r.rows == 128);
+        EXPECT_EQ(testing::configValue(source.cuda, "BLOCK_STEP", swap_ab ? "c_transposed" : "c_straight") != "0",
+                  r.rows == 128);
         const auto compiled = runtime::compile(source, scheduler::Arch::Sm90);
         EXPECT_TRUE(compiled.warnings.empty()) << compiled.log;
         runtime::KernelCache cache;

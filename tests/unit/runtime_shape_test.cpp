@@ -118,6 +118,45 @@ TEST(RuntimeShape, ProblemsOfOneConfigurationShareOneSource) {
   EXPECT_NE(codegen::emit(one_way).kernel_name.find("_directc"), std::string::npos) << codegen::emit(one_way).kernel_name;
 }
 
+// Where A and B share a major (TN, NT), computing C^T = B^T A^T runs the operands' code unchanged:
+// problems of either orientation share one source, and the launch's name and tg_problem say which.
+// NN and TT turn into each other, and shape-compiled kernels hold the problem's one orientation.
+TEST(RuntimeShape, BothOrientationsOfCShareOneSource) {
+  for (Layout layout : {Layout::TN, Layout::NT}) {
+    ScheduleOverrides o = pinned();
+    const MatmulSchedule straight = schedule(bf16Problem(4000, 3000, 4096, layout), kH100, o);
+    o.swap_ab = true;
+    const MatmulSchedule turned = schedule(bf16Problem(4000, 3000, 4096, layout), kH100, o);
+    ASSERT_TRUE(straight.cOrientationAtLaunch() && turned.cOrientationAtLaunch());
+    const codegen::KernelSource a = codegen::emit(straight), b = codegen::emit(turned);
+    EXPECT_TRUE(a.cuda == b.cuda) << toString(layout);
+    EXPECT_EQ(a.kernel_name.find("_swapab"), std::string::npos) << a.kernel_name;
+    EXPECT_EQ(testing::configValue(a.cuda, "STRAIGHT_C"), "true");
+    EXPECT_EQ(testing::configValue(a.cuda, "TRANSPOSED_C"), "true");
+    EXPECT_NE(codegen::launchName(turned).find("_swapab"), std::string::npos) << codegen::launchName(turned);
+    EXPECT_EQ(codegen::problemArgs(straight, 66).c_transposed, 0);
+    EXPECT_EQ(codegen::problemArgs(turned, 66).c_transposed, 1);
+    EXPECT_EQ(codegen::problemArgs(turned, 66).M, 3000);
+    // Turned, the kernel's A is the caller's B.
+    EXPECT_EQ(a.args[1].buffer, "A");
+    EXPECT_EQ(b.args[1].buffer, "B");
+  }
+  for (Layout layout : {Layout::NN, Layout::TT}) {
+    ScheduleOverrides o = pinned();
+    o.swap_ab = true;
+    const MatmulSchedule turned = schedule(bf16Problem(4000, 3000, 4096, layout), kH100, o);
+    EXPECT_FALSE(turned.cOrientationAtLaunch());
+    const codegen::KernelSource source = codegen::emit(turned);
+    EXPECT_NE(source.kernel_name.find("_swapab"), std::string::npos) << source.kernel_name;
+    EXPECT_EQ(testing::configValue(source.cuda, "STRAIGHT_C"), "false");
+  }
+  ScheduleOverrides fixed = pinned();
+  fixed.specialize_shape = true;
+  const MatmulSchedule compiled_in = schedule(bf16Problem(4000, 3000, 4096), kH100, fixed);
+  EXPECT_FALSE(compiled_in.cOrientationAtLaunch());
+  EXPECT_EQ(testing::configValue(codegen::emit(compiled_in).cuda, "TRANSPOSED_C"), "false");
+}
+
 TEST(RuntimeShape, SpecializedKernelsCompileTheShapeIn) {
   ScheduleOverrides o = pinned();
   o.specialize_shape = true;

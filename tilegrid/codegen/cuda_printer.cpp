@@ -64,12 +64,13 @@ std::string declareIndex(const std::string& name, const ir::Val& value, const Va
 std::string emitIndexFunction(const std::string& name, const std::string& comment,
                               const std::vector<IndexFunctionParam>& params,
                               const std::vector<IndexFunctionResult>& results, const std::optional<VarRanges>& shape,
-                              const std::vector<IndexFunctionParam>& template_params) {
+                              const std::vector<IndexFunctionParam>& template_params, const std::string& tag) {
   TG_INTERNAL_CHECK(!results.empty()) << "index function " << name << " computes nothing";
   // Problem parameters are read from the launch's struct: `m` becomes `p.m`, still a size.
   VarRanges ranges;
   std::map<std::string, ir::Val> from_struct;
-  std::string signature = shape ? "[[maybe_unused]] const tg_problem& p" : "";
+  std::string signature = tag;
+  if (shape) signature += std::string(tag.empty() ? "" : ", ") + "[[maybe_unused]] const tg_problem& p";
   for (const auto& [var, max] : shape.value_or(VarRanges{})) {
     ranges["p." + var] = max;
     from_struct.emplace(var, ir::Val::param("p." + var));

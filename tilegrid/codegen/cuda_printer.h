@@ -46,10 +46,13 @@ struct IndexFunctionResult {
 // for those ranges. Without it, the results must not depend on problem parameters. Each of
 // `template_params` (a problem parameter ranging over [1, max]) becomes an int template parameter of
 // the function, so that callers instance it per value and each instance divides by a constant.
+// With `tag`, the function takes an unnamed argument of that type first: functions of one name for
+// different cases (C's orientations) are then overloads, picked by the caller's tag.
 std::string emitIndexFunction(const std::string& name, const std::string& comment,
                               const std::vector<IndexFunctionParam>& params,
                               const std::vector<IndexFunctionResult>& results,
                               const std::optional<VarRanges>& shape = std::nullopt,
-                              const std::vector<IndexFunctionParam>& template_params = {});
+                              const std::vector<IndexFunctionParam>& template_params = {},
+                              const std::string& tag = {});
 
 }  // namespace tilegrid::codegen

@@ -144,7 +144,8 @@ std::string nameOf(const scheduler::MatmulSchedule& s, bool launch) {
   // sm_90 consumer warpgroups take 64 rows unless the name says otherwise.
   if (s.params.arch == scheduler::Arch::Sm90 && s.params.warp_tile.m != 64) name += fmt::format("_wg{}", s.params.warp_tile.m);
   if (s.params.stream_k) name += "_sk";
-  if (s.params.swap_ab) name += "_swapab";
+  // A kernel holding both orientations of C is one kernel for both; its launch names the one it runs.
+  if (s.params.swap_ab && (launch || !s.cOrientationAtLaunch())) name += "_swapab";
   if (s.params.mma_order == scheduler::MmaOrder::Columns) name += "_mmacols";
   return name;
 }
@@ -165,8 +166,13 @@ int64_t fixedSize(const scheduler::MatmulSchedule& s, int64_t value) { return s.
 
 std::string kernelSummary(const scheduler::MatmulSchedule& s) {
   const scheduler::MatmulProblem prob = s.kernelProblem();  // computing C^T, the problem turned around
-  return (s.params.shapeAtLaunch() ? std::string("any problem of its configuration") : prob.toString()) + "; " +
-         s.params.toString(scheduler::ParamsText::Kernel);
+  const std::string problem = s.params.shapeAtLaunch() ? std::string("any problem of its configuration") : prob.toString();
+  if (!s.cOrientationAtLaunch()) return problem + "; " + s.params.toString(scheduler::ParamsText::Kernel);
+  // Described as it stores C straight, whichever orientation this launch takes.
+  scheduler::MatmulParams straight = s.params;
+  straight.swap_ab = false;
+  straight.smem_epilogue = s.cOrientation(false).atom;
+  return problem + "; " + straight.toString(scheduler::ParamsText::Kernel) + "; C straight or transposed (at launch)";
 }
 
 ConfigBlock commonConfig(const scheduler::MatmulSchedule& s) {

@@ -37,14 +37,14 @@ std::vector<Val> vars(const std::vector<std::string>& names) {
 // `shape`, the function takes the problem parameters.
 std::string offsetFunction(const std::string& name, const std::string& comment, const ir::TensorDomain& d,
                            const std::vector<std::string>& axis_names,
-                           const std::optional<VarRanges>& shape = std::nullopt) {
+                           const std::optional<VarRanges>& shape = std::nullopt, const std::string& tag = {}) {
   TG_INTERNAL_CHECK(d.loop() == d.logical()) << d.name() << " must be indexed from its logical domain";
   ir::Indexer indexer(d);
   const ir::IndexResult alloc = indexer.allocationIndex(vars(axis_names));
   TG_INTERNAL_CHECK(alloc.predicates.empty()) << d.name() << "'s allocation is not exact";
   const Val offset = indexer.linearize(d.allocation(), alloc.indices);
   return emitIndexFunction(name, comment, logicalParams(d, axis_names, shape.value_or(VarRanges{})),
-                           {{"offset", offset}}, shape);
+                           {{"offset", offset}}, shape, {}, tag);
 }
 
 }  // namespace
@@ -86,12 +86,25 @@ std::string emitMatmulIndexFunctions(const scheduler::MatmulSchedule& s) {
                         {"m", "k", "stage"});
   out += offsetFunction("tg_smem_b", "B tile in shared memory: " + s.params.smem_b.toString() + " (smem_b)", s.smem_b,
                         {"n", "k", "stage"});
-  out += offsetFunction("tg_smem_epilogue",
-                        "output slab in shared memory: " + s.params.smem_epilogue.toString() + " (smem_epilogue)",
-                        s.smem_epilogue, {"m", "n", "buffer"});
+  if (s.params.arch == scheduler::Arch::Sm90) {
+    // Both orientations of C, overloads on the orientation's tag (tg_c_orientation): kernels holding
+    // one call only its own, kernels holding both pick per launch.
+    for (const bool transposed : {false, true}) {
+      const scheduler::COrientationDomains c = s.cOrientation(transposed);
+      const std::string tag = transposed ? "tg_c_orientation<true>" : "tg_c_orientation<false>";
+      const std::string how = transposed ? "C stored transposed" : "C stored straight";
+      out += offsetFunction("tg_smem_epilogue", "output slab in shared memory, " + how + ": " + c.atom.toString() + " (smem_epilogue)",
+                            c.smem_epilogue, {"m", "n", "buffer"}, std::nullopt, tag);
+      out += offsetFunction("tg_gmem_c", "C in global memory, " + how + " (gmem_c)", c.gmem_c, {"m", "n"}, limits, tag);
+    }
+  } else {
+    out += offsetFunction("tg_smem_epilogue",
+                          "output slab in shared memory: " + s.params.smem_epilogue.toString() + " (smem_epilogue)",
+                          s.smem_epilogue, {"m", "n", "buffer"});
+    out += offsetFunction("tg_gmem_c", "C in global memory (gmem_c)", s.gmem_c, {"m", "n"}, limits);
+  }
   out += offsetFunction("tg_gmem_a", "A in global memory (gmem_a)", s.gmem_a, {"m", "k"}, limits);
   out += offsetFunction("tg_gmem_b", "B in global memory (gmem_b)", s.gmem_b, {"n", "k"}, limits);
-  out += offsetFunction("tg_gmem_c", "C in global memory (gmem_c)", s.gmem_c, {"m", "n"}, limits);
   for (const ir::TensorDomain* copy : {&s.copy_a, &s.copy_b}) {
     ir::Indexer indexer(*copy);
     const ir::IndexResult index = indexer.logicalIndex({Val::loopIndex("it"), Val::loopIndex("tid"), Val(0)});

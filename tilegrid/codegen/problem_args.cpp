@@ -36,6 +36,7 @@ tg_problem problemArgs(const scheduler::MatmulSchedule& s, int64_t clusters) {
   args.k_tail_steps = narrow(s.kTailSteps(), "k_tail_steps");
   args.units = narrow(s.workUnits() / p.batch, "units");
   args.c_by_tma = tmaStoresC(s) ? 1 : 0;
+  args.c_transposed = s.params.swap_ab ? 1 : 0;
   const auto [grouped, other] = s.gridExtents();
   args.grid_grouped = narrow(grouped, "grid_grouped");
   args.grid_other = narrow(other, "grid_other");

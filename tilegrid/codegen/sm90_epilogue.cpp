@@ -78,27 +78,38 @@ int64_t blockStep(const ir::TensorDomain& slab, int64_t warpgroup_rows) {
 
 void addSm90EpilogueConfig(const scheduler::MatmulSchedule& s, ConfigBlock& config) {
   const auto& p = s.params;
-  const bool transposed = p.swap_ab;
   const int64_t slab_n = p.epilogue_tile.n;
   TG_INTERNAL_CHECK(slab_n <= p.warp_tile.n && slab_n % 8 == 0 && p.epilogue_tile.m == p.cta_tile.m)
       << "epilogue tile " << p.epilogue_tile.toString() << " does not tile the cta tile " << p.cta_tile.toString();
-  // Stored transposed (an m-contiguous slab), TMA boxes are the atom's width of a warpgroup's rows.
-  const int64_t box_rows = transposed ? p.smem_epilogue.contiguousElems() : p.warp_tile.m;
-  TG_INTERNAL_CHECK(p.warp_tile.m % box_rows == 0)
-      << "epilogue atom " << p.smem_epilogue.toString() << " does not tile a warpgroup's rows";
-  // Straight, a warp's lanes walk n (axis 1 of gmem_c) along a row m; transposed, they walk m.
-  const bool row_contiguous = constantStep(s.gmem_c, transposed ? 0 : 1) == 1;
   const bool tma_store = tmaStoresC(s), both = s.storesCBothWays();
+  const bool both_orientations = s.cOrientationAtLaunch();
   config.value("SLAB_N", slab_n, "epilogue slab width (columns of the warpgroup's tile)")
       .flag("TMA_STORE_C", both || tma_store, "the kernel may store C by TMA")
       .flag("DIRECT_STORE_C", both || !tma_store,
             "the kernel may store C from its threads (with TMA_STORE_C too, the launch picks: tg_problem::c_by_tma)")
-      .flag("TRANSPOSED_C", transposed, "the kernel computes C^T (swap_ab): slabs are stored transposed")
-      .flag("EPILOGUE_STMATRIX", stmatrixFits(s.smem_epilogue, s.problem.out_dtype, transposed))
-      .value("EPILOGUE_BLOCK_STEP", blockStep(s.smem_epilogue, p.warp_tile.m),
-             "slab offset from a warpgroup's 64-row block 0 to block 1 (0: indexed through the row)")
-      .value("C_BOX_ROWS", box_rows, "slab rows a TMA store box covers")
-      .flag("C_ROW_CONTIGUOUS", row_contiguous, "C's offset steps by 1 along the lanes' direct stores");
+      .flag("STRAIGHT_C", both_orientations || !p.swap_ab, "the kernel may compute C = A B (c_straight)")
+      .flag("TRANSPOSED_C", both_orientations || p.swap_ab,
+            "the kernel may compute C^T = B^T A^T, storing slabs transposed (c_transposed; with STRAIGHT_C too, the "
+            "launch picks: tg_problem::c_transposed)");
+  // Each orientation's way of filling and storing a slab, from its own domains. The device code names
+  // both; it instantiates only those the kernel holds.
+  for (const bool transposed : {false, true}) {
+    const scheduler::COrientationDomains c = s.cOrientation(transposed);
+    const std::string group = transposed ? "c_transposed" : "c_straight";
+    // Stored transposed (an m-contiguous slab), TMA boxes are the atom's width of a warpgroup's rows.
+    const int64_t box_rows = transposed ? c.atom.contiguousElems() : p.warp_tile.m;
+    TG_INTERNAL_CHECK(p.warp_tile.m % box_rows == 0)
+        << "epilogue atom " << c.atom.toString() << " does not tile a warpgroup's rows";
+    // Straight, a warp's lanes walk n (axis 1 of gmem_c) along a row m; transposed, they walk m.
+    const bool row_contiguous = constantStep(c.gmem_c, transposed ? 0 : 1) == 1;
+    config.flag("TRANSPOSED", transposed, "", group)
+        .flag("STMATRIX", stmatrixFits(c.smem_epilogue, s.problem.out_dtype, transposed),
+              "slabs are filled by stmatrix", group)
+        .value("BLOCK_STEP", blockStep(c.smem_epilogue, p.warp_tile.m),
+               "slab offset from a warpgroup's 64-row block 0 to block 1 (0: indexed through the row)", group)
+        .value("BOX_ROWS", box_rows, "slab rows a TMA store box covers", group)
+        .flag("ROW_CONTIGUOUS", row_contiguous, "C's offset steps by 1 along the lanes' direct stores", group);
+  }
 }
 
 }  // namespace tilegrid::codegen

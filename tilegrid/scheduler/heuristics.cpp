@@ -109,8 +109,7 @@ void fitWarpTile(const MatmulProblem& problem, MatmulParams& p) {
 // m-contiguous: a consumer's rows are C's columns, in TMA boxes of 64 elements.
 void setEpilogueTile(const MatmulProblem& problem, MatmulParams& p, const TileShape& slab) {
   p.epilogue_tile = slab;
-  p.smem_epilogue = p.swap_ab ? chooseSmemAtom(Major::MN, problem.out_dtype, 64)
-                              : chooseSmemAtom(Major::K, problem.out_dtype, slab.n);
+  p.smem_epilogue = epilogueAtom(problem.out_dtype, slab.n, p.swap_ab);
 }
 
 void chooseEpilogue(const MatmulProblem& problem, MatmulParams& p) {
@@ -183,17 +182,19 @@ std::pair<int64_t, int64_t> launchWidthRun(const MatmulProblem& problem, const D
 // slabs, halved until it has four, as long as every row of a TMA store box keeps 64 contiguous bytes
 // (a slab's width when stored straight; stored transposed the boxes run 64 elements along m whatever
 // the width). A fourth stage hides more of the loads than the wider slabs save in stores
-// (docs/findings.md, *sm_90a kernels on large problems*).
+// (docs/findings.md, *sm_90a kernels on large problems*). Of the slabs giving the most stages, the
+// widest: the slab is then a function of the tile and its stages in either orientation, so a kernel
+// holding both orientations of C (cOrientationAtLaunch) is the same kernel for problems of either.
 void narrowEpilogueForStages(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
   constexpr int64_t kWantedStages = 4;
   if (p.arch != Arch::Sm90) return;
   MatmulParams narrow = p;
-  while (narrow.stages < kWantedStages && narrow.epilogue_tile.n % 16 == 0 &&
+  while (p.stages < kWantedStages && narrow.epilogue_tile.n % 16 == 0 &&
          (p.swap_ab || narrow.epilogue_tile.n / 2 * bytes(problem.out_dtype) >= 64)) {
     setEpilogueTile(problem, narrow, TileShape{p.epilogue_tile.m, narrow.epilogue_tile.n / 2, 1});
     narrow.stages = mostStages(problem, device, narrow);
+    if (narrow.stages > p.stages) p = narrow;
   }
-  if (narrow.stages > p.stages) p = narrow;
 }
 
 }  // namespace

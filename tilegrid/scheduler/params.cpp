@@ -65,6 +65,16 @@ bool MatmulParams::sm90AccumulatorsFit() const {
          std::max(widest, instruction_tile.n) / 2 + kSm90InstructionMargin <= split.compiled;
 }
 
+bool MatmulParams::cOrientationAtLaunch(const MatmulProblem& problem) const {
+  // A kernel holding several tile widths holds an epilogue per width already: a second orientation
+  // of each left its consumers short of registers (they spilled).
+  return arch == Arch::Sm90 && shapeAtLaunch() && !width_at_launch && majorOfA(problem.layout) == majorOfB(problem.layout);
+}
+
+SmemAtom epilogueAtom(DType out, int64_t slab_n, bool transposed) {
+  return transposed ? chooseSmemAtom(Major::MN, out, 64) : chooseSmemAtom(Major::K, out, slab_n);
+}
+
 bool MatmulParams::stagedEpilogue(const MatmulProblem& problem) const {
   if (arch == Arch::Sm90) return true;
   const int64_t row_chunks = warp_tile.n * bytes(problem.out_dtype) / 16;

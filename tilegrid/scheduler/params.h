@@ -133,6 +133,11 @@ struct MatmulParams {
   // Whether it reads the factor at launch too (a power of two up to kMaxFactorAtLaunch): kernels
   // differing only in the factor are then one kernel.
   bool factorAtLaunch() const { return groupAtLaunch() && factorHeldAtLaunch(grid); }
+  // sm_90: whether the kernel holds both orientations of C, stored straight and transposed, and the
+  // launch picks (tg_problem::c_transposed). Where A and B are both K-major (TN) or both MN-major
+  // (NT), swapping them leaves the kernel's operand code as it is: only the epilogue's slab layout
+  // and C's offsets turn, so problems of either orientation share one kernel.
+  bool cOrientationAtLaunch(const MatmulProblem& problem) const;
 
   // Warps (sm_80) or warpgroups (sm_90) doing math.
   int64_t mathGroups() const;
@@ -172,6 +177,10 @@ struct MatmulParams {
   size_t hash() const;
   bool operator==(const MatmulParams&) const = default;
 };
+
+// sm_90: the shared-memory atom of an epilogue slab `slab_n` columns wide: n-contiguous when C is
+// stored straight, m-contiguous (64 elements, one TMA box row) when stored transposed.
+SmemAtom epilogueAtom(DType out, int64_t slab_n, bool transposed);
 
 void to_json(nlohmann::json& j, const MatmulParams& params);
 // Throws UserError for missing or mistyped fields.

@@ -11,6 +11,12 @@
 namespace tilegrid::scheduler {
 namespace {
 
+// C as the kernel problem (m, n) indexes it in the caller's row-major buffer: computing C^T
+// (`transposed`), column-major.
+ir::TensorDomain gmemC(const ir::Val& m, const ir::Val& n, bool transposed, const ir::Val& ldc) {
+  return buildGlobalMatrix("gmem_c", {"m", m}, {"n", n}, transposed ? Major::MN : Major::K, ldc);
+}
+
 ir::TensorDomain epilogueTile(const MatmulParams& p) {
   // sm_90: two slabs, one filled while the other's TMA store reads it.
   return buildSmemTile("smem_epilogue", {"m", ir::Val(p.epilogue_tile.m)}, {"n", ir::Val(p.epilogue_tile.n)},
@@ -121,9 +127,7 @@ MatmulSchedule scheduleWith(MatmulProblem user_problem, const DeviceSpec& device
                                      shapeVal(at_launch, sp::kLda, layout_a.ld)),
                    buildGlobalMatrix("gmem_b", {"n", n}, {"k", k}, layout_b.major,
                                      shapeVal(at_launch, sp::kLdb, layout_b.ld)),
-                   // C is row-major; the kernel problem of swap_ab reads it column-major.
-                   buildGlobalMatrix("gmem_c", {"m", m}, {"n", n}, layout_c.major,
-                                     shapeVal(at_launch, sp::kLdc, layout_c.ld)),
+                   gmemC(m, n, params.swap_ab, shapeVal(at_launch, sp::kLdc, layout_c.ld)),
                    copyTile("copy_a", cta.m, layout_a.major, problem.a_dtype),
                    copyTile("copy_b", params.compiledTile().n, layout_b.major, problem.b_dtype),
                    buildWarpGrid(cta.m / params.warp_tile.m, cta.n / params.warp_tile.n),
@@ -132,6 +136,21 @@ MatmulSchedule scheduleWith(MatmulProblem user_problem, const DeviceSpec& device
                    {{"params", params.toString(), "scheduleWith: the caller's", {}}}};
   checkShapeLimits(s);
   return s;
+}
+
+COrientationDomains MatmulSchedule::cOrientation(bool transposed) const {
+  if (transposed == params.swap_ab) return {params.smem_epilogue, smem_epilogue, gmem_c};
+  MatmulParams turned = params;
+  turned.swap_ab = transposed;
+  turned.smem_epilogue = epilogueAtom(problem.out_dtype, params.epilogue_tile.n, transposed);
+  // Sizes read at launch, or those of the problem turned that way (a kernel with the shape compiled
+  // in holds one orientation; the other's functions are printed for it but never called).
+  const bool at_launch = params.shapeAtLaunch();
+  const MatmulProblem kernel = turned.kernelProblem(problem);
+  namespace sp = shape_param;
+  return {turned.smem_epilogue, epilogueTile(turned),
+          gmemC(shapeVal(at_launch, sp::kM, kernel.m), shapeVal(at_launch, sp::kN, kernel.n), transposed,
+                shapeVal(at_launch, sp::kLdc, operandLayout('c').ld))};
 }
 
 OperandLayout MatmulSchedule::operandLayout(char operand) const {

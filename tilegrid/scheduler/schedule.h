@@ -49,6 +49,14 @@ inline constexpr const char* kGridOther = "grid_other";
 inline constexpr const char* kGridFactor = "grid_factor";
 }  // namespace shape_param
 
+// C in one orientation: the epilogue slab's atom and domain, and C's global domain over the kernel
+// problem's (m, n).
+struct COrientationDomains {
+  SmemAtom atom;
+  ir::TensorDomain smem_epilogue;
+  ir::TensorDomain gmem_c;
+};
+
 struct MatmulSchedule {
   MatmulProblem problem;  // the caller's: what the buffers hold and the result must equal
   DeviceSpec device;
@@ -70,6 +78,11 @@ struct MatmulSchedule {
   DecisionTrace decisions;
 
   MatmulProblem kernelProblem() const { return params.kernelProblem(problem); }
+  // Whether the kernel holds both orientations of C (MatmulParams::cOrientationAtLaunch).
+  bool cOrientationAtLaunch() const { return params.cOrientationAtLaunch(problem); }
+  // C's domains stored straight (transposed false) or transposed: the launch's own (smem_epilogue,
+  // gmem_c) where it matches params.swap_ab, else the other orientation's over the same slab and sizes.
+  COrientationDomains cOrientation(bool transposed) const;
   // Operand 'a', 'b' or 'c' of kernelProblem() as the kernel reads or writes it.
   OperandLayout operandLayout(char operand) const;
   // The value of every shape parameter (shape_param) for this problem: what the kernel's tg_problem

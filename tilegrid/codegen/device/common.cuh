@@ -84,6 +84,14 @@ __device__ __forceinline__ void tg_with_grid_factor(int factor, F&& f) {
   }
 }
 
+// The orientation C is stored in: straight (the kernel computes C = A B) or transposed (C^T = B^T A^T,
+// each tile stored turned). The printed index functions of C take it first, so that a kernel holding
+// both orientations calls each by overload.
+template <bool Transposed>
+struct tg_c_orientation {
+  static constexpr bool transposed = Transposed;
+};
+
 // The leading N registers of an accumulator array, as the array a narrower instruction writes.
 template <int N, int Regs>
 __device__ __forceinline__ float (&tg_leading(float (&acc)[Regs]))[N] {

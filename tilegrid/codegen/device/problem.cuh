@@ -27,6 +27,9 @@ struct tg_problem {
   // sm_90: 1 where TMA stores C (its rows and batch entries are whole 16-byte granules), 0 where the
   // epilogue's threads store it.
   int c_by_tma;
+  // sm_90: 1 where the kernel computes C^T = B^T A^T (the caller's problem turned around, each tile
+  // stored transposed), 0 where it computes C = A B; read by kernels holding both orientations.
+  int c_transposed;
   // How the launched grid of a persistent sm_90 kernel divides the work units: the scheduler's
   // planWorkSplit for exactly the clusters launched.
   tg_work_split split;

@@ -3,22 +3,48 @@
 // where C's rows are whole 16-byte granules, else from the buffer a C row per warp. Slabs clip at M
 // and N and drain while the next tile's main loop runs. A tile width that is not a whole number of
 // slabs ends on a slab overlapping the one before: its columns are stored twice, with the same values.
-// Reads the configuration and the printed index functions.
+// C's orientation is a type, the configuration's c_straight or c_transposed (`Ep`): its values say how
+// that orientation's slab is filled and stored, and its tag (tg_c_orientation) picks the printed index
+// functions of that orientation. Reads the configuration and the printed index functions.
 #pragma once
+
+// The orientation's tag, which selects the printed index functions of C stored that way.
+template <typename Ep>
+using tg_c_tag = tg_c_orientation<Ep::TRANSPOSED>;
+
+// Calls f(c_straight{}) or f(c_transposed{}): the orientation the kernel holds, or where it holds
+// both (STRAIGHT_C and TRANSPOSED_C), the launch's (tg_problem::c_transposed). Each orientation gets
+// its own instance of f.
+template <typename F>
+__device__ __forceinline__ void tg_with_c_orientation(const tg_problem& prob, F&& f) {
+  using namespace tg_config;
+  if constexpr (STRAIGHT_C && TRANSPOSED_C) {
+    if (prob.c_transposed) {
+      f(c_transposed{});
+    } else {
+      f(c_straight{});
+    }
+  } else if constexpr (TRANSPOSED_C) {
+    f(c_transposed{});
+  } else {
+    f(c_straight{});
+  }
+}
 
 // Writes 64-row block `mb` of the warpgroup's accumulators, columns [col0, col0 + SLAB_N) of its tile,
 // into slab buffer `buffer`. wgmma's accumulator layout: in every 8-column block j, thread (warp, lane)
 // holds rows warp * 16 + lane / 4 (+ 8) of the block and columns 8 j + 2 (lane % 4) (+ 1), at
-// acc[4 j + 2 half + e]. Block mb's rows reach the buffer through the row (EPILOGUE_BLOCK_STEP 0) or,
+// acc[4 j + 2 half + e]. Block mb's rows reach the buffer through the row (Ep::BLOCK_STEP 0) or,
 // where the scheduler found every element of block mb a constant step past block 0's, by adding that
 // step to the offset, which ptxas folds into the store.
-template <int Regs>
+template <typename Ep, int Regs>
 __device__ __forceinline__ void tg_fill_slab_block(const float (&acc)[Regs], tg_out_t* smem_c, int mb, int col0,
                                                    int consumer, int warp, int lane, int buffer) {
   using namespace tg_config;
-  const int first_row = consumer * WM + (EPILOGUE_BLOCK_STEP == 0 ? mb * 64 : 0) + warp * 16;
-  tg_out_t* const slab = smem_c + (EPILOGUE_BLOCK_STEP == 0 ? 0 : mb * EPILOGUE_BLOCK_STEP);
-  if constexpr (EPILOGUE_STMATRIX) {
+  constexpr tg_c_tag<Ep> c;
+  const int first_row = consumer * WM + (Ep::BLOCK_STEP == 0 ? mb * 64 : 0) + warp * 16;
+  tg_out_t* const slab = smem_c + (Ep::BLOCK_STEP == 0 ? 0 : mb * Ep::BLOCK_STEP);
+  if constexpr (Ep::STMATRIX) {
     // A quarter of the store instructions of element pairs. Lane l addresses row l % 8 of block
     // l / 8 as stored: of the warp's rows when straight, of the block's columns when transposed.
 #pragma unroll
@@ -30,22 +56,22 @@ __device__ __forceinline__ void tg_fill_slab_block(const float (&acc)[Regs], tg_
         const int a = 4 * (col0 / 8 + j + b / 2) + 2 * (b % 2);
         r[b] = tg_pack_pair<tg_out_t>(acc[a], acc[a + 1]);
       }
-      if constexpr (TRANSPOSED_C) {
+      if constexpr (Ep::TRANSPOSED) {
         const int m = first_row + (lane / 8) % 2 * 8, n = (j + lane / 16) * 8 + lane % 8;
-        tg_stmatrix_x4_trans(slab + tg_smem_epilogue(m, n, buffer), r);
+        tg_stmatrix_x4_trans(slab + tg_smem_epilogue(c, m, n, buffer), r);
       } else {
         const int m = first_row + lane % 8 + (lane / 8) % 2 * 8, n = (j + lane / 16) * 8;
-        tg_stmatrix_x4(slab + tg_smem_epilogue(m, n, buffer), r);
+        tg_stmatrix_x4(slab + tg_smem_epilogue(c, m, n, buffer), r);
       }
     }
-  } else if constexpr (TRANSPOSED_C) {
+  } else if constexpr (Ep::TRANSPOSED) {
     // A thread's pair of columns is not contiguous in the transposed slab: one element at a time.
 #pragma unroll
     for (int j = 0; j < SLAB_N / 8; ++j) {
 #pragma unroll
       for (int i = 0; i < 4; ++i) {
         const int m = first_row + lane / 4 + i / 2 * 8, n = j * 8 + (lane % 4) * 2 + i % 2;
-        slab[tg_smem_epilogue(m, n, buffer)] = tg_dtype<tg_out_t>::from_float(acc[4 * (col0 / 8 + j) + i]);
+        slab[tg_smem_epilogue(c, m, n, buffer)] = tg_dtype<tg_out_t>::from_float(acc[4 * (col0 / 8 + j) + i]);
       }
     }
   } else {
@@ -55,15 +81,16 @@ __device__ __forceinline__ void tg_fill_slab_block(const float (&acc)[Regs], tg_
       for (int half = 0; half < 2; ++half) {
         const int m = first_row + lane / 4 + half * 8, n = j * 8 + (lane % 4) * 2;
         const int a = 4 * (col0 / 8 + j) + 2 * half;
-        tg_store_pair(slab + tg_smem_epilogue(m, n, buffer), acc[a], acc[a + 1]);
+        tg_store_pair(slab + tg_smem_epilogue(c, m, n, buffer), acc[a], acc[a + 1]);
       }
     }
   }
 }
 
 // The TMA stores of a filled slab, issued by the warpgroup's first thread: one box of the warpgroup's
-// rows straight; stored transposed, one box per C_BOX_ROWS of those rows (C's columns). The tile's
+// rows straight; stored transposed, one box per Ep::BOX_ROWS of those rows (C's columns). The tile's
 // first column is n0.
+template <typename Ep>
 __device__ __forceinline__ void tg_store_slab_tma(const tg_tensor_map* tmap_c, const tg_out_t* smem_c, int tile_m,
                                                   int n0, int batch, int consumer, int col0, int buffer) {
   using namespace tg_config;
@@ -74,50 +101,53 @@ __device__ __forceinline__ void tg_store_slab_tma(const tg_tensor_map* tmap_c, c
       tg_tma_store_2d(tmap_c, c0, c1, src);
     }
   };
-  if constexpr (TRANSPOSED_C) {
+  constexpr tg_c_tag<Ep> c;
+  if constexpr (Ep::TRANSPOSED) {
 #pragma unroll
-    for (int box = 0; box < WM / C_BOX_ROWS; ++box) {
-      const int m = consumer * WM + box * C_BOX_ROWS;
-      store(tile_m * BM + m, n0 + col0, smem_c + tg_smem_epilogue(m, 0, buffer));
+    for (int box = 0; box < WM / Ep::BOX_ROWS; ++box) {
+      const int m = consumer * WM + box * Ep::BOX_ROWS;
+      store(tile_m * BM + m, n0 + col0, smem_c + tg_smem_epilogue(c, m, 0, buffer));
     }
   } else {
-    store(n0 + col0, tile_m * BM + consumer * WM, smem_c + tg_smem_epilogue(consumer * WM, 0, buffer));
+    store(n0 + col0, tile_m * BM + consumer * WM, smem_c + tg_smem_epilogue(c, consumer * WM, 0, buffer));
   }
 }
 
 // Stores of a filled slab from shared memory where TMA cannot store C: a warp per C row, consecutive
 // elements from consecutive lanes. C's rows are the slab's rows straight, its columns transposed.
-// Where the scheduler's algebra shows C's offset stepping by 1 along a row (C_ROW_CONTIGUOUS), a warp
+// Where the scheduler's algebra shows C's offset stepping by 1 along a row (Ep::ROW_CONTIGUOUS), a warp
 // computes the row's start once and indexes it by the column (the full offset is a 64-bit product
 // with a leading dimension read at launch). The batch entry's offset is added where it is used: a
 // pointer to it kept across the slabs cost the consumers registers.
+template <typename Ep>
 __device__ __forceinline__ void tg_store_slab_direct(tg_out_t* C, const tg_out_t* smem_c, const tg_problem& prob,
                                                      int M, int N, int batch, int tile_m, int n0, int consumer,
                                                      int warp, int lane, int col0, int buffer) {
   using namespace tg_config;
+  constexpr tg_c_tag<Ep> c;
   // Straight, a warp's lanes walk n along a C row m; transposed, they walk m along a column n.
-  constexpr int ROWS = TRANSPOSED_C ? SLAB_N : WM, COLS = TRANSPOSED_C ? WM : SLAB_N;
+  constexpr int ROWS = Ep::TRANSPOSED ? SLAB_N : WM, COLS = Ep::TRANSPOSED ? WM : SLAB_N;
 #pragma unroll 4
   for (int r = warp; r < ROWS; r += 4) {
     const int m_row = tile_m * BM + consumer * WM + r, n_col = n0 + col0 + r;
-    if (TRANSPOSED_C ? n_col >= N : m_row >= M) break;
+    if (Ep::TRANSPOSED ? n_col >= N : m_row >= M) break;
     const long long batch_offset =
         static_cast<long long>(batch) * (SHAPE_AT_LAUNCH ? prob.batch_stride_c : FIXED_BATCH_STRIDE_C);
     tg_out_t* row_start = nullptr;
-    if constexpr (C_ROW_CONTIGUOUS) {
-      row_start = C + batch_offset + (TRANSPOSED_C ? tg_gmem_c(prob, 0, n_col) : tg_gmem_c(prob, m_row, 0));
+    if constexpr (Ep::ROW_CONTIGUOUS) {
+      row_start = C + batch_offset + (Ep::TRANSPOSED ? tg_gmem_c(c, prob, 0, n_col) : tg_gmem_c(c, prob, m_row, 0));
     }
 #pragma unroll
     for (int e = lane; e < COLS; e += 32) {
-      const int m = TRANSPOSED_C ? tile_m * BM + consumer * WM + e : m_row;
-      const int n = TRANSPOSED_C ? n_col : n0 + col0 + e;
-      if (TRANSPOSED_C ? m >= M : n >= N) continue;
-      const tg_out_t v = TRANSPOSED_C ? smem_c[tg_smem_epilogue(consumer * WM + e, r, buffer)]
-                                      : smem_c[tg_smem_epilogue(consumer * WM + r, e, buffer)];
-      if constexpr (C_ROW_CONTIGUOUS) {
-        row_start[TRANSPOSED_C ? m : n] = v;
+      const int m = Ep::TRANSPOSED ? tile_m * BM + consumer * WM + e : m_row;
+      const int n = Ep::TRANSPOSED ? n_col : n0 + col0 + e;
+      if (Ep::TRANSPOSED ? m >= M : n >= N) continue;
+      const tg_out_t v = Ep::TRANSPOSED ? smem_c[tg_smem_epilogue(c, consumer * WM + e, r, buffer)]
+                                        : smem_c[tg_smem_epilogue(c, consumer * WM + r, e, buffer)];
+      if constexpr (Ep::ROW_CONTIGUOUS) {
+        row_start[Ep::TRANSPOSED ? m : n] = v;
       } else {
-        C[batch_offset + tg_gmem_c(prob, m, n)] = v;
+        C[batch_offset + tg_gmem_c(c, prob, m, n)] = v;
       }
     }
   }
@@ -129,8 +159,8 @@ __device__ __forceinline__ void tg_store_slab_direct(tg_out_t* C, const tg_out_t
 // kernel carries both and the launch picks one per tile: each instantiation keeps its own register
 // peak, where one body branching per slab spilled in the largest tiles. The tile is TileN columns
 // wide, the leading TileN / 2 accumulators of each block (a kernel holding several widths keeps the
-// widest's).
-template <bool ByTma, int TileN, int MBlocks, int Regs>
+// widest's). C is stored in the orientation `Ep` (tg_with_c_orientation).
+template <typename Ep, bool ByTma, int TileN, int MBlocks, int Regs>
 __device__ __forceinline__ void tg_epilogue(const float (&acc)[MBlocks][Regs], tg_out_t* smem_c,
                                             const tg_tensor_map* tmap_c, tg_out_t* C, const tg_problem& prob, int M,
                                             int N, int tile_m, int tile_n, int batch, int consumer, int t,
@@ -149,18 +179,18 @@ __device__ __forceinline__ void tg_epilogue(const float (&acc)[MBlocks][Regs], t
       if (t == 0) tg_tma_store_wait_read<1>();
       tg_named_barrier_sync(1 + consumer, 128);
 #pragma unroll
-      for (int mb = 0; mb < MBlocks; ++mb) tg_fill_slab_block(acc[mb], smem_c, mb, col0, consumer, warp, lane, buffer);
+      for (int mb = 0; mb < MBlocks; ++mb) tg_fill_slab_block<Ep>(acc[mb], smem_c, mb, col0, consumer, warp, lane, buffer);
       tg_fence_proxy_async();
       tg_named_barrier_sync(1 + consumer, 128);
       if (t == 0) {
-        tg_store_slab_tma(tmap_c, smem_c, tile_m, n0, batch, consumer, col0, buffer);
+        tg_store_slab_tma<Ep>(tmap_c, smem_c, tile_m, n0, batch, consumer, col0, buffer);
         tg_tma_store_commit();
       }
     } else {
 #pragma unroll
-      for (int mb = 0; mb < MBlocks; ++mb) tg_fill_slab_block(acc[mb], smem_c, mb, col0, consumer, warp, lane, buffer);
+      for (int mb = 0; mb < MBlocks; ++mb) tg_fill_slab_block<Ep>(acc[mb], smem_c, mb, col0, consumer, warp, lane, buffer);
       tg_named_barrier_sync(1 + consumer, 128);
-      tg_store_slab_direct(C, smem_c, prob, M, N, batch, tile_m, n0, consumer, warp, lane, col0, buffer);
+      tg_store_slab_direct<Ep>(C, smem_c, prob, M, N, batch, tile_m, n0, consumer, warp, lane, col0, buffer);
       // The buffer is written again two slabs on; every lane must have read it by then.
       tg_named_barrier_sync(1 + consumer, 128);
     }

@@ -302,19 +302,22 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
           }
         }
       }
-      // A kernel that carries both epilogues takes the launch's; one that carries one, that one. The
-      // way is picked before the width: picked per width, kernels holding every width spilled.
-      if (TMA_STORE_C && DIRECT_STORE_C ? prob.c_by_tma != 0 : TMA_STORE_C) {
-        for_width([&](auto width) TG_INLINE {
-          tg_epilogue<TMA_STORE_C, decltype(width)::value>(acc, smem_c, &tmap_c, C, prob, M, N, tile_m, tile_n, batch,
+      // C's orientation, then the way of storing it: the kernel's, or the launch's where it carries
+      // both. Both are picked before the width: picked per width, kernels holding every width spilled.
+      tg_with_c_orientation(prob, [&](auto orientation) TG_INLINE {
+        using Ep = decltype(orientation);
+        if (TMA_STORE_C && DIRECT_STORE_C ? prob.c_by_tma != 0 : TMA_STORE_C) {
+          for_width([&](auto width) TG_INLINE {
+            tg_epilogue<Ep, TMA_STORE_C, decltype(width)::value>(acc, smem_c, &tmap_c, C, prob, M, N, tile_m, tile_n,
+                                                                 batch, consumer, t, epilogue_slabs);
+          });
+        } else {
+          for_width([&](auto width) TG_INLINE {
+            tg_epilogue<Ep, false, decltype(width)::value>(acc, smem_c, &tmap_c, C, prob, M, N, tile_m, tile_n, batch,
                                                            consumer, t, epilogue_slabs);
-        });
-      } else {
-        for_width([&](auto width) TG_INLINE {
-          tg_epilogue<false, decltype(width)::value>(acc, smem_c, &tmap_c, C, prob, M, N, tile_m, tile_n, batch,
-                                                     consumer, t, epilogue_slabs);
-        });
-      }
+          });
+        }
+      });
     }
     // Shared memory must outlive the last stores' reads.
     if (TMA_STORE_C && prob.c_by_tma && t == 0) tg_tma_store_wait_all();

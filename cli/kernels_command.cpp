@@ -73,6 +73,7 @@ void runKernelsCommand(const KernelsOptions& options, std::ostream& out) {
   // Kernels are told apart by their source: what NVRTC compiles and the cache keys on.
   std::map<std::string, Kernel> kernels;
   std::vector<std::string> order;
+  std::map<std::string, const std::string*> names;
   PlanOptions plan = options.plan;
   for (int64_t vm = m.first; vm <= m.last; vm += m.step) {
     for (int64_t vn = n.first; vn <= n.last; vn += n.step) {
@@ -85,6 +86,11 @@ void runKernelsCommand(const KernelsOptions& options, std::ostream& out) {
         codegen::KernelSource source = codegen::emit(s);
         const std::string shape = fmt::format("{}x{}x{}", vm, vn, vk);
         auto [it, inserted] = kernels.try_emplace(source.cuda);
+        // A kernel's name is its configuration: two sources of one name would be a bug in naming.
+        const auto [named, new_name] = names.try_emplace(source.kernel_name, &it->first);
+        TG_INTERNAL_CHECK(*named->second == source.cuda)
+            << source.kernel_name << " names two different sources (first seen for " << kernels.at(*named->second).first_shape
+            << ", again for " << shape << ")";
         if (inserted) {
           it->second.source = std::move(source);
           it->second.arch = s.params.arch;

@@ -127,9 +127,9 @@ TEST(Sm90WidthAtLaunch, OneCompiledKernelRunsEveryWidth) {
   }
 }
 
-// One kernel reading the traversal's factor and group at launch (MatmulParams::factorAtLaunch):
-// every factor it holds and both groups, over tile grids the factors do not divide, with clusters
-// and without, against cuBLAS; compiled once for all of them.
+// One kernel reading the traversal's factor, its group and the cluster size at launch
+// (MatmulParams::factorAtLaunch, clusterAtLaunch): every factor it holds and both groups, over tile
+// grids the factors do not divide, alone and in pairs, against cuBLAS; compiled once for all of them.
 TEST(Sm90FactorAtLaunch, OneCompiledKernelWalksEveryFactor) {
   scheduler::DeviceSpec device;
   if (auto why = findDevice(device)) GTEST_SKIP() << *why;
@@ -146,12 +146,12 @@ TEST(Sm90FactorAtLaunch, OneCompiledKernelWalksEveryFactor) {
         o.factors = std::vector<int64_t>{factor};
         o.group = group;
         const auto s = scheduler::schedule(makeProblem(2700, 2300, 520, scheduler::Layout::TN, bf16, bf16), device, o);
-        ASSERT_TRUE(s.params.factorAtLaunch()) << s.params.toString();
+        ASSERT_TRUE(s.params.factorAtLaunch() && s.params.clusterAtLaunch()) << s.params.toString();
         runSharingKernels(s, device, cache, compiled);
       }
     }
   }
-  EXPECT_EQ(compiled.size(), 2u);  // one kernel alone, one in pairs
+  EXPECT_EQ(compiled.size(), 1u);  // alone and in pairs: one kernel (MatmulParams::clusterAtLaunch)
 }
 
 // Kernels holding both orientations of C (MatmulSchedule::cOrientationAtLaunch): TN and NT problems

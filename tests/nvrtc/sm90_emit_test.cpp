@@ -81,9 +81,14 @@ TEST(Sm90Emit, TileWidthsOffTheSlabEndOnOverlappingSlabsAndBoxes) {
       EXPECT_EQ(schedule.params.epilogue_tile.n, slab) << r.n;
       const KernelSource source = emit(schedule);
       EXPECT_EQ(testing::configValue(source.cuda, "SLAB_N"), std::to_string(slab)) << r.n;
+      // Tiles alone and in pairs share one kernel (clusterAtLaunch), described for pairs; a stage
+      // alone lands the tile's rows once.
+      const int64_t held = r.cluster_m == 1 ? 2 : r.cluster_m;
+      EXPECT_EQ(schedule.params.clusterAtLaunch(), r.cluster_m <= 2) << r.n;
       const int64_t tx = (128 + r.b_rows_landed) * 64 * 2;
       EXPECT_EQ(testing::configValue(source.cuda, "STAGE_TX_BYTES"), std::to_string(tx)) << r.n;
-      EXPECT_EQ(testing::configValue(source.cuda, "SHARERS", "operand_b"), std::to_string(r.cluster_m)) << r.n;
+      EXPECT_EQ(testing::configValue(source.cuda, "STAGE_TX_BYTES_ALONE"), std::to_string((128 + r.n) * 64 * 2)) << r.n;
+      EXPECT_EQ(testing::configValue(source.cuda, "SHARERS", "operand_b"), std::to_string(held)) << r.n;
       const auto compiled = runtime::compile(source, scheduler::Arch::Sm90);
       EXPECT_TRUE(compiled.warnings.empty()) << r.n << ": " << compiled.log;
       EXPECT_EQ(compiled.statsFor().spill_stores + compiled.statsFor().spill_loads, 0) << r.n;

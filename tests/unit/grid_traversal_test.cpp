@@ -102,18 +102,21 @@ TEST(GridTraversal, PrintsSplitMergePredicate) {
 }
 
 // A kernel that reads its traversal at launch walks the tiles exactly as the kernel with that factor
-// and group compiled in: over every grid of up to 9x9 tiles, clusters of 1 and 2, factors 1 to 10
-// (past the grouped extent too) and both groups, the two indices agree for every CTA and rank.
+// and group compiled in: over every grid of up to 9x9 tiles, clusters of 1 and 2 (compiled in, and
+// read at launch), factors 1 to 10 (past the grouped extent too) and both groups, the two indices
+// agree for every CTA and rank.
 TEST(GridTraversal, FactorAndGroupReadAtLaunchWalkAsCompiledIn) {
   const ir::Val tiles_m = ir::Val::param("tiles_m"), grouped = ir::Val::param("grouped"),
                 other = ir::Val::param("other");
   const ir::Val factor = ir::Val::param("grid_factor"), group = ir::Val::param("grid_group");
   const ir::Val cta = ir::Val::loopIndex("cta"), rank = ir::Val::loopIndex("rank");
   for (GridMethod method : {GridMethod::SwizzleMerge, GridMethod::SplitMerge}) {
-    for (int64_t cluster = 1; cluster <= 2; ++cluster) {
+    for (auto [cluster, param] : {std::pair<int64_t, bool>{1, false}, {2, false}, {1, true}, {2, true}}) {
+      const ir::Val cluster_m = param ? ir::Val::param("cluster_m") : ir::Val(cluster);
       const TileGridIndex at_launch =
-          indexTileGridAtLaunch(tiles_m, grouped, other, method, cluster, factor, group, cta, rank);
-      const std::vector<std::string> vars{"tiles_m", "grouped", "other", "grid_factor", "grid_group", "cta", "rank"};
+          indexTileGridAtLaunch(tiles_m, grouped, other, method, cluster_m, factor, group, cta, rank);
+      const std::vector<std::string> vars{"tiles_m",    "grouped", "other", "grid_factor",
+                                          "grid_group", "cta",     "rank",  "cluster_m"};
       ir::CompiledVal tm(at_launch.tile_m, vars), tn(at_launch.tile_n, vars), valid(at_launch.valid, vars),
           ctas(at_launch.ctas, vars);
       for (int64_t m = 1; m <= 9; ++m) {
@@ -126,12 +129,13 @@ TEST(GridTraversal, FactorAndGroupReadAtLaunchWalkAsCompiledIn) {
               const int64_t cm = (m + cluster - 1) / cluster, gv = g == GridGroup::N ? n : cm,
                             ov = g == GridGroup::N ? cm : n;
               const int64_t units = *compiled.ctas.constValue();
-              ASSERT_EQ(ctas(std::vector<int64_t>{m, gv, ov, f, g_param, 0, 0}), units);
+              ASSERT_EQ(ctas(std::vector<int64_t>{m, gv, ov, f, g_param, 0, 0, cluster}), units);
               for (int64_t c = 0; c < units; ++c) {
                 for (int64_t r = 0; r < cluster; ++r) {
-                  const int64_t at[7] = {m, gv, ov, f, g_param, c, r};
+                  const int64_t at[8] = {m, gv, ov, f, g_param, c, r, cluster};
                   const ir::Bindings b{{"cta", c}, {"rank", r}};
-                  const std::string where = fixed.toString() + " cluster " + std::to_string(cluster) + " grid " +
+                  const std::string where = fixed.toString() + " cluster " + std::to_string(cluster) +
+                                            (param ? " (at launch)" : "") + " grid " +
                                             std::to_string(m) + "x" + std::to_string(n) + " cta " +
                                             std::to_string(c) + " rank " + std::to_string(r);
                   ASSERT_EQ(tm(at), ir::evaluate(compiled.tile_m, b)) << where;

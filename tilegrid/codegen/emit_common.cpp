@@ -137,7 +137,10 @@ std::string nameOf(const scheduler::MatmulSchedule& s, bool launch) {
     if (!p.packed()) name += fmt::format("_ld{}x{}x{}", p.leadingDimA(), p.leadingDimB(), p.leadingDimC());
     if (!p.packed() && p.batch != 1) name += fmt::format("_bs{}x{}x{}", p.batchStrideA(), p.batchStrideB(), p.batchStrideC());
   }
-  if (s.params.cluster.m * s.params.cluster.n > 1) name += fmt::format("_c{}x{}", s.params.cluster.m, s.params.cluster.n);
+  // A kernel holding several cluster sizes is one kernel for them; its launch names the one it runs.
+  if (s.params.cluster.m * s.params.cluster.n > 1 && (launch || !s.params.clusterAtLaunch())) {
+    name += fmt::format("_c{}x{}", s.params.cluster.m, s.params.cluster.n);
+  }
   if (s.params.vec_a != 8 || s.params.vec_b != 8) name += fmt::format("_v{}{}", s.params.vec_a, s.params.vec_b);
   // The runtime pads an operand before the launch; the kernel's code is that of an aligned operand.
   if (launch && (s.params.pad_a || s.params.pad_b)) name += std::string("_pad") + (s.params.pad_a ? "a" : "") + (s.params.pad_b ? "b" : "");

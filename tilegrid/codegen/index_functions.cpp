@@ -58,19 +58,28 @@ std::string emitMatmulIndexFunctions(const scheduler::MatmulSchedule& s) {
     namespace sp = scheduler::shape_param;
     const bool at_launch = s.params.groupAtLaunch();
     // The tile index takes the traversal's factor as a template parameter: read at launch, the
-    // kernel instances it per factor it holds (tg_with_grid_factor); compiled in, it is unused.
+    // kernel instances it per factor it holds (tg_with_launch_choice); compiled in, it is unused.
     const Val factor = s.params.factorAtLaunch() ? Val::param(sp::kGridFactor) : Val(s.params.grid.factors[0]);
+    // So does the cluster size, where the kernel holds several (clusterAtLaunch).
+    const bool cluster_at_launch = s.params.clusterAtLaunch();
+    const Val cluster = cluster_at_launch ? Val::param(sp::kClusterM) : Val(s.params.cluster.m);
     const scheduler::TileGridIndex grid =
         at_launch ? scheduler::indexTileGridAtLaunch(Val::param(sp::kTilesM), Val::param(sp::kGridGrouped),
-                                                     Val::param(sp::kGridOther), s.params.grid.method, s.params.cluster.m,
+                                                     Val::param(sp::kGridOther), s.params.grid.method, cluster,
                                                      factor, Val::param(sp::kGridGroup), Val::loopIndex("cta"),
                                                      Val::loopIndex("rank"))
                   : scheduler::indexTileGrid(s.tile_grid, Val::loopIndex("cta"), Val::loopIndex("rank"));
     // The schedule refuses problems of more work units than kernels count in 32 bits
     // (scheduler::kMaxExtent), whatever bound the tile counts' product has.
-    const int64_t units = std::min(extentOf(s.tile_grid, s.tile_grid.loop()[0], limits), scheduler::kMaxExtent);
+    // A kernel holding several cluster sizes is printed for the most units, those of tiles alone.
+    const int64_t units =
+        std::min(cluster_at_launch ? limits.at(sp::kTilesM) * limits.at(sp::kTilesN)
+                                   : extentOf(s.tile_grid, s.tile_grid.loop()[0], limits),
+                 scheduler::kMaxExtent);
     // Every kernel passes the CTA's rank in its cluster; without clusters it is always 0.
-    const int64_t ranks = s.tile_grid.nDims() == 2 ? extentOf(s.tile_grid, s.tile_grid.loop()[1]) : 1;
+    const int64_t ranks = cluster_at_launch            ? scheduler::kMaxClusterAtLaunch
+                          : s.tile_grid.nDims() == 2 ? extentOf(s.tile_grid, s.tile_grid.loop()[1])
+                                                     : 1;
     const std::vector<IndexFunctionParam> params = {{"cta", units - 1}, {"rank", ranks - 1}};
     const std::string what =
         ranks > 1 ? "cluster work unit and CTA rank -> output tile: " : "work unit (rank 0: no clusters) -> output tile: ";
@@ -80,7 +89,8 @@ std::string emitMatmulIndexFunctions(const scheduler::MatmulSchedule& s) {
     // of work units (the grid's extent) reaches the kernel in its tg_problem argument.
     out += emitIndexFunction("tg_tile_of", what + traversal + " (tile_grid)", params,
                              {{"tile_m", grid.tile_m, "int"}, {"tile_n", grid.tile_n, "int"}, {"valid", grid.valid}},
-                             limits, {{sp::kGridFactor, scheduler::kMaxFactorAtLaunch}});
+                             limits,
+                             {{sp::kGridFactor, scheduler::kMaxFactorAtLaunch}, {sp::kClusterM, scheduler::kMaxClusterAtLaunch}});
   }
   out += offsetFunction("tg_smem_a", "A tile in shared memory: " + s.params.smem_a.toString() + " (smem_a)", s.smem_a,
                         {"m", "k", "stage"});

@@ -8,7 +8,7 @@
 
 namespace tilegrid::codegen {
 
-// tg_tile_of<grid_factor>(p, cta, rank, tile_m, tile_n, valid);
+// tg_tile_of<grid_factor, cluster_m>(p, cta, rank, tile_m, tile_n, valid);
 // tg_smem_a(m, k, stage) and tg_smem_b(n, k, stage) (element offsets in a stage ring);
 // tg_gmem_a(p, m, k), tg_gmem_b(p, n, k), tg_gmem_c(p, m, n) (element offsets in global memory);
 // tg_smem_epilogue(m, n, buffer) (the output slab); sm_90 prints C's two for each orientation of C,

@@ -42,6 +42,7 @@ tg_problem problemArgs(const scheduler::MatmulSchedule& s, int64_t clusters) {
   args.grid_other = narrow(other, "grid_other");
   args.grid_group = s.params.grid.group == scheduler::GridGroup::N ? scheduler::kGroupParamN : scheduler::kGroupParamM;
   args.grid_factor = narrow(s.params.grid.factors[0], "grid_factor");
+  args.cluster_m = narrow(s.params.cluster.m, "cluster_m");
   TG_INTERNAL_CHECK(clusters >= 1) << "a launch of " << clusters << " clusters";
   args.split = kernelSplit(s.workSplit(clusters));
   return args;

@@ -7,7 +7,7 @@
 #include "tilegrid/scheduler/schedule.h"
 
 // No padding between fields (host and device share the definition; tail padding to 8 bytes only).
-static_assert(sizeof(tg_problem) == (3 * 8 + 19 * 4 + sizeof(tg_work_split) + 7) / 8 * 8,
+static_assert(sizeof(tg_problem) == (3 * 8 + 20 * 4 + sizeof(tg_work_split) + 7) / 8 * 8,
               "tg_problem's layout is what the kernels read");
 
 namespace tilegrid::codegen {

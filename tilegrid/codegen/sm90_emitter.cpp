@@ -246,7 +246,10 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   TG_INTERNAL_CHECK((p.warp_tile.m == 64 || p.warp_tile.m == 128) && p.warp_tile.n == p.cta_tile.n &&
                     p.instruction_tile.n == p.warp_tile.n && p.cluster.n == 1 && p.cluster.m <= 4)
       << "unvalidated sm_90 params reached the emitter: " << p.toString();
+  // The launch's cluster size, and the largest the kernel holds: the config describes that one's B
+  // boxes, and the tile loaded alone's where the kernel holds both (clusterAtLaunch).
   const int64_t cm = p.cluster.m;
+  const int64_t held_cm = p.clusterAtLaunch() ? scheduler::kMaxClusterAtLaunch : cm;
   TG_USER_CHECK(p.split_k == 1) << "split-K is not emitted; use split_k 1";
   const Major major_a = scheduler::majorOfA(prob.layout);
   const Major major_b = scheduler::majorOfB(prob.layout);
@@ -255,9 +258,11 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   // The code is laid out for the widest tile it holds (compiledTile); the launch's tile, which may be
   // narrower where the width is read at launch, sets the B boxes' rows in the tensor map.
   const int64_t widest = p.compiledTile().n;
-  const OperandPlan plan_b = planOperand("B", s.smem_b, p.smem_b, widest, p.cta_tile.k, widest, 1, cm);
-  const OperandPlan launch_b =
-      p.width_at_launch ? planOperand("B", s.smem_b, p.smem_b, p.cta_tile.n, p.cta_tile.k, p.cta_tile.n, 1, cm) : plan_b;
+  const OperandPlan plan_b = planOperand("B", s.smem_b, p.smem_b, widest, p.cta_tile.k, widest, 1, held_cm);
+  const OperandPlan plan_b_alone = planOperand("B", s.smem_b, p.smem_b, widest, p.cta_tile.k, widest, 1, 1);
+  TG_INTERNAL_CHECK(plan_b_alone.box_rows == plan_b.tile_rows && plan_b_alone.blocks == plan_b.blocks)
+      << "a B tile loaded alone is one box of its rows per block (tg_load_stage): " << p.toString();
+  const OperandPlan launch_b = planOperand("B", s.smem_b, p.smem_b, p.cta_tile.n, p.cta_tile.k, p.cta_tile.n, 1, cm);
   // The kernel loads a B tile of any width with the widest's boxes, the map setting their rows: one
   // box of the tile's rows per block along K, landing the tile's rows times its K bytes.
   TG_INTERNAL_CHECK(!p.width_at_launch || (major_b == Major::K && launch_b.sharers == 1 &&
@@ -303,14 +308,17 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
       .value("WIDTH_STEP", scheduler::kLaunchWidthStep)
       .value("B_ROW_TX_BYTES", b_row_bytes, "bytes a row of a K-major B tile lands: a narrower tile lands fewer")
       .value("CONSUMERS", consumers)
-      .value("CLUSTER_M", cm, "CTAs of a cluster, along M; they share B tiles")
+      .value("CLUSTER_M", held_cm, "CTAs of a cluster, along M; they share B tiles (the most the kernel holds)")
+      .flag("CLUSTER_AT_LAUNCH", p.clusterAtLaunch(),
+            "the producer is instanced for CTAs alone and for CLUSTER_M; the launch picks prob.cluster_m")
       .value("PRODUCER_REGS", p.sm90Registers().producer)
       .value("CONSUMER_REGS", p.sm90Registers().consumer)
       .value("A_STAGE_ELEMS", p.cta_tile.m * p.cta_tile.k)
       .value("B_STAGE_ELEMS", widest * p.cta_tile.k)
       .value("C_SMEM_ELEMS", 2 * p.cta_tile.m * slab_n, "two epilogue slab buffers")
       .value("STAGE_TX_BYTES", plan_a.landed_bytes + plan_b.landed_bytes,
-             "bytes a stage's TMA boxes land in this CTA: overlapping boxes count twice")
+             "bytes a stage's TMA boxes land in this CTA in a cluster of CLUSTER_M: overlapping boxes count twice")
+      .value("STAGE_TX_BYTES_ALONE", plan_a.landed_bytes + plan_b_alone.landed_bytes, "in a CTA alone")
       .flag("BATCHED", batched, "3-D tensor maps: the batch entry is the last coordinate")
       .flag("STREAM_K", p.stream_k)
       .flag("TILES_FROM_PRODUCER", p.grid.method != scheduler::GridMethod::SplitMerge,
@@ -320,7 +328,8 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
              "in-step pieces add up in slices from this many on (planWorkSplit), where the kernel does not accumulate")
       .value("ACCUMULATION_FLOATS", scheduler::kAccumulationBytes / 4,
              "the workspace's area for accumulated sums, after the flags, the same for every kernel")
-      .value("MAX_CTAS", p.stream_k ? s.ctas() : 0, "a stream-K launch's persistent grid, at most")
+      .value("MAX_CTAS", !p.stream_k ? 0 : p.clusterAtLaunch() ? scheduler::waveCtas(p, prob, s.device) : s.ctas(),
+             "a stream-K launch's persistent grid, at most")
       .value("FLAG_WORDS", streamKFlagWords(s.device), "the workspace's flag area, the same for every kernel of the device")
       .flag("DESCRIPTOR_STEPS", stepped, "wgmma descriptors step by constants over stages and k16 steps");
   const auto add_operand = [&](const char* group, const OperandPlan& plan, Major major,

@@ -114,7 +114,7 @@ TileGridIndex indexTileGrid(const ir::TensorDomain& tile_grid, const ir::Val& ct
 }
 
 TileGridIndex indexTileGridAtLaunch(const ir::Val& tiles_m, const ir::Val& grouped, const ir::Val& other,
-                                    GridMethod method, int64_t cluster_m, const ir::Val& factor,
+                                    GridMethod method, const ir::Val& cluster_m, const ir::Val& factor,
                                     const ir::Val& group, const ir::Val& cta, const ir::Val& rank) {
   // Grouping n is grouping m of the transposed grid: one traversal over the (grouped, other)
   // extents the launch passes, its coordinates handed back to (m, n) by the group. The traversal
@@ -123,10 +123,11 @@ TileGridIndex indexTileGridAtLaunch(const ir::Val& tiles_m, const ir::Val& group
   const TileGridIndex walked =
       indexTileGrid(buildTileGrid(grouped, other, GridTraversal{method, {1}, GridGroup::M}, 1, factor), cta, ir::Val(0));
   const ir::Val cluster_tile_m = ir::select(n_grouped, walked.tile_n, walked.tile_m);
-  const ir::Val tile_m = cluster_m > 1 ? cluster_tile_m * ir::Val(cluster_m) + rank : cluster_tile_m;
+  const bool alone = cluster_m.constValue() == 1;
+  const ir::Val tile_m = alone ? cluster_tile_m : cluster_tile_m * cluster_m + rank;
   // A cluster tile's last CTAs lie past the grid where the cluster does not divide tiles_m.
-  const ir::Val valid = cluster_m > 1 ? ir::logicalAnd(walked.valid, tile_m < tiles_m) : walked.valid;
-  return TileGridIndex{cta, cluster_m > 1 ? rank : ir::Val(0), tile_m,
+  const ir::Val valid = alone ? walked.valid : ir::logicalAnd(walked.valid, tile_m < tiles_m);
+  return TileGridIndex{cta, alone ? ir::Val(0) : rank, tile_m,
                        ir::select(n_grouped, walked.tile_m, walked.tile_n), valid, walked.ctas};
 }
 

@@ -59,6 +59,10 @@ inline constexpr int64_t kMaxFactorAtLaunch = 16;
 // Whether `traversal`'s factor is one of those (read at launch where the group is).
 bool factorHeldAtLaunch(const GridTraversal& traversal);
 
+// The cluster sizes (CTAs along M) a kernel holding several holds: 1 and 2 (MatmulParams::clusterAtLaunch).
+// Clusters of 4 are compiled in.
+inline constexpr int64_t kMaxClusterAtLaunch = 2;
+
 // The value of the group parameter a kernel that reads its traversal at launch takes (a size like
 // every problem parameter, so 1 and 2).
 inline constexpr int64_t kGroupParamM = 1, kGroupParamN = 2;
@@ -79,9 +83,10 @@ TileGridIndex indexTileGrid(const ir::TensorDomain& tile_grid);
 // The tile of a traversal by `method` whose factor and group are problem parameters. The launch
 // also passes the tile counts along the grouped dimension and the other one (cluster tiles along
 // m): one traversal of `factor` over those, its coordinates mapped back to (m, n) by `group`. One
-// kernel then walks its tiles in any factor and group.
+// kernel then walks its tiles in any factor and group. `cluster_m`, a constant or a parameter (a
+// kernel holding several cluster sizes), picks the rank's tile within a cluster tile.
 TileGridIndex indexTileGridAtLaunch(const ir::Val& tiles_m, const ir::Val& grouped, const ir::Val& other,
-                                    GridMethod method, int64_t cluster_m, const ir::Val& factor,
+                                    GridMethod method, const ir::Val& cluster_m, const ir::Val& factor,
                                     const ir::Val& group, const ir::Val& cta, const ir::Val& rank);
 
 }  // namespace tilegrid::scheduler

@@ -65,10 +65,19 @@ bool MatmulParams::sm90AccumulatorsFit() const {
          std::max(widest, instruction_tile.n) / 2 + kSm90InstructionMargin <= split.compiled;
 }
 
+bool MatmulParams::storesCBothWays() const {
+  return arch == Arch::Sm90 && mathGroups() <= kMaxConsumersForBothCStores &&
+         warp_tile.m * compiledTile().n / 128 <= kMaxAccumulatorsForBothCStores;
+}
+
+bool MatmulParams::clusterAtLaunch() const {
+  return arch == Arch::Sm90 && groupAtLaunch() && grid.method != GridMethod::SplitMerge && !width_at_launch &&
+         cluster.n == 1 && cluster.m <= kMaxClusterAtLaunch && mathGroups() <= kMaxConsumersForBothCStores;
+}
+
 bool MatmulParams::cOrientationAtLaunch(const MatmulProblem& problem) const {
-  // A kernel holding several tile widths holds an epilogue per width already: a second orientation
-  // of each left its consumers short of registers (they spilled).
-  return arch == Arch::Sm90 && shapeAtLaunch() && !width_at_launch && majorOfA(problem.layout) == majorOfB(problem.layout);
+  return arch == Arch::Sm90 && shapeAtLaunch() && !width_at_launch && majorOfA(problem.layout) == majorOfB(problem.layout) &&
+         !(storesCBothWays() && bytes(problem.out_dtype) == 4);
 }
 
 SmemAtom epilogueAtom(DType out, int64_t slab_n, bool transposed) {
@@ -292,8 +301,11 @@ std::string MatmulParams::toString(ParamsText what) const {
                                      : std::string("from registers"));
   const bool kernel_traversal = what == ParamsText::Kernel && groupAtLaunch();
   const std::string traversal = kernel_traversal ? grid.withoutGroup(factorAtLaunch()) : grid.toString();
-  text += fmt::format(" grid {}{} cluster {}x{} split_k {}", traversal, persistent ? (stream_k ? " persistent stream-k" : " persistent") : "",
-                      cluster.m, cluster.n, split_k);
+  const std::string clusters = what == ParamsText::Kernel && clusterAtLaunch()
+                                   ? fmt::format("1 to {} at launch", kMaxClusterAtLaunch)
+                                   : fmt::format("{}x{}", cluster.m, cluster.n);
+  text += fmt::format(" grid {}{} cluster {} split_k {}", traversal, persistent ? (stream_k ? " persistent stream-k" : " persistent") : "",
+                      clusters, split_k);
   if (swap_ab) text += " swap_ab (computes C^T = B^T A^T)";
   if (mma_order != MmaOrder::Rows) text += fmt::format(" mma {}", scheduler::toString(mma_order));
   if (!shapeAtLaunch()) text += " shape compiled in";

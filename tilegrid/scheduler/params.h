@@ -23,9 +23,10 @@ struct ClusterShape {
 };
 
 // The most tiles along M or N a kernel that reads its shape at launch indexes in 32-bit tile-grid
-// arithmetic: the range analysis then bounds a work unit's index by 2^30 and every intermediate of
-// its tile's coordinates below 2^31 (MatmulParams::wide_tile_grid covers larger grids).
-inline constexpr int64_t kNarrowTilesPerDim = int64_t{1} << 15;
+// arithmetic: the range analysis then bounds a work unit's index by 2^28 and every intermediate of
+// its tile's coordinates below 2^31, also where the cluster size is read at launch (a cluster tile's
+// index times the size, plus the rank) (MatmulParams::wide_tile_grid covers larger grids).
+inline constexpr int64_t kNarrowTilesPerDim = int64_t{1} << 14;
 
 // sm_90: the tile widths a kernel that reads its tile's width at launch may hold
 // (MatmulParams::width_at_launch): multiples of kLaunchWidthStep in this range.
@@ -133,10 +134,30 @@ struct MatmulParams {
   // Whether it reads the factor at launch too (a power of two up to kMaxFactorAtLaunch): kernels
   // differing only in the factor are then one kernel.
   bool factorAtLaunch() const { return groupAtLaunch() && factorHeldAtLaunch(grid); }
+  // sm_90: whether the kernel carries both ways of storing C, by TMA and by its threads, and the
+  // launch picks (tg_problem::c_by_tma), so that one kernel serves every alignment of C. Kernels of
+  // at most two consumer warpgroups (168 registers a thread) holding at most 128 fp32 accumulators
+  // each (a 64x256 warpgroup tile) afford both. The second epilogue spilled beside more (a 128x152
+  // warpgroup tile's 152) and in kernels of three consumers (128 registers a thread: 192x192,
+  // 192x160 in pairs), so those carry the problem's one way.
+  static constexpr int64_t kMaxAccumulatorsForBothCStores = 128;
+  static constexpr int64_t kMaxConsumersForBothCStores = 2;
+  bool storesCBothWays() const;
+  // sm_90: whether the kernel holds clusters of 1 and 2 CTAs along M (kMaxClusterAtLaunch) and the
+  // launch picks (tg_problem::cluster_m): tiles alone and in pairs are then one kernel. Only the
+  // producer's loop is instanced per size (its B boxes and multicast, the tile index); the
+  // consumers read the size. Kernels whose traversal is read at launch and whose consumers take each
+  // unit's tile from the producer (not split-merge), of one tile width, and of at most two consumer
+  // warpgroups: three have 128 registers a thread, and the size read beside their accumulators
+  // spilled (192x152 8 bytes, 192x160 storing C from its threads 20).
+  bool clusterAtLaunch() const;
   // sm_90: whether the kernel holds both orientations of C, stored straight and transposed, and the
   // launch picks (tg_problem::c_transposed). Where A and B are both K-major (TN) or both MN-major
   // (NT), swapping them leaves the kernel's operand code as it is: only the epilogue's slab layout
-  // and C's offsets turn, so problems of either orientation share one kernel.
+  // and C's offsets turn, so problems of either orientation share one kernel. Not where the kernel
+  // holds several widths (an epilogue per width already), nor where it stores 4-byte C both ways:
+  // those epilogues store an element at a time, and four of them beside 116 to 128 accumulators
+  // spilled a word.
   bool cOrientationAtLaunch(const MatmulProblem& problem) const;
 
   // Warps (sm_80) or warpgroups (sm_90) doing math.

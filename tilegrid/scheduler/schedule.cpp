@@ -170,6 +170,7 @@ ir::Bindings MatmulSchedule::shapeValues() const {
     values.set(sp::kGridGrouped, gridExtents().first).set(sp::kGridOther, gridExtents().second);
   }
   if (params.factorAtLaunch()) values.set(sp::kGridFactor, params.grid.factors[0]);
+  if (params.clusterAtLaunch()) values.set(sp::kClusterM, params.cluster.m);
   return values;
 }
 

@@ -47,6 +47,9 @@ inline constexpr const char* kGridOther = "grid_other";
 // field index functions read: the kernel passes it to the tile index as a template argument, one
 // instance per factor it holds (scheduler::kMaxFactorAtLaunch).
 inline constexpr const char* kGridFactor = "grid_factor";
+// The cluster size (CTAs along M), passed alike where the kernel holds several
+// (MatmulParams::clusterAtLaunch).
+inline constexpr const char* kClusterM = "cluster_m";
 }  // namespace shape_param
 
 // C in one orientation: the epilogue slab's atom and domain, and C's global domain over the kernel
@@ -117,18 +120,8 @@ struct MatmulSchedule {
     return params.arch == Arch::Sm90 && params.stream_k &&
            params.warp_tile.m * params.compiledTile().n / 128 <= kMaxAccumulatorsToAccumulate;
   }
-  // sm_90: whether the kernel carries both ways of storing C, by TMA and by its threads, and the
-  // launch picks (tg_problem::c_by_tma), so that one kernel serves every alignment of C. Kernels of
-  // at most two consumer warpgroups (168 registers a thread) holding at most 128 fp32 accumulators
-  // each (a 64x256 warpgroup tile) afford both. The second epilogue spilled beside more (a 128x152
-  // warpgroup tile's 152) and in kernels of three consumers (128 registers a thread: 192x192,
-  // 192x160 in pairs), so those carry the problem's one way.
-  static constexpr int64_t kMaxAccumulatorsForBothCStores = 128;
-  static constexpr int64_t kMaxConsumersForBothCStores = 2;
-  bool storesCBothWays() const {
-    return params.arch == Arch::Sm90 && params.mathGroups() <= kMaxConsumersForBothCStores &&
-           params.warp_tile.m * params.compiledTile().n / 128 <= kMaxAccumulatorsForBothCStores;
-  }
+  // sm_90: whether the kernel carries both ways of storing C (MatmulParams::storesCBothWays).
+  bool storesCBothWays() const { return params.storesCBothWays(); }
   // Bytes of one work unit's fp32 sum where in-step pieces accumulate it: its CTAs' tiles, each as
   // the kernel lays it out (the widest tile it holds).
   int64_t accumulatedSumBytes() const {

@@ -7,6 +7,14 @@ __device__ __forceinline__ int tg_cluster_rank() {
   return static_cast<int>(rank);
 }
 
+// The CTAs in this CTA's cluster (1 in a launch without clusters). Volatile: read where it is used,
+// so that no register holds it across a loop.
+__device__ __forceinline__ int tg_cluster_ctas() {
+  int ctas;
+  asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(ctas));
+  return ctas;
+}
+
 // Every thread of every CTA in the cluster arrives and waits: orders barrier initialisation before
 // peers use the barriers, and keeps a CTA's shared memory alive until its peers are done with it.
 __device__ __forceinline__ void tg_cluster_sync() {
@@ -27,13 +35,16 @@ __device__ __forceinline__ void tg_mbarrier_arrive_cluster(tg_u64* bar, int rank
       : "memory");
 }
 
-// Frees a ring stage for the producer: every CTA of a cluster of `ClusterCtas` whose B tile the stage
-// shares waits on its own empty barrier for all of them.
-template <int ClusterCtas>
-__device__ __forceinline__ void tg_release_stage(tg_u64* empty) {
-  if constexpr (ClusterCtas > 1) {
+// Frees a ring stage for the producer: every CTA of a cluster of `cluster_ctas` (at most MaxCtas)
+// whose B tile the stage shares waits on its own empty barrier for all of them. A kernel holding
+// several sizes reads the launch's (warp-uniform); the arrivals stay unrolled.
+template <int MaxCtas>
+__device__ __forceinline__ void tg_release_stage(tg_u64* empty, int cluster_ctas) {
+  if (MaxCtas > 1 && cluster_ctas > 1) {
 #pragma unroll
-    for (int r = 0; r < ClusterCtas; ++r) tg_mbarrier_arrive_cluster(empty, r);
+    for (int r = 0; r < MaxCtas; ++r) {
+      if (r < cluster_ctas) tg_mbarrier_arrive_cluster(empty, r);
+    }
   } else {
     tg_mbarrier_arrive(empty);
   }

@@ -72,13 +72,13 @@ __device__ __forceinline__ void tg_with_power_of_two(int v, F&& f) {
   }
 }
 
-// Calls f(tg_const<F>{}) with the grid traversal's factor F: in a kernel that reads it at launch,
-// the launch's `factor` (a power of two up to Max), so that the tile index divides by a constant in
-// each instance; else the compiled-in Max, which the tile index does not read.
+// Calls f(tg_const<v>{}) for a choice the kernel may hold several values of (the traversal's factor,
+// the cluster size): where it reads the choice at launch (AtLaunch), the launch's `v`, a power of
+// two up to Max, so that code instanced per value divides by a constant; else the compiled-in Max.
 template <bool AtLaunch, int Max, typename F>
-__device__ __forceinline__ void tg_with_grid_factor(int factor, F&& f) {
+__device__ __forceinline__ void tg_with_launch_choice(int v, F&& f) {
   if constexpr (AtLaunch) {
-    tg_with_power_of_two<1, Max>(factor, f);
+    tg_with_power_of_two<1, Max>(v, f);
   } else {
     f(tg_const<Max>{});
   }

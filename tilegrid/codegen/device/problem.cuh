@@ -24,6 +24,8 @@ struct tg_problem {
   // dimension, for kernels that read the group at launch; its factor, for kernels that read that too
   // (GRID_FACTOR_AT_LAUNCH).
   int grid_group, grid_grouped, grid_other, grid_factor;
+  // sm_90: CTAs per cluster along M, for kernels that hold several sizes (CLUSTER_AT_LAUNCH).
+  int cluster_m;
   // sm_90: 1 where TMA stores C (its rows and batch entries are whole 16-byte granules), 0 where the
   // epilogue's threads store it.
   int c_by_tma;

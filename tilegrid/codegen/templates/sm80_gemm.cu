@@ -36,8 +36,8 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
   auto tile_of = [&](int unit, int& m0, int& n0, int& batch) {
     int tile_m, tile_n;
     bool tile_valid;
-    tg_with_grid_factor<GRID_FACTOR_AT_LAUNCH, GRID_FACTOR>(prob.grid_factor, [&](auto factor) TG_INLINE {
-      tg_tile_of<decltype(factor)::value>(prob, unit % UNITS, 0, tile_m, tile_n, tile_valid);
+    tg_with_launch_choice<GRID_FACTOR_AT_LAUNCH, GRID_FACTOR>(prob.grid_factor, [&](auto factor) TG_INLINE {
+      tg_tile_of<decltype(factor)::value, 1>(prob, unit % UNITS, 0, tile_m, tile_n, tile_valid);
     });
     m0 = tile_m * BM;
     n0 = tile_n * BN;

@@ -11,7 +11,10 @@
 // unit to a tile with tg_tile_of, printed from the tile grid's IR like every other schedule-dependent
 // index. A kernel with WIDTH_AT_LAUNCH holds every tile width from NARROWEST_WN to WN: shared memory
 // and the accumulators are laid out for the widest, and the main loop and the epilogue are
-// instantiated per width and picked by prob.bn for each unit. Self-contained: compiles with NVRTC alone, or with
+// instantiated per width and picked by prob.bn for each unit. A kernel with CLUSTER_AT_LAUNCH runs alone or
+// in clusters of CLUSTER_M (prob.cluster_m): the producer's loop is instanced per size, the consumers
+// read it. Kernels holding both orientations of C (STRAIGHT_C, TRANSPOSED_C) instance the epilogue per
+// orientation (prob.c_transposed). Self-contained: compiles with NVRTC alone, or with
 // `nvcc -gencode=arch=compute_90a,code=sm_90a -cubin`.
 
 extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
@@ -30,8 +33,12 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
   const int UNITS = SHAPE_AT_LAUNCH ? prob.units : FIXED_UNITS;
   // A consumer warpgroup holds a block of 64 x WN fp32 accumulators per 64 of its rows.
   constexpr int M_BLOCKS = WM / 64;
-  // CTAs per cluster (along M). A work unit is a cluster tile; each CTA of the cluster takes one tile.
-  constexpr int CM = CLUSTER_M;
+  // CTAs per cluster (along M): the launch's where the kernel holds several sizes. A work unit is a
+  // cluster tile; each CTA of the cluster takes one tile. The consumers read the launch's size from
+  // the cluster's special register where they use it: held in a register beside the largest tiles'
+  // accumulators, it spilled.
+  const int CM = CLUSTER_AT_LAUNCH ? prob.cluster_m : CLUSTER_M;
+  const auto cluster_ctas = [] { return CLUSTER_AT_LAUNCH ? tg_cluster_ctas() : CLUSTER_M; };
   // Stream-K: `workspace` holds two flags per consumer warpgroup of every CTA the launch may have (a slot),
   // in a flag area of FLAG_WORDS words, then ACCUMULATION_FLOATS for in-step pieces' sums (both areas every
   // kernel for the device reserves alike and leaves zeroed, so that kernels sharing a workspace find zeros
@@ -64,20 +71,21 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
     }
     tg_mbarrier_init_fence();
   }
-  if constexpr (CM > 1) {
+  if (CM > 1) {
     tg_cluster_sync();
   } else {
     __syncthreads();
   }
   const int cta_rank = CM > 1 ? tg_cluster_rank() : 0;
-  // The unit's tile for this CTA in the traversal of factor `factor` (a tg_const), false where the
-  // unit lies past the tile grid. The cluster's first tile decides whether the unit exists, for
-  // every rank alike; a rank's own tile may lie past M (computed on zero-filled loads, never stored).
-  const auto tile_in = [&](auto factor, int unit, int& tile_m, int& tile_n) TG_INLINE {
-    constexpr int F = decltype(factor)::value;
+  // The unit's tile for this CTA in the traversal of factor `factor` with clusters of `cluster` (both
+  // tg_const), false where the unit lies past the tile grid. The cluster's first tile decides whether
+  // the unit exists, for every rank alike; a rank's own tile may lie past M (computed on zero-filled
+  // loads, never stored).
+  const auto tile_in = [&](auto factor, auto cluster, int unit, int& tile_m, int& tile_n) TG_INLINE {
+    constexpr int F = decltype(factor)::value, C = decltype(cluster)::value;
     bool valid, own_tile_inside;
-    tg_tile_of<F>(prob, unit % UNITS, 0, tile_m, tile_n, valid);
-    if (CM > 1) tg_tile_of<F>(prob, unit % UNITS, cta_rank, tile_m, tile_n, own_tile_inside);
+    tg_tile_of<F, C>(prob, unit % UNITS, 0, tile_m, tile_n, valid);
+    if (C > 1) tg_tile_of<F, C>(prob, unit % UNITS, cta_rank, tile_m, tile_n, own_tile_inside);
     return valid;
   };
 
@@ -88,17 +96,21 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
     tg_setmaxnreg_dec<PRODUCER_REGS>();
     // Each role computes the split after its setmaxnreg: values live across it spill (ptxas).
     const tg_work_split work = tg_split_for_cluster(prob.split, blockIdx.x / CM);
-    // The tile's width, and the bytes a stage's boxes land (a narrower B tile lands fewer rows).
+    // The tile's width (a kernel holding several widths holds tiles alone).
     const int TILE_N = WIDTH_AT_LAUNCH ? prob.bn : BN;
-    const int stage_tx_bytes = WIDTH_AT_LAUNCH ? STAGE_TX_BYTES - (BN - TILE_N) * B_ROW_TX_BYTES : STAGE_TX_BYTES;
-    // The producer's loop is instanced per traversal factor the kernel holds, picked once: a pick
-    // per unit left the tile index's instances competing for its few registers (ptxas spilled).
-    if (threadIdx.x == 0) tg_with_grid_factor<GRID_FACTOR_AT_LAUNCH, GRID_FACTOR>(prob.grid_factor, [&](auto factor) TG_INLINE {
+    // The producer's loop is instanced per traversal factor and cluster size the kernel holds, picked
+    // once: a pick per unit left the tile index's instances competing for its few registers (ptxas
+    // spilled).
+    const auto produce = [&](auto factor, auto cluster) TG_INLINE {
+      constexpr int C = decltype(cluster)::value;
+      // The bytes a stage's boxes land (a narrower B tile lands fewer rows).
+      const int stage_tx_bytes =
+          (C == 1 ? STAGE_TX_BYTES_ALONE : STAGE_TX_BYTES) - (WIDTH_AT_LAUNCH ? (BN - TILE_N) * B_ROW_TX_BYTES : 0);
       int iter = 0;
 #pragma unroll 1
       for (int item = 0, unit, k_begin, k_end; tg_work_item(work, K_TILES, item, unit, k_begin, k_end); ++item) {
         int tile_m, tile_n;
-        if (!tile_in(factor, unit, tile_m, tile_n)) continue;
+        if (!tile_in(factor, cluster, unit, tile_m, tile_n)) continue;
         const int batch = unit / UNITS;
 #pragma unroll 1
         for (int kt = k_begin; kt < k_end; ++kt, ++iter) {
@@ -110,13 +122,19 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
           if (kt == k_begin) unit_tiles[2 * stage] = tile_m, unit_tiles[2 * stage + 1] = tile_n;
           tg_mbarrier_arrive_expect_tx(&full[stage], stage_tx_bytes);
           const int k0 = kt * BK;
-          tg_load_stage<A>(smem_a, &tmap_a, [&](int m, int k) { return tg_smem_a(m, k, stage); }, tile_m * BM, k0,
-                           batch, cta_rank, &full[stage]);
-          tg_load_stage<B>(smem_b, &tmap_b, [&](int n, int k) { return tg_smem_b(n, k, stage); }, tile_n * TILE_N, k0,
-                           batch, cta_rank, &full[stage]);
+          tg_load_stage<A, A::SHARERS>(smem_a, &tmap_a, [&](int m, int k) { return tg_smem_a(m, k, stage); },
+                                       tile_m * BM, k0, batch, cta_rank, &full[stage]);
+          tg_load_stage<B, C>(smem_b, &tmap_b, [&](int n, int k) { return tg_smem_b(n, k, stage); }, tile_n * TILE_N,
+                              k0, batch, cta_rank, &full[stage]);
         }
       }
-    });
+    };
+    if (threadIdx.x == 0) {
+      tg_with_launch_choice<CLUSTER_AT_LAUNCH, CLUSTER_M>(prob.cluster_m, [&](auto cluster) TG_INLINE {
+        tg_with_launch_choice<GRID_FACTOR_AT_LAUNCH, GRID_FACTOR>(
+            prob.grid_factor, [&](auto factor) TG_INLINE { produce(factor, cluster); });
+      });
+    }
   } else {
     tg_setmaxnreg_inc<CONSUMER_REGS>();
     const tg_work_split work = tg_split_for_cluster(prob.split, blockIdx.x / CM);
@@ -149,9 +167,11 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
         tile_m = unit_tiles[2 * first];
         tile_n = unit_tiles[2 * first + 1];
       } else {
+        // Split-merge kernels hold one cluster size (MatmulParams::clusterAtLaunch).
         bool valid;
-        tg_with_grid_factor<GRID_FACTOR_AT_LAUNCH, GRID_FACTOR>(
-            prob.grid_factor, [&](auto factor) TG_INLINE { valid = tile_in(factor, unit, tile_m, tile_n); });
+        tg_with_launch_choice<GRID_FACTOR_AT_LAUNCH, GRID_FACTOR>(prob.grid_factor, [&](auto factor) TG_INLINE {
+          valid = tile_in(factor, tg_const<CLUSTER_M>{}, unit, tile_m, tile_n);
+        });
         if (!valid) continue;
       }
       const int batch = unit / UNITS;
@@ -195,7 +215,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
         tg_wgmma_commit();
         // Keep this k tile's wgmmas in flight; once the previous tile's are done, its stage is free.
         tg_wgmma_wait<1>();
-        if (kt > k_begin && t == 0) tg_release_stage<CM>(&empty[(iter - 1) % STAGES]);
+        if (kt > k_begin && t == 0) tg_release_stage<CLUSTER_M>(&empty[(iter - 1) % STAGES], cluster_ctas());
       };
       const bool K_CUT = TAIL_STEPS != 0;
       const int full_end = K_CUT && k_end == K_TILES ? K_TILES - 1 : k_end;
@@ -216,11 +236,11 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
         }
       });
       tg_wgmma_wait<0>();
-      if (t == 0) tg_release_stage<CM>(&empty[(iter - 1) % STAGES]);
+      if (t == 0) tg_release_stage<CLUSTER_M>(&empty[(iter - 1) % STAGES], cluster_ctas());
       // A cut unit's accumulated sum, after the flags: a warpgroup tile for each CTA rank and
       // consumer (kernels with ACCUMULATE only).
       [[maybe_unused]] const auto total_of = [&] {
-        const int sum_index = ((unit - work.dp_units) * CM + cta_rank) * CONSUMERS + consumer;
+        const int sum_index = ((unit - work.dp_units) * cluster_ctas() + cta_rank) * CONSUMERS + consumer;
         return workspace + FLAG_WORDS + static_cast<long long>(sum_index) * SUM_FLOATS;
       };
       if constexpr (STREAM_K) {
@@ -240,7 +260,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
         const bool slices = reduction == TG_REDUCE_IN_SLICES;
         const bool in_step = slices || reduction == TG_REDUCE_ACCUMULATED;
         const int piece = in_step ? work.cluster % work.pieces : 0;
-        const int stride = CM * CONSUMERS;  // slots from one piece to the next
+        const int stride = cluster_ctas() * CONSUMERS;  // slots from one piece to the next
         const int last = in_step ? own + (work.pieces - 1 - piece) * stride : own;
         if (k_end < K_TILES) {
           if constexpr (ACCUMULATE) {
@@ -293,7 +313,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
         } else if (k_begin > 0) {
 #pragma unroll 1
           for (int c = tg_first_sharer(work, K_TILES, unit); c < work.cluster; ++c) {
-            const int slot = (c * CM + cta_rank) * CONSUMERS + consumer;
+            const int slot = (c * cluster_ctas() + cta_rank) * CONSUMERS + consumer;
             tg_partial_acquire<128>(&flags[slot], t, 1 + consumer);
 #pragma unroll
             for (int mb = 0; mb < M_BLOCKS; ++mb) {
@@ -323,5 +343,5 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
     if (TMA_STORE_C && prob.c_by_tma && t == 0) tg_tma_store_wait_all();
   }
   // Peers multicast into this CTA's shared memory and arrive on its barriers until they finish.
-  if constexpr (CM > 1) tg_cluster_sync();
+  if (CM > 1) tg_cluster_sync();
 }

@@ -157,6 +157,41 @@ TEST(RuntimeShape, BothOrientationsOfCShareOneSource) {
   EXPECT_EQ(testing::configValue(codegen::emit(compiled_in).cuda, "TRANSPOSED_C"), "false");
 }
 
+// Kernels of at most two consumer warpgroups hold clusters of 1 and 2: tiles alone and in pairs share
+// one source, the launch's name, cluster attribute and tg_problem say which. Three consumers, a
+// cluster of 4 and a compiled-in shape keep their size.
+TEST(RuntimeShape, ClustersOfOneAndTwoShareOneSource) {
+  const MatmulProblem p = bf16Problem(4000, 3000, 4096);
+  ScheduleOverrides alone = pinned();
+  alone.cluster_m = 1;
+  const MatmulSchedule one = schedule(p, kH100, alone), two = schedule(p, kH100, pinned());
+  ASSERT_TRUE(one.params.clusterAtLaunch() && two.params.clusterAtLaunch());
+  const codegen::KernelSource a = codegen::emit(one), b = codegen::emit(two);
+  EXPECT_TRUE(a.cuda == b.cuda);
+  EXPECT_EQ(a.kernel_name.find("_c2x1"), std::string::npos) << a.kernel_name;
+  EXPECT_NE(codegen::launchName(two).find("_c2x1"), std::string::npos) << codegen::launchName(two);
+  EXPECT_EQ(a.launch.cluster[0], 1u);
+  EXPECT_EQ(b.launch.cluster[0], 2u);
+  EXPECT_EQ(codegen::problemArgs(one, 132).cluster_m, 1);
+  EXPECT_EQ(codegen::problemArgs(two, 66).cluster_m, 2);
+  EXPECT_EQ(testing::configValue(a.cuda, "CLUSTER_AT_LAUNCH"), "true");
+  // B's boxes are described for pairs (half the 256 rows each); a stage alone lands all of them.
+  EXPECT_EQ(testing::configValue(a.cuda, "SHARERS", "operand_b"), "2");
+  EXPECT_EQ(testing::configValue(a.cuda, "BOX_ROWS", "operand_b"), "128");
+  EXPECT_EQ(testing::configValue(a.cuda, "STAGE_TX_BYTES_ALONE"), std::to_string((128 + 256) * 64 * 2));
+  for (const auto& [cta, cluster] : {std::pair{TileShape{192, 160, 64}, int64_t{2}}, std::pair{TileShape{128, 256, 64}, int64_t{4}}}) {
+    ScheduleOverrides o = pinned();
+    o.cta_tile = cta;
+    o.cluster_m = cluster;
+    const MatmulSchedule s = schedule(p, kH100, o);
+    EXPECT_FALSE(s.params.clusterAtLaunch()) << cta.toString();
+    EXPECT_NE(codegen::emit(s).kernel_name.find("_c" + std::to_string(cluster) + "x1"), std::string::npos) << cta.toString();
+  }
+  ScheduleOverrides fixed = pinned();
+  fixed.specialize_shape = true;
+  EXPECT_FALSE(schedule(p, kH100, fixed).params.clusterAtLaunch());
+}
+
 TEST(RuntimeShape, SpecializedKernelsCompileTheShapeIn) {
   ScheduleOverrides o = pinned();
   o.specialize_shape = true;

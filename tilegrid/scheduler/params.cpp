@@ -77,7 +77,7 @@ bool MatmulParams::clusterAtLaunch() const {
 
 bool MatmulParams::cOrientationAtLaunch(const MatmulProblem& problem) const {
   return arch == Arch::Sm90 && shapeAtLaunch() && !width_at_launch && majorOfA(problem.layout) == majorOfB(problem.layout) &&
-         !(storesCBothWays() && bytes(problem.out_dtype) == 4);
+         bytes(problem.out_dtype) == 2 && warp_tile.m * compiledTile().n / 128 <= kMaxAccumulatorsForBothCStores;
 }
 
 SmemAtom epilogueAtom(DType out, int64_t slab_n, bool transposed) {

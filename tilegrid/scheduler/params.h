@@ -154,10 +154,12 @@ struct MatmulParams {
   // sm_90: whether the kernel holds both orientations of C, stored straight and transposed, and the
   // launch picks (tg_problem::c_transposed). Where A and B are both K-major (TN) or both MN-major
   // (NT), swapping them leaves the kernel's operand code as it is: only the epilogue's slab layout
-  // and C's offsets turn, so problems of either orientation share one kernel. Not where the kernel
-  // holds several widths (an epilogue per width already), nor where it stores 4-byte C both ways:
-  // those epilogues store an element at a time, and four of them beside 116 to 128 accumulators
-  // spilled a word.
+  // and C's offsets turn, so problems of either orientation share one kernel. A second epilogue
+  // costs the consumers registers, so only kernels of 16-bit C (stored by stmatrix) with at most
+  // kMaxAccumulatorsForBothCStores accumulators a consumer thread, each holding one tile width,
+  // hold both: the run of widths 184-256 spilled 16 bytes with both, 256x152 computing C^T in
+  // 128-row warpgroups 32, and with 4-byte C (stored an element at a time) 192x192 spilled 232
+  // bytes and 128x256 a word.
   bool cOrientationAtLaunch(const MatmulProblem& problem) const;
 
   // Warps (sm_80) or warpgroups (sm_90) doing math.

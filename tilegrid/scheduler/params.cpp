@@ -72,7 +72,7 @@ bool MatmulParams::storesCBothWays() const {
 
 bool MatmulParams::clusterAtLaunch() const {
   return arch == Arch::Sm90 && groupAtLaunch() && grid.method != GridMethod::SplitMerge && !width_at_launch &&
-         cluster.n == 1 && cluster.m <= kMaxClusterAtLaunch && mathGroups() <= kMaxConsumersForBothCStores;
+         cluster.n == 1 && cluster.m <= kMaxClusterAtLaunch && storesCBothWays();
 }
 
 bool MatmulParams::cOrientationAtLaunch(const MatmulProblem& problem) const {

@@ -147,9 +147,10 @@ struct MatmulParams {
   // launch picks (tg_problem::cluster_m): tiles alone and in pairs are then one kernel. Only the
   // producer's loop is instanced per size (its B boxes and multicast, the tile index); the
   // consumers read the size. Kernels whose traversal is read at launch and whose consumers take each
-  // unit's tile from the producer (not split-merge), of one tile width, and of at most two consumer
-  // warpgroups: three have 128 registers a thread, and the size read beside their accumulators
-  // spilled (192x152 8 bytes, 192x160 storing C from its threads 20).
+  // unit's tile from the producer (not split-merge), of one tile width, whose consumers have the
+  // registers to carry both ways of storing C (storesCBothWays): beside heavier consumers the size
+  // read at launch spilled (three warpgroups of 128 registers a thread: 192x152 8 bytes, 192x160
+  // storing C from its threads 20; 256x152 in 128-row warpgroups, 152 accumulators, 16).
   bool clusterAtLaunch() const;
   // sm_90: whether the kernel holds both orientations of C, stored straight and transposed, and the
   // launch picks (tg_problem::c_transposed). Where A and B are both K-major (TN) or both MN-major

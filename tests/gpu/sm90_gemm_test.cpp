@@ -2,6 +2,9 @@
 // reference for edge tiles, K tails, misaligned operands, batches, dtypes and grid methods, and
 // against cuBLAS for the shapes issue #6 names, every layout.
 #include <algorithm>
+#include <map>
+#include <optional>
+#include <string>
 
 #include "tilegrid/codegen/emit_common.h"
 #include "tilegrid/runtime/host_dtype.h"
@@ -32,13 +35,19 @@ INSTANTIATE_TEST_SUITE_P(Reductions, Sm90StreamKWorkspace,
                                            scheduler::SplitReduction::Accumulated),
                          [](const auto& p) { return std::string(scheduler::toString(p.param)); });
 
+// Why an sm_90a kernel cannot run here (no device, or not an sm_90 one), or nothing; fills `device`.
+std::optional<std::string> whyNoSm90(scheduler::DeviceSpec& device) {
+  if (auto why = findDevice(device)) return why;
+  if (device.arch() != scheduler::Arch::Sm90) return "sm_90a kernels need an sm_90 device, not " + device.toString();
+  return std::nullopt;
+}
+
 // A kernel that reads its shape at launch is compiled once and serves every problem of its
 // configuration: shapes with edge tiles and K tails, sub-matrices of wider buffers, batches with
 // gaps between them. Each is checked against cuBLAS, and nothing between C's rows is written.
 TEST(Sm90RuntimeShape, OneCompiledKernelServesEveryProblemOfItsConfiguration) {
   scheduler::DeviceSpec device;
-  if (auto why = findDevice(device)) GTEST_SKIP() << *why;
-  if (device.arch() != scheduler::Arch::Sm90) GTEST_SKIP() << "sm_90a kernels need an sm_90 device";
+  if (auto why = whyNoSm90(device)) GTEST_SKIP() << *why;
   scheduler::ScheduleOverrides o;
   o.cta_tile = scheduler::TileShape{128, 256, 64};
   o.cluster_m = 2;
@@ -83,30 +92,41 @@ TEST(Sm90RuntimeShape, OneCompiledKernelServesEveryProblemOfItsConfiguration) {
                                      << ", written between rows " << result.errors->gap_writes;
 }
 
-// Runs `s` against cuBLAS through `cache`, expecting every problem of one configuration to find the
-// kernel `compiled` first recorded for its name (a kernel reading its choice at launch compiles once).
-void runSharingKernels(const scheduler::MatmulSchedule& s, const scheduler::DeviceSpec& device, runtime::KernelCache& cache,
-                       std::map<std::string, std::shared_ptr<const runtime::CompiledKernel>>& compiled) {
-  const codegen::KernelSource source = codegen::emit(s);
-  const auto kernel = cache.get(source, device.arch());
-  const auto first = compiled.emplace(source.kernel_name, kernel).first->second;
-  EXPECT_EQ(kernel.get(), first.get()) << "compiled again for " << codegen::launchName(s);
-  runtime::RunOptions options;
-  options.iterations = 0;
-  options.reference = runtime::Reference::Cublas;
-  const runtime::RunResult result = runtime::runMatmul(s, source, options);
-  ASSERT_TRUE(result.errors.has_value());
-  EXPECT_TRUE(result.errors->passed) << s.problem.toString() << " (" << codegen::launchName(s) << "): norm rel "
-                                     << result.errors->norm_rel << ", written between rows " << result.errors->gap_writes;
-}
+// Runs schedules against cuBLAS through one kernel cache, expecting every problem of one
+// configuration to find the kernel first compiled for its name (a kernel reading its choice at
+// launch compiles once).
+class SharedKernelRuns {
+ public:
+  explicit SharedKernelRuns(const scheduler::DeviceSpec& device) : device_(device) {}
+
+  void run(const scheduler::MatmulSchedule& s) {
+    const codegen::KernelSource source = codegen::emit(s);
+    const auto kernel = cache_.get(source, device_.arch());
+    const auto first = compiled_.emplace(source.kernel_name, kernel).first->second;
+    EXPECT_EQ(kernel.get(), first.get()) << "compiled again for " << codegen::launchName(s);
+    runtime::RunOptions options;
+    options.iterations = 0;
+    options.reference = runtime::Reference::Cublas;
+    const runtime::RunResult result = runtime::runMatmul(s, source, options);
+    ASSERT_TRUE(result.errors.has_value());
+    EXPECT_TRUE(result.errors->passed) << s.problem.toString() << " (" << codegen::launchName(s) << "): norm rel "
+                                       << result.errors->norm_rel << ", written between rows " << result.errors->gap_writes;
+  }
+  // Kernels compiled so far.
+  size_t kernels() const { return compiled_.size(); }
+
+ private:
+  const scheduler::DeviceSpec& device_;
+  runtime::KernelCache cache_;
+  std::map<std::string, std::shared_ptr<const runtime::CompiledKernel>> compiled_;
+};
 
 // Kernels that hold several tile widths, the launch picking one (MatmulParams::width_at_launch):
 // each width, with edge tiles, C stored by TMA and by the threads (odd N), and stream-K over
 // several waves, against cuBLAS; each kernel compiled once for all its widths.
 TEST(Sm90WidthAtLaunch, OneCompiledKernelRunsEveryWidth) {
   scheduler::DeviceSpec device;
-  if (auto why = findDevice(device)) GTEST_SKIP() << *why;
-  if (device.arch() != scheduler::Arch::Sm90) GTEST_SKIP() << "sm_90a kernels need an sm_90 device";
+  if (auto why = whyNoSm90(device)) GTEST_SKIP() << *why;
   const auto bf16 = scheduler::DType::BF16;
   std::vector<scheduler::MatmulSchedule> schedules = {
       scheduler::schedule(makeProblem(400, 4096, 4096, scheduler::Layout::TN, bf16, bf16), device)};
@@ -119,11 +139,10 @@ TEST(Sm90WidthAtLaunch, OneCompiledKernelRunsEveryWidth) {
     schedules.push_back(scheduler::schedule(makeProblem(1000, 3 * width + 5, 1000, scheduler::Layout::TN, bf16, bf16), device, o));
     schedules.push_back(scheduler::schedule(makeProblem(4096, 20 * width - 8, 520, scheduler::Layout::TN, bf16, bf16), device, o));
   }
-  runtime::KernelCache cache;
-  std::map<std::string, std::shared_ptr<const runtime::CompiledKernel>> compiled;
+  SharedKernelRuns runs(device);
   for (const scheduler::MatmulSchedule& s : schedules) {
     ASSERT_TRUE(s.params.width_at_launch) << s.params.toString();
-    runSharingKernels(s, device, cache, compiled);
+    runs.run(s);
   }
 }
 
@@ -132,11 +151,9 @@ TEST(Sm90WidthAtLaunch, OneCompiledKernelRunsEveryWidth) {
 // grids the factors do not divide, alone and in pairs, against cuBLAS; compiled once for all of them.
 TEST(Sm90FactorAtLaunch, OneCompiledKernelWalksEveryFactor) {
   scheduler::DeviceSpec device;
-  if (auto why = findDevice(device)) GTEST_SKIP() << *why;
-  if (device.arch() != scheduler::Arch::Sm90) GTEST_SKIP() << "sm_90a kernels need an sm_90 device";
+  if (auto why = whyNoSm90(device)) GTEST_SKIP() << *why;
   const auto bf16 = scheduler::DType::BF16;
-  runtime::KernelCache cache;
-  std::map<std::string, std::shared_ptr<const runtime::CompiledKernel>> compiled;
+  SharedKernelRuns runs(device);
   for (int64_t cluster : {1, 2}) {
     for (int64_t factor = 1; factor <= scheduler::kMaxFactorAtLaunch; factor *= 2) {
       for (scheduler::GridGroup group : {scheduler::GridGroup::M, scheduler::GridGroup::N}) {
@@ -147,11 +164,11 @@ TEST(Sm90FactorAtLaunch, OneCompiledKernelWalksEveryFactor) {
         o.group = group;
         const auto s = scheduler::schedule(makeProblem(2700, 2300, 520, scheduler::Layout::TN, bf16, bf16), device, o);
         ASSERT_TRUE(s.params.factorAtLaunch() && s.params.clusterAtLaunch()) << s.params.toString();
-        runSharingKernels(s, device, cache, compiled);
+        runs.run(s);
       }
     }
   }
-  EXPECT_EQ(compiled.size(), 1u);  // alone and in pairs: one kernel (MatmulParams::clusterAtLaunch)
+  EXPECT_EQ(runs.kernels(), 1u);  // alone and in pairs: one kernel (MatmulParams::clusterAtLaunch)
 }
 
 // Kernels holding both orientations of C (MatmulSchedule::cOrientationAtLaunch): TN and NT problems
@@ -159,12 +176,9 @@ TEST(Sm90FactorAtLaunch, OneCompiledKernelWalksEveryFactor) {
 // warpgroups, against cuBLAS; each configuration compiled once for both orientations.
 TEST(Sm90OrientationAtLaunch, OneCompiledKernelStoresCBothWays) {
   scheduler::DeviceSpec device;
-  if (auto why = findDevice(device)) GTEST_SKIP() << *why;
-  if (device.arch() != scheduler::Arch::Sm90) GTEST_SKIP() << "sm_90a kernels need an sm_90 device";
+  if (auto why = whyNoSm90(device)) GTEST_SKIP() << *why;
   const auto bf16 = scheduler::DType::BF16;
-  runtime::KernelCache cache;
-  std::map<std::string, std::shared_ptr<const runtime::CompiledKernel>> compiled;
-  int64_t runs = 0;
+  SharedKernelRuns runs(device);
   for (scheduler::Layout layout : {scheduler::Layout::TN, scheduler::Layout::NT}) {
     for (scheduler::TileShape cta : {scheduler::TileShape{128, 128, 64}, scheduler::TileShape{192, 160, 64}}) {
       for (int64_t n : {1000, 1001}) {
@@ -175,22 +189,19 @@ TEST(Sm90OrientationAtLaunch, OneCompiledKernelStoresCBothWays) {
           o.swap_ab = swap_ab;
           const auto s = scheduler::schedule(makeProblem(1160, n, 520, layout, bf16, bf16), device, o);
           ASSERT_TRUE(s.cOrientationAtLaunch()) << s.params.toString();
-          runSharingKernels(s, device, cache, compiled);
-          ++runs;
+          runs.run(s);
         }
       }
     }
   }
-  EXPECT_EQ(runs, 16);
   // A kernel per layout and tile, whichever the orientation; 192x160 (three consumers) carries one
   // way of storing C, so odd N takes a second kernel there.
-  EXPECT_EQ(compiled.size(), 6u);
+  EXPECT_EQ(runs.kernels(), 6u);
 }
 
 TEST_P(Sm90StreamKWorkspace, RepeatedLaunchesLeaveTheZeroedAreaZero) {
   scheduler::DeviceSpec device;
-  if (auto why = findDevice(device)) GTEST_SKIP() << *why;
-  if (device.arch() != scheduler::Arch::Sm90) GTEST_SKIP() << "needs an sm_90 device, not " << device.toString();
+  if (auto why = whyNoSm90(device)) GTEST_SKIP() << *why;
   const std::vector<GemmCase> cases = sm90StreamKCases();
   const auto found = std::find_if(cases.begin(), cases.end(), [&](const GemmCase& c) {
     return scheduler::schedule(c.problem, device, c.overrides).workSplit().reduction == GetParam();

@@ -35,8 +35,8 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
   constexpr int M_BLOCKS = WM / 64;
   // CTAs per cluster (along M): the launch's where the kernel holds several sizes. A work unit is a
   // cluster tile; each CTA of the cluster takes one tile. The consumers read the launch's size from
-  // the cluster's special register where they use it: held in a register beside the largest tiles'
-  // accumulators, it spilled.
+  // the cluster's special register where they use it, so that no register holds it across their
+  // main loop beside the accumulators.
   const int CM = CLUSTER_AT_LAUNCH ? prob.cluster_m : CLUSTER_M;
   const auto cluster_ctas = [] { return CLUSTER_AT_LAUNCH ? tg_cluster_ctas() : CLUSTER_M; };
   // Stream-K: `workspace` holds two flags per consumer warpgroup of every CTA the launch may have (a slot),

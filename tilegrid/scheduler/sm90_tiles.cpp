@@ -58,8 +58,9 @@ int64_t inStepPieceKTiles(const MatmulProblem& problem, const WaveFit& fit, int6
 // - A pair's multicast halves B's L2 reads but costs the cluster's start-up and leaves half a pair idle
 //   on an odd tile row. Tiles run alone where they nearly fill the SMs at once (64x128 from 80% over at
 //   most 8 tile columns; 128x128 over at least 8 tile rows within 1.1 waves where K is at most 8192 or
-//   they fill 90%; 128x256 from 2/3) and the rows start on 32-byte sectors; rows off sectors make every
-//   load cost more, which the halved reads of a pair recover.
+//   they fill 90%; 128x256 from 2/3) and the rows start on 32-byte sectors. Rows off sectors make every
+//   TMA box row straddle one more line, so each CTA's loads cost more; the halved reads of a pair
+//   recover more than the idle half of a pair costs, so 128x256 tiles then pair even over odd rows.
 // - Where N is 128 or less and 128x128 tiles are at most half the SMs, the same 64x128 pairs.
 std::string chooseSmallTileSm90(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
   constexpr int64_t kShortestPieceForWideTiles = 128;
@@ -99,11 +100,18 @@ std::string chooseSmallTileSm90(const MatmulProblem& problem, const DeviceSpec& 
     const bool fills = waves(wide, 1) >= 2.0 / 3;
     const bool square_instead = p.stream_k && !fills && square_fits();
     if (square_instead) setSm90Tile(p, square);
-    p.cluster = (square_instead ? on_sectors : fills) ? ClusterShape{1, 1} : evenRowPairs(problem, p);
+    if (square_instead) {
+      p.cluster = on_sectors ? ClusterShape{1, 1} : evenRowPairs(problem, p);
+    } else if (fills) {
+      p.cluster = on_sectors ? ClusterShape{1, 1} : pairedCluster(problem, p);
+    } else {
+      p.cluster = evenRowPairs(problem, p);
+    }
     return std::string("chooseSmallTileSm90: at most a wave of 128x256: ") +
            (square_instead ? "128x128 fill at least 8 tile rows within 1.1 waves"
-            : fills       ? "they fill 2/3 of the SMs, alone"
-                          : "kept, pairs over even tile rows");
+            : !fills       ? "kept, pairs over even tile rows"
+            : on_sectors   ? "they fill 2/3 of the SMs, alone"
+                           : "they fill 2/3 of the SMs, in pairs (rows off 32-byte sectors)");
   }
   return "chooseSmallTileSm90: no small-problem rule applies: the default tile";
 }
@@ -196,9 +204,10 @@ std::string setNarrowTileSm90(const MatmulProblem& problem, const DeviceSpec& de
                              : "");
 }
 
-// Three shapes of problem whose time is mostly start-up and hand-over rather than streaming K tiles,
-// for which the rules above, fitted on problems of thousands of K, choose too large a tile or a
-// cluster (docs/results/small_tiles_h100.csv, held by tests/unit/tile_dataset_test.cpp):
+// Four shapes of problem for which the rules above, fitted on problems of many tile rows and columns
+// and thousands of K, choose too large a tile or a cluster: the first three spend most of their time
+// on start-up and hand-over rather than streaming K tiles (docs/results/small_tiles_h100.csv, held by
+// tests/unit/tile_dataset_test.cpp):
 // - One tile cut in step into a piece per SM (128x128x65536 in a 128x128 tile): every SM hands a
 //   partial sum of the whole tile to one finisher. 64x64 tiles 256 deep make four or more units of
 //   longer pieces, each with a quarter of the partial-sum bytes.
@@ -207,6 +216,11 @@ std::string setNarrowTileSm90(const MatmulProblem& problem, const DeviceSpec& de
 //   the most CTAs, each starting at once (a cluster waits for both its CTAs to be placed).
 // - Batched: pairs share B tiles across M, which saves L2 reads where many waves stream the same B;
 //   batch entries are separate problems of a few waves at most, and run alone.
+// - One column of tiles (N within one tile's width) over at least a wave of pairs: every CTA reads
+//   the same B tile, which L2 holds once for all of them, and a pair's two CTAs wait for each other
+//   at the start of every unit. That wait is a fixed cost per unit: alone ran 5-8% faster at 4 K
+//   tiles a unit, 2% at 16, 0.3% at 64, and pairs won none of these problems
+//   (docs/results/small_problem_pairs_h100.csv, M from 32768 to 131072, N of 128 and 256).
 std::optional<std::string> shortOrOneTileSm90(const MatmulProblem& problem, const DeviceSpec& device,
                                               MatmulParams& p) {
   constexpr int64_t kShortKTiles = 8;
@@ -229,6 +243,10 @@ std::optional<std::string> shortOrOneTileSm90(const MatmulProblem& problem, cons
   if (problem.batch > 1 && p.cluster.m * p.cluster.n > 1) {
     p.cluster = ClusterShape{1, 1};
     return "shortOrOneTileSm90: batched: alone";
+  }
+  if (ceilDiv(problem.n, p.cta_tile.n) == 1 && 2 * units >= device.sm_count && p.cluster.m * p.cluster.n > 1) {
+    p.cluster = ClusterShape{1, 1};
+    return "shortOrOneTileSm90: one tile column over at least a wave of pairs: alone";
   }
   return std::nullopt;
 }

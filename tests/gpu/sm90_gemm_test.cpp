@@ -146,6 +146,24 @@ TEST(Sm90WidthAtLaunch, OneCompiledKernelRunsEveryWidth) {
   }
 }
 
+// The trimmed 64-row tiles' kernel (widths 64 to 128, one consumer warpgroup): the widths the rule
+// picks over N, with odd N (C stored by the threads) and K not a multiple of the tile's, against
+// cuBLAS, all from one compiled kernel.
+TEST(Sm90WidthAtLaunch, TrimmedNarrowTilesShareOneKernel) {
+  scheduler::DeviceSpec device;
+  if (auto why = whyNoSm90(device)) GTEST_SKIP() << *why;
+  const auto bf16 = scheduler::DType::BF16;
+  SharedKernelRuns runs(device);
+  for (int64_t n : {129, 160, 200, 231, 240}) {
+    for (int64_t k : {4096, 1040}) {
+      const auto s = scheduler::schedule(makeProblem(4096, n, k, scheduler::Layout::TN, bf16, bf16), device);
+      ASSERT_TRUE(s.params.width_at_launch && s.params.cta_tile.m == 64) << s.params.toString();
+      runs.run(s);
+    }
+  }
+  EXPECT_EQ(runs.kernels(), 1u);
+}
+
 // One kernel reading the traversal's factor, its group and the cluster size at launch
 // (MatmulParams::factorAtLaunch, clusterAtLaunch): every factor it holds and both groups, over tile
 // grids the factors do not divide, alone and in pairs, against cuBLAS; compiled once for all of them.

@@ -308,12 +308,18 @@ TEST(Sm90Emit, ConsumerWarpgroupsCompileWithinTheirRegisters) {
 // out they spill nothing. With fp32 out (128 accumulators a thread at 128x256 computing C^T, stored
 // one element at a time) the kernel of ten widths may store up to 8 words more than the widest width
 // compiled alone, in its epilogues: ten instances of them sit beside the live accumulators.
-// M = 400 takes the kernel of widths 112-128, M = 900 that of 184-256.
+// M = 400 takes the kernel of widths 112-128, M = 900 that of 184-256; 4096x200 the trimmed 64-row
+// tiles' kernel of widths 64-128 (one consumer warpgroup).
 TEST(Sm90Emit, KernelsHoldingSeveralWidthsSpillNoMoreThanTheWidestAlone) {
   const auto device = scheduler::DeviceSpec::preset("sm_90");
-  for (auto [m, out] : {std::pair{400, scheduler::DType::BF16}, std::pair{900, scheduler::DType::BF16},
-                        std::pair{900, scheduler::DType::FP32}}) {
-    const auto problem = testing::makeProblem(m, 4096, 4096, scheduler::Layout::TN, scheduler::DType::BF16, out);
+  struct Case {
+    int64_t m, n;
+    scheduler::DType out;
+  };
+  for (auto [m, n, out] : {Case{400, 4096, scheduler::DType::BF16}, Case{900, 4096, scheduler::DType::BF16},
+                           Case{900, 4096, scheduler::DType::FP32}, Case{4096, 200, scheduler::DType::BF16},
+                           Case{4096, 200, scheduler::DType::FP32}}) {
+    const auto problem = testing::makeProblem(m, n, 4096, scheduler::Layout::TN, scheduler::DType::BF16, out);
     const auto schedule = scheduler::schedule(problem, device);
     ASSERT_TRUE(schedule.params.width_at_launch) << schedule.params.toString();
     ASSERT_TRUE(schedule.storesCBothWays());

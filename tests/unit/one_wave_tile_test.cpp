@@ -134,3 +134,37 @@ TEST(OneWaveTile, TheHeuristicTakesTheFitUnlessItsTileFillsTheWaveAsWell) {
 
 }  // namespace
 }  // namespace tilegrid::scheduler
+
+namespace tilegrid::scheduler {
+namespace {
+
+// 64-row tiles alone over a K-major B are trimmed to the problem's width: over every N from 65 to
+// 1024 at M = 4096 TN (64 tile rows; at N = 129..256 their two columns fill most of a wave and run
+// alone), wherever 64-row tiles run alone the width is a multiple of 8 from 64 to 128, covers N in
+// as many tiles as 128 columns would, and 8 columns less would need another tile (or go under 64).
+TEST(TrimmedNarrowTile, CoversNInTheFewestTilesWithTheNarrowestWidth) {
+  const DeviceSpec h100 = DeviceSpec::preset("sm_90");
+  int trimmed = 0;
+  for (int64_t n = 65; n <= 1024; ++n) {
+    const MatmulParams p = chooseParams(problem(4096, n, 4096), h100);
+    if (p.cta_tile.m != 64 || p.cluster.m != 1 || p.swap_ab) continue;
+    ASSERT_LE(p.cta_tile.n, 128) << n;
+    ASSERT_EQ(p.cta_tile.n % 8, 0) << n;
+    EXPECT_EQ(ceilDiv(n, p.cta_tile.n), ceilDiv(n, int64_t{128})) << n << ": " << p.cta_tile.toString();
+    EXPECT_TRUE(p.cta_tile.n == 64 || ceilDiv(n, p.cta_tile.n - 8) > ceilDiv(n, p.cta_tile.n)) << n << ": " << p.cta_tile.toString();
+    // Trimmed tiles share the kernel of widths 64 to 128; a tile of the full width keeps its own.
+    EXPECT_EQ(p.width_at_launch, p.cta_tile.n < 128) << n << ": " << p.toString();
+    if (p.width_at_launch) {
+      EXPECT_TRUE(p.narrowest_width == 64 && p.widest_width == 128) << n << ": " << p.toString();
+    }
+    trimmed += p.cta_tile.n < 128;
+  }
+  EXPECT_GE(trimmed, 100);  // N = 129..256: two columns of 72 to 128
+  // NT: B is N-major, and a width that is not a multiple of 64 would narrow its swizzle atoms.
+  const MatmulParams nt = chooseParams(problem(4096, 200, 4096, Layout::NT), h100);
+  EXPECT_EQ(nt.cta_tile.n % 64, 0) << nt.toString();
+  EXPECT_FALSE(nt.width_at_launch);
+}
+
+}  // namespace
+}  // namespace tilegrid::scheduler

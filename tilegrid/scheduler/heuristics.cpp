@@ -155,11 +155,12 @@ int64_t mostStages(const MatmulProblem& problem, const DeviceSpec& device, const
 }
 
 // sm_90: the tile widths that share a kernel with `p`'s where the launch picks the width: the run of
-// widths around it (multiples of kLaunchWidthStep from kLaunchWidthNarrowest to kLaunchWidthWidest)
+// widths around it (multiples of kLaunchWidthStep within `range`)
 // whose tiles, compiled each on its own, fit as many stages. The kernel is laid out for the widest
 // of them, so each width keeps its stages: a narrow tile's K tiles are short, and a ring of the
 // widest tile's fewer stages left it waiting on its loads.
-std::pair<int64_t, int64_t> launchWidthRun(const MatmulProblem& problem, const DeviceSpec& device, const MatmulParams& p) {
+std::pair<int64_t, int64_t> launchWidthRun(const MatmulProblem& problem, const DeviceSpec& device, const MatmulParams& p,
+                                           WidthRange range) {
   const auto stagesAt = [&](int64_t width) {
     MatmulParams alone = p;
     alone.width_at_launch = false;
@@ -169,10 +170,10 @@ std::pair<int64_t, int64_t> launchWidthRun(const MatmulProblem& problem, const D
   };
   const int64_t stages = stagesAt(p.cta_tile.n);
   int64_t narrowest = p.cta_tile.n, widest = p.cta_tile.n;
-  while (narrowest - kLaunchWidthStep >= kLaunchWidthNarrowest && stagesAt(narrowest - kLaunchWidthStep) == stages) {
+  while (narrowest - kLaunchWidthStep >= range.narrowest && stagesAt(narrowest - kLaunchWidthStep) == stages) {
     narrowest -= kLaunchWidthStep;
   }
-  while (widest + kLaunchWidthStep <= kLaunchWidthWidest && stagesAt(widest + kLaunchWidthStep) == stages) {
+  while (widest + kLaunchWidthStep <= range.widest && stagesAt(widest + kLaunchWidthStep) == stages) {
     widest += kLaunchWidthStep;
   }
   return {narrowest, widest};
@@ -248,8 +249,8 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
     p.pad_a = padded(kernel, 'a');
     p.pad_b = padded(kernel, 'b');
   };
-  // Whether the one-wave fit chose the tile (its widths may share a kernel, below).
-  bool one_wave_fit = false;
+  // The widths the rule that chose the tile picked among (they may share a kernel, below).
+  std::optional<WidthRange> width_range;
   if (p.arch == Arch::Sm80) {
     choosePads();
     decide("tile", p.cta_tile.toString(),
@@ -261,16 +262,20 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
     choosePads();
   } else {
     std::vector<Candidate> ranked;
-    std::string rule = chooseTilesSm90(p.kernelProblem(user_problem), device, p, ranked);
+    std::string rule = chooseTilesSm90(p.kernelProblem(user_problem), device, p, ranked, width_range);
     bool turned = false;
     // A later rule replaces the ranking's choice, and with it the candidates the ranking weighed.
     if (!overrides.swap_ab && !overrides.cta_tile) {
       if (const auto fit = fitOneWaveSm90(user_problem, device, p)) {
-        rule = *fit, turned = true, one_wave_fit = true, ranked.clear();
+        rule = *fit, turned = true, width_range = kOneWaveFitWidths, ranked.clear();
       }
     }
     if (p.persistent && !overrides.cta_tile && !overrides.cluster_m) {
-      if (const auto small = shortOrOneTileSm90(p.kernelProblem(user_problem), device, p)) rule = *small, ranked.clear();
+      const TileShape before = p.cta_tile;
+      if (const auto small = shortOrOneTileSm90(p.kernelProblem(user_problem), device, p)) {
+        rule = *small, ranked.clear();
+        if (!(p.cta_tile == before)) width_range.reset();
+      }
     }
     decide("orientation", p.swap_ab ? "C^T = B^T A^T" : "C = A B", turned ? rule : orientation_rule);
     decide("tile", p.cta_tile.toString(), rule);
@@ -306,18 +311,23 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
   if (overrides.cluster_m) p.cluster = ClusterShape{*overrides.cluster_m, 1};
   decide("cluster", std::to_string(p.cluster.m) + "x" + std::to_string(p.cluster.n),
          overrides.cluster_m ? "override" : "with the tile (above)");
-  // The one-wave fit's widths (any multiple of 8 from 112 to 256) share kernels that read the
-  // width at launch, where they can: tiles alone over a K-major B (MatmulParams::width_at_launch),
-  // one kernel for each run of widths that fit as many stages (launchWidthRun).
+  // The widths a rule picks among (the one-wave fit's 112 to 256, trimmed 64-row tiles' 64 to 128)
+  // share kernels that read the width at launch, where they can: tiles alone over a K-major B
+  // (MatmulParams::width_at_launch), one kernel for each run of widths that fit as many stages
+  // (launchWidthRun).
+  if (overrides.cta_tile) width_range.reset();
   const bool holds_widths = p.arch == Arch::Sm90 && !overrides.specialize_shape.value_or(false) &&
                             p.cluster == ClusterShape{1, 1} && majorOfB(problem.layout) == Major::K;
-  p.width_at_launch = overrides.width_at_launch.value_or(one_wave_fit && holds_widths && !overrides.warp_tile);
-  if (p.width_at_launch) std::tie(p.narrowest_width, p.widest_width) = launchWidthRun(problem, device, p);
+  p.width_at_launch = overrides.width_at_launch.value_or(width_range && holds_widths && !overrides.warp_tile);
+  if (p.width_at_launch) {
+    std::tie(p.narrowest_width, p.widest_width) =
+        launchWidthRun(problem, device, p, width_range.value_or(WidthRange{kLaunchWidthNarrowest, kLaunchWidthWidest}));
+  }
   if (p.width_at_launch || overrides.width_at_launch) {
     decide("tile width", p.width_at_launch ? fmt::format("at launch ({} to {})", p.narrowest_width, p.widest_width) : "compiled in",
            overrides.width_at_launch ? "override"
-                                     : "launchWidthRun: the one-wave fit's widths that fit as many stages share one "
-                                       "kernel, laid out for the widest");
+                                     : "launchWidthRun: the rule's widths that fit as many stages share one kernel, "
+                                       "laid out for the widest");
   }
   // A user's tiles and cluster are checked before anything computes with them (threads, waves).
   p.validateShape();

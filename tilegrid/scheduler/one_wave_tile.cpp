@@ -1,5 +1,6 @@
 #include "tilegrid/scheduler/one_wave_tile.h"
 
+#include "tilegrid/scheduler/sm90_tiles.h"
 #include "tilegrid/scheduler/tile_eligibility.h"
 
 namespace tilegrid::scheduler {
@@ -28,7 +29,7 @@ std::optional<OneWaveTile> oneWaveTileSm90(const MatmulProblem& problem, const D
   for (bool swap : {false, true}) {
     const MatmulProblem kernel = swap ? swapOperands(problem) : problem;
     if (!allRowsAligned(kernel) || !rowsOnSectors(kernel)) continue;
-    for (int64_t width = kLaunchWidthNarrowest; width <= kLaunchWidthWidest; width += kLaunchWidthStep) {
+    for (int64_t width = kOneWaveFitWidths.narrowest; width <= kOneWaveFitWidths.widest; width += kLaunchWidthStep) {
       const Cover c = cover(kernel, kRows, width);
       if (!c.fillsOneWave(device) || !widestAtoms(kernel, TileShape{kRows, width, 64})) continue;
       if (!best || c.useful > best->useful + 1e-9) best = OneWaveTile{swap, width, c.tiles, c.useful};

@@ -30,7 +30,7 @@ inline constexpr int64_t kNarrowTilesPerDim = int64_t{1} << 14;
 
 // sm_90: the tile widths a kernel that reads its tile's width at launch may hold
 // (MatmulParams::width_at_launch): multiples of kLaunchWidthStep in this range.
-inline constexpr int64_t kLaunchWidthNarrowest = 112, kLaunchWidthWidest = 256, kLaunchWidthStep = 8;
+inline constexpr int64_t kLaunchWidthNarrowest = 64, kLaunchWidthWidest = 256, kLaunchWidthStep = 8;
 
 // sm_90 kernels have one producer warpgroup and up to this many consumer warpgroups.
 inline constexpr int64_t kMaxConsumersSm90 = 4;

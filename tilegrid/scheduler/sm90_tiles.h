@@ -24,10 +24,22 @@ void setSm90Tile(MatmulParams& p, const TileShape& cta, int64_t consumer_rows = 
 // Pairs of CTAs along M where the grid has two tile rows or more (persistent kernels).
 ClusterShape pairedCluster(const MatmulProblem& problem, const MatmulParams& p);
 
+// The tile widths a rule picks among (multiples of kLaunchWidthStep). Where a kernel can read its
+// tile's width at launch, it holds the run of them that fit as many stages (launchWidthRun), so that
+// the rule's widths share kernels.
+struct WidthRange {
+  int64_t narrowest = 0, widest = 0;
+};
+// fitOneWaveSm90's 128-row tiles.
+inline constexpr WidthRange kOneWaveFitWidths{112, 256};
+// chooseSmallTileSm90's 64-row tiles trimmed to the problem's width.
+inline constexpr WidthRange kTrimmedNarrowWidths{64, 128};
+
 // The ranked tile, else the small-problem rules, for the kernel problem (swap_ab already decided).
-// Where the ranking decides, `ranked` gets every shape it scored.
+// Where the ranking decides, `ranked` gets every shape it scored; where a rule picks the width among
+// a range, `widths` gets the range (else nothing).
 std::string chooseTilesSm90(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p,
-                            std::vector<Candidate>& ranked);
+                            std::vector<Candidate>& ranked, std::optional<WidthRange>& widths);
 
 // 128-row tiles as wide as fill one wave, replacing the choice where it pays (the caller's problem:
 // it may turn the problem around). Nothing where it does not apply.

@@ -80,6 +80,9 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
                   "sm_80 | sm_90: the kernel family of ours (default: the GPU's own; sm_80 kernels also run on sm_90)");
   cmd->add_flag("--list", options.list, "List the suite's cases and stop");
   cmd->add_flag("--summary", options.summary, "Print only the per-category summary, not a row per case");
+  cmd->add_flag("--versus-specialized", options.versus_specialized,
+                "Also check and time ours with each problem's shape compiled in, in the same turns: what reading it at "
+                "launch costs (cases whose kernel compiles it in anyway skip it)");
   return cmd;
 }
 
@@ -120,6 +123,7 @@ int runBenchCommand(const BenchOptions& options, std::ostream& out) {
   run.turns = options.turns;
   run.arch = arch;
   run.seconds = options.seconds;
+  run.versus_specialized = options.versus_specialized;
   size_t done = 0;
   run.progress = [&](const nlohmann::json& r) {
     std::cerr << fmt::format("[{}/{}] {}{}\n", ++done, cases.size(), r["name"].get<std::string>(),
@@ -130,7 +134,8 @@ int runBenchCommand(const BenchOptions& options, std::ostream& out) {
   out << runtime::renderSuiteResults(results, torch, markdown, options.summary);
   bool failed = false;
   for (const nlohmann::json& c : results["cases"]) {
-    failed = failed || c.contains("error") || !c["checks"]["ours"]["passed"].get<bool>();
+    failed = failed || c.contains("error") || !c["checks"]["ours"]["passed"].get<bool>() ||
+             (c["checks"].contains("specialized") && !c["checks"]["specialized"]["passed"].get<bool>());
   }
   return failed ? 1 : 0;
 }

@@ -19,6 +19,7 @@ struct BenchOptions {
   double seconds = 1.0;
   bool list = false;      // print the cases and stop
   bool summary = false;   // only the per-category summary
+  bool versus_specialized = false;  // also time ours with the shape compiled in
   std::string arch;       // the kernel family ours runs (empty: the device's own)
 };
 

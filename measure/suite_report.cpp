@@ -68,13 +68,18 @@ std::string renderSuiteResults(const nlohmann::json& results, const nlohmann::js
                      device.value("nvrtc", "?"), results.value("date", "?"));
   const bool with_torch = torch.is_object() && torch.contains("cases");
   // Runs that timed the plain read of the inputs (measure/read_inputs.h) get its column.
-  bool with_read = false;
-  for (const nlohmann::json& c : results.at("cases")) with_read = with_read || c.contains("read_inputs");
+  // Runs that timed ours with the shape compiled in (--versus-specialized) get its column.
+  bool with_read = false, with_specialized = false;
+  for (const nlohmann::json& c : results.at("cases")) {
+    with_read = with_read || c.contains("read_inputs");
+    with_specialized = with_specialized || c.contains("specialized");
+  }
   std::vector<std::string> header = {"case", "category", "ours TFLOP/s", "cuBLAS", "cuBLASLt"};
   if (with_torch) header.push_back("torch.compile");
   header.insert(header.end(), {"/cuBLAS", "/cuBLASLt"});
   if (with_torch) header.push_back("/torch");
   if (with_read) header.push_back("read/ours");
+  if (with_specialized) header.push_back("/compiled-in");
   header.push_back("check");
   std::vector<size_t> widths = {34, 12, 12, 8, 8, 13, 8, 9, 7, 6};
   widths.resize(header.size(), 9);
@@ -116,7 +121,19 @@ std::string renderSuiteResults(const nlohmann::json& results, const nlohmann::js
         summaries["all"]["read"].add(share, name);
       }
     }
-    const bool ok = c.at("checks").at("ours").at("passed").get<bool>() && c.at("checks").at("cublaslt").at("passed").get<bool>();
+    if (with_specialized) {
+      // Ours with the shape compiled in over ours reading it at launch: above 1 where reading it is faster.
+      const bool timed = c.contains("specialized");
+      const double ratio = timed ? c["specialized"]["median_ms"].get<double>() / ours_ms : 0;
+      cells.push_back(timed ? fmt::format("{:.3f}", ratio) : "-");
+      if (timed) {
+        summaries[category]["specialized"].add(ratio, name);
+        summaries["all"]["specialized"].add(ratio, name);
+      }
+    }
+    const nlohmann::json& checks = c.at("checks");
+    const bool ok = checks.at("ours").at("passed").get<bool>() && checks.at("cublaslt").at("passed").get<bool>() &&
+                    (!checks.contains("specialized") || checks["specialized"].at("passed").get<bool>());
     cells.push_back(ok ? "ok" : "FAIL");
     rows += row(cells, widths, markdown);
   }
@@ -127,7 +144,8 @@ std::string renderSuiteResults(const nlohmann::json& results, const nlohmann::js
   std::vector<std::string> summary_header = {"category", "cases", "vs cuBLAS", "vs cuBLASLt"};
   if (with_torch) summary_header.push_back("vs torch.compile");
   if (with_read) summary_header.push_back("plain read of A and B over ours");
-  const std::vector<size_t> summary_widths = {14, 5, 44, 44, 44, 44};
+  if (with_specialized) summary_header.push_back("vs the shape compiled in");
+  const std::vector<size_t> summary_widths = {14, 5, 44, 44, 44, 44, 44};
   out += row(summary_header, summary_widths, markdown);
   if (markdown) out += separator(summary_header.size());
   for (const std::string& category : categories) {
@@ -136,6 +154,7 @@ std::string renderSuiteResults(const nlohmann::json& results, const nlohmann::js
                                       by["cublaslt"].text()};
     if (with_torch) cells.push_back(by["torch"].text());
     if (with_read) cells.push_back(by["read"].text());
+    if (with_specialized) cells.push_back(by["specialized"].text());
     out += row(cells, summary_widths, markdown);
   }
   return out;

@@ -78,11 +78,23 @@ nlohmann::json runCase(const SuiteCase& c, const SuiteRunOptions& options, L2Flu
   lt.run(buffers.a.ptr(), buffers.b.ptr(), buffers.c.ptr(), stream.get());
   stream.synchronize();
   r["checks"]["cublaslt"] = check(compareOutputs(denseC(p, decode(buffers.c.toHost<uint8_t>(), p.out_dtype)), reference, p.out_dtype));
-  const std::vector<std::function<void()>> launches = {
+  std::vector<std::function<void()>> launches = {
       [&] { ours(stream.get()); },
       [&] { cublas.run(p, buffers.a.ptr(), buffers.b.ptr(), buffers.c.ptr(), stream.get()); },
       [&] { lt.run(buffers.a.ptr(), buffers.b.ptr(), buffers.c.ptr(), stream.get()); },
       [&] { readInputs(buffers.a.ptr(), a_bytes, buffers.b.ptr(), b_bytes, stream.get()); }};
+  // Ours with the shape compiled in, a fifth contender where asked.
+  std::optional<Gemm> specialized;
+  std::optional<MatmulLaunch> specialized_launch;
+  if (options.versus_specialized && gemm.schedule().params.shapeAtLaunch()) {
+    specialized.emplace(p, GemmOptions{options.arch, true});
+    checkFitsInDeviceMemory(in_bytes + 2 * c_bytes + gemm.workspaceSize() + specialized->workspaceSize() +
+                                (uint64_t{32} << 20),
+                            "case " + c.name);
+    specialized_launch.emplace(*specialized, buffers);
+    r["checks"]["specialized"] = check(checkLaunch(*specialized_launch, buffers, reference, stream.get()));
+    launches.push_back([&] { (*specialized_launch)(stream.get()); });
+  }
   std::vector<std::vector<float>> ms = timeInTurns(
       launches, options.warmup, TurnBudget{options.turns, options.seconds, options.max_turns}, flusher, stream.get());
   r["turns"] = ms[0].size();
@@ -91,6 +103,10 @@ nlohmann::json runCase(const SuiteCase& c, const SuiteRunOptions& options, L2Flu
   r["cublaslt"] = timing(summarizeTimes(std::move(ms[2]), p.flops()));
   // The memory-speed reference: one plain read of A and B (its "tflops" is the GEMM's flop over it).
   r["read_inputs"] = timing(summarizeTimes(std::move(ms[3]), p.flops()));
+  if (specialized) {
+    r["specialized"] = timing(summarizeTimes(std::move(ms[4]), p.flops()));
+    r["specialized"]["kernel"] = specialized->source().kernel_name;
+  }
   r["input_bytes"] = a_bytes + b_bytes;
   return r;
 }
@@ -109,6 +125,7 @@ nlohmann::json runSuite(const std::vector<SuiteCase>& cases, const SuiteRunOptio
                            {"max_turns", options.max_turns},
                            {"clock_warmup_seconds", options.clock_warmup_seconds},
                            {"arch", options.arch ? scheduler::toString(*options.arch) : "the device's own"},
+                           {"versus_specialized", options.versus_specialized},
                            {"timing", "each launch alone between CUDA events after an L2 flush, contenders in turns; "
                                       "medians"}}},
                          {"cases", nlohmann::json::array()}};

@@ -29,6 +29,10 @@ struct SuiteRunOptions {
   uint64_t seed = 2026;
   // The kernel family of ours (GemmOptions::arch): the device's own where unset.
   std::optional<scheduler::Arch> arch;
+  // Also check and time, in the same turns, ours with the problem's shape compiled in
+  // (GemmOptions::specialize_shape): what reading it at launch costs. Cases whose kernel already
+  // compiles it in (sm_80 where the shape is not read at launch) skip it.
+  bool versus_specialized = false;
   // Called after each case with its result, for progress.
   std::function<void(const nlohmann::json&)> progress;
 };

@@ -119,5 +119,30 @@ TEST(BenchSuite, TheReportGivesTimeRatiosAndNamesTheSlowestCase) {
   EXPECT_NE(text.find("1.000 (min 0.500 slow/TN)"), std::string::npos) << text;
 }
 
+// A run with --versus-specialized: the column and summary of ours with the shape compiled in over
+// ours (above 1 where reading the shape at launch is faster), and a failed check of it fails the case.
+TEST(BenchSuite, TheShapeCompiledInGetsItsColumnWhereTimed) {
+  const nlohmann::json run = nlohmann::json::parse(R"({
+    "device": {"gpu": "Test GPU", "sm_count": "4", "driver_cuda_version": "13.0", "nvrtc": "13.0"}, "date": "today",
+    "cases": [
+      {"name": "a/TN", "category": "c", "flop": 2e9, "ours": {"median_ms": 1.0}, "cublas": {"median_ms": 1.0},
+       "cublaslt": {"median_ms": 1.0}, "specialized": {"median_ms": 0.8},
+       "checks": {"ours": {"passed": true}, "cublaslt": {"passed": true}, "specialized": {"passed": false}}},
+      {"name": "b/TN", "category": "c", "flop": 2e9, "ours": {"median_ms": 1.0}, "cublas": {"median_ms": 1.0},
+       "cublaslt": {"median_ms": 1.0}, "checks": {"ours": {"passed": true}, "cublaslt": {"passed": true}}}]})");
+  const std::string text = runtime::renderSuiteResults(run, {}, false);
+  EXPECT_NE(text.find("/compiled-in"), std::string::npos) << text;
+  EXPECT_NE(text.find("vs the shape compiled in"), std::string::npos) << text;
+  EXPECT_NE(text.find("0.800 (min 0.800 a/TN)"), std::string::npos) << text;
+  EXPECT_NE(text.find("FAIL"), std::string::npos) << text;
+  // A run without the contender keeps its table as it was.
+  nlohmann::json plain = run;
+  plain["cases"][0].erase("specialized");
+  plain["cases"][0]["checks"].erase("specialized");
+  const std::string plain_text = runtime::renderSuiteResults(plain, {}, false);
+  EXPECT_EQ(plain_text.find("compiled-in"), std::string::npos) << plain_text;
+  EXPECT_EQ(plain_text.find("FAIL"), std::string::npos) << plain_text;
+}
+
 }  // namespace
 }  // namespace tilegrid::testing

@@ -274,7 +274,7 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
       const TileShape before = p.cta_tile;
       if (const auto small = shortOrOneTileSm90(p.kernelProblem(user_problem), device, p)) {
         rule = *small, ranked.clear();
-        if (!(p.cta_tile == before)) width_range.reset();
+        if (p.cta_tile != before) width_range.reset();
       }
     }
     decide("orientation", p.swap_ab ? "C^T = B^T A^T" : "C = A B", turned ? rule : orientation_rule);

@@ -68,7 +68,9 @@ int64_t inStepPieceKTiles(const MatmulProblem& problem, const WaveFit& fit, int6
 //   more (trimmedWidth: 4096x136x4096 in two columns of 72, 4096x200x4096 of 104, 17-47% faster).
 //   Trimmed tiles read their width at launch, so every width from 64 to 120 shares one kernel; that
 //   kernel ran 3.5% slower than 64x128 compiled alone at the full width (4096x250x4096), which is why
-//   an untrimmed tile keeps its own.
+//   an untrimmed tile keeps its own. 128x128 tiles alone take the one-wave fit's kernel of widths
+//   112-128, which ran as fast as 128x128 compiled alone (4096 x 260-500 x 4096, 1200x1200x2048):
+//   one kernel fewer over N at M = K = 4096.
 // - A pair's multicast halves B's L2 reads but costs the cluster's start-up and leaves half a pair idle
 //   on an odd tile row. Tiles run alone where they nearly fill the SMs at once (64x128 from 80% over at
 //   most 8 tile columns; 128x128 over at least 8 tile rows within 1.1 waves where K is at most 8192 or
@@ -103,6 +105,7 @@ std::string chooseSmallTileSm90(const MatmulProblem& problem, const DeviceSpec& 
     const bool alone = narrow_fits ? narrow_alone() : square_fits() && on_sectors;
     p.cluster = alone ? ClusterShape{1, 1} : evenRowPairs(problem, p);
     std::string trim;
+    if (!narrow_fits && alone) widths = kOneWaveFitWidths;
     if (narrow_fits && alone) {
       const TileShape trimmed{narrow.m, trimmedWidth(problem.n, narrow.n), narrow.k};
       if (trimmed.n < narrow.n && widestAtoms(problem, trimmed)) {
@@ -127,6 +130,7 @@ std::string chooseSmallTileSm90(const MatmulProblem& problem, const DeviceSpec& 
     if (square_instead) setSm90Tile(p, square);
     if (square_instead) {
       p.cluster = on_sectors ? ClusterShape{1, 1} : evenRowPairs(problem, p);
+      if (on_sectors) widths = kOneWaveFitWidths;
     } else if (fills) {
       p.cluster = on_sectors ? ClusterShape{1, 1} : pairedCluster(problem, p);
     } else {

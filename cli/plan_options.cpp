@@ -50,6 +50,10 @@ void addPlanOptions(CLI::App& cmd, PlanOptions& o) {
                  "sm_90: on compiles a kernel holding the run of tile widths that fit as many stages as the tile's, "
                  "the launch picking the width; off compiles the width in. Default: on for the one-wave fit's tiles "
                  "alone over a K-major B");
+  cmd.add_option("--fixed-choices", o.fixed_choices,
+                 "sm_90: on compiles the traversal's factor, the cluster size and C's orientation and stores into "
+                 "the kernel (the shape is still read at launch); off lets one kernel read them at launch. Default: "
+                 "on for kernels modelled under 20 us whose M and N are at most 2048");
   cmd.add_option("--swap-ab", o.swap_ab,
                  "sm_90: on computes C^T = B^T A^T (wgmma's M along N, each tile stored transposed); off computes C = A B. "
                  "Default: on where N is 64 or less under a larger M, else the orientation whose tile ranking scores "
@@ -113,6 +117,7 @@ PlanRequest parsePlanOptions(const PlanOptions& o, const std::optional<scheduler
   if (!o.stream_k.empty()) r.overrides.stream_k = parseOnOff("--stream-k", o.stream_k);
   if (!o.swap_ab.empty()) r.overrides.swap_ab = parseOnOff("--swap-ab", o.swap_ab);
   if (!o.width_at_launch.empty()) r.overrides.width_at_launch = parseOnOff("--width-at-launch", o.width_at_launch);
+  if (!o.fixed_choices.empty()) r.overrides.launch_choices_compiled = parseOnOff("--fixed-choices", o.fixed_choices);
   if (o.specialize_shape) r.overrides.specialize_shape = true;
   if (o.deterministic) r.overrides.deterministic = true;
   if (!o.pad_operands.empty()) r.overrides.pad = parseOnOff("--pad-operands", o.pad_operands);

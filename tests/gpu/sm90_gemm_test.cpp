@@ -180,6 +180,7 @@ TEST(Sm90FactorAtLaunch, OneCompiledKernelWalksEveryFactor) {
         o.cluster_m = cluster;
         o.factors = std::vector<int64_t>{factor};
         o.group = group;
+        o.launch_choices_compiled = false;
         const auto s = scheduler::schedule(makeProblem(2700, 2300, 520, scheduler::Layout::TN, bf16, bf16), device, o);
         ASSERT_TRUE(s.params.factorAtLaunch() && s.params.clusterAtLaunch()) << s.params.toString();
         runs.run(s);
@@ -205,6 +206,7 @@ TEST(Sm90OrientationAtLaunch, OneCompiledKernelStoresCBothWays) {
           o.cta_tile = cta;
           o.cluster_m = 2;
           o.swap_ab = swap_ab;
+          o.launch_choices_compiled = false;  // a kernel this short would otherwise compile them in
           const auto s = scheduler::schedule(makeProblem(1160, n, 520, layout, bf16, bf16), device, o);
           ASSERT_TRUE(s.cOrientationAtLaunch()) << s.params.toString();
           runs.run(s);

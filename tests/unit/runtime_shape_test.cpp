@@ -33,6 +33,7 @@ ScheduleOverrides pinned() {
   o.method = GridMethod::SwizzleMerge;
   o.factors = std::vector<int64_t>{8};
   o.group = GridGroup::N;
+  o.launch_choices_compiled = false;
   return o;
 }
 
@@ -42,6 +43,42 @@ MatmulProblem withLds(MatmulProblem p, int64_t lda, int64_t ldb, int64_t ldc) {
   p.ldc = ldc;
   p.align_a = p.align_b = p.align_c = 0;
   return p.validate();
+}
+
+// Short kernels of small problems compile the launch choices in (chooseFixedChoices); the shape is
+// still read at launch, and the kernel's name says so.
+TEST(RuntimeShape, ShortKernelsOfSmallProblemsCompileTheLaunchChoicesIn) {
+  struct Case {
+    MatmulProblem problem;
+    bool fixed;
+  };
+  for (const Layout layout : {Layout::TN, Layout::NT}) {
+    const auto at = [&](int64_t m, int64_t n, int64_t k) { return bf16Problem(m, n, k, layout); };
+    for (const Case& c : {Case{at(512, 512, 512), true}, Case{at(1024, 1024, 1024), true}, Case{at(1, 1, 100000), true},
+                          Case{at(2048, 2048, 2048), false}, Case{at(4096, 4096, 4096), false},
+                          Case{at(1024, 4096, 1024), false}, Case{at(16, 4096, 4096), false}}) {
+      const MatmulSchedule s = schedule(c.problem, kH100);
+      const codegen::KernelSource source = codegen::emit(s);
+      EXPECT_EQ(s.params.launch_choices_compiled, c.fixed) << c.problem.toString() << ": " << s.params.toString();
+      EXPECT_EQ(source.kernel_name.find("_fixed") != std::string::npos, c.fixed) << source.kernel_name;
+      EXPECT_EQ(testing::configValue(source.cuda, "SHAPE_AT_LAUNCH"), "true") << source.kernel_name;
+      if (c.fixed) {
+        EXPECT_EQ(testing::configValue(source.cuda, "GRID_FACTOR_AT_LAUNCH"), "false") << source.kernel_name;
+        EXPECT_EQ(testing::configValue(source.cuda, "CLUSTER_AT_LAUNCH"), "false") << source.kernel_name;
+      }
+    }
+  }
+  // The override wins both ways.
+  ScheduleOverrides off, on;
+  off.launch_choices_compiled = false;
+  on.launch_choices_compiled = true;
+  EXPECT_FALSE(schedule(bf16Problem(512, 512, 512), kH100, off).params.launch_choices_compiled);
+  const MatmulSchedule large = schedule(bf16Problem(4096, 4096, 4096), kH100, on);
+  EXPECT_TRUE(large.params.launch_choices_compiled);
+  EXPECT_NE(codegen::emit(large).kernel_name.find("_fixed"), std::string::npos);
+  const testing::CliResult r = testing::runCli({"plan", "--m", "512", "--n", "512", "--k", "512", "--arch", "sm_90"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("launch choices  compiled in"), std::string::npos) << r.out;
 }
 
 TEST(RuntimeShape, ProblemsOfOneConfigurationShareOneSource) {

@@ -131,6 +131,9 @@ std::string nameOf(const scheduler::MatmulSchedule& s, bool launch) {
       if (p.align_c < 2) name += "_cscalar";
     }
     if (s.params.wide_tile_grid) name += "_widegrid";
+    // The factor, cluster size and C's orientation and stores compiled in, where a kernel of the
+    // configuration could otherwise read them.
+    if (s.params.launch_choices_compiled) name += "_fixed";
   } else {
     name += fmt::format("_{}x{}x{}", p.m, p.n, p.k);
     if (p.batch != 1) name += fmt::format("_b{}", p.batch);

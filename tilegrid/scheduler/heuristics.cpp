@@ -9,8 +9,10 @@
 #include "tilegrid/ir/check.h"
 #include "tilegrid/scheduler/grid_model.h"
 #include "tilegrid/scheduler/operand_padding.h"
+#include "tilegrid/scheduler/sm90_tile_ranking.h"
 #include "tilegrid/scheduler/sm90_tiles.h"
 #include "tilegrid/scheduler/tile_eligibility.h"
+#include "tilegrid/scheduler/wave_model.h"
 #include "tilegrid/scheduler/work_split.h"
 
 namespace tilegrid::scheduler {
@@ -203,6 +205,39 @@ void narrowEpilogueForStages(const MatmulProblem& problem, const DeviceSpec& dev
 int64_t waveCtas(const MatmulParams& params, const MatmulProblem& problem, const DeviceSpec& device) {
   return device.sm_count * params.ctasPerSm(problem, device);
 }
+
+namespace {
+
+// sm_90 kernels read the traversal's factor, the cluster size and C's orientation and way of storing
+// C at launch where they can, so that problems differing in them share a kernel. That costs each
+// launch about a microsecond, most of it before the first load (0.7-1.3 us on an H100 after an L2
+// flush: docs/runtime-shapes.md). Where the tile ranking's model gives the kernel under
+// kShortKernelUs, that is 5% or more, and the choices are compiled in; only for problems whose M
+// and N are both at most kLargestSideForFixedChoices, so that an application sweeping the token
+// count against a larger fixed weight keeps one kernel per configuration.
+template <typename Decide>
+void chooseFixedChoices(const MatmulProblem& kernel, const DeviceSpec& device, const ScheduleOverrides& overrides,
+                        MatmulParams& p, Decide& decide) {
+  constexpr double kShortKernelUs = 20;
+  constexpr int64_t kLargestSideForFixedChoices = 2048;
+  if (p.arch != Arch::Sm90 || !p.shapeAtLaunch()) return;
+  if (overrides.launch_choices_compiled) {
+    p.launch_choices_compiled = *overrides.launch_choices_compiled;
+    decide("launch choices", p.launch_choices_compiled ? "compiled in" : "read at launch", "override");
+    return;
+  }
+  const WaveFit fit = fitWaves(kernel, p.cta_tile.m, p.cta_tile.n, p.cta_tile.k, p.cluster.m,
+                               device.sm_count / p.cluster.m, p.stream_k);
+  const double us = modelledSm90Us(kernel, device, fit.score());
+  const bool small = std::max(kernel.m, kernel.n) <= kLargestSideForFixedChoices;
+  p.launch_choices_compiled = small && us < kShortKernelUs;
+  decide("launch choices", p.launch_choices_compiled ? "compiled in" : "read at launch",
+         fmt::format("chooseFixedChoices: modelled {:.1f} us{}; compiled in under {:.0f} us where M and N are at most {}",
+                     us, small ? "" : fmt::format(", M or N over {}", kLargestSideForFixedChoices), kShortKernelUs,
+                     kLargestSideForFixedChoices));
+}
+
+}  // namespace
 
 MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& device,
                           const ScheduleOverrides& overrides, DecisionTrace* trace) {
@@ -413,6 +448,7 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
   p.deterministic = overrides.deterministic.value_or(false);
   const MatmulProblem kernel = p.kernelProblem(user_problem);
   p.wide_tile_grid = std::max(ceilDiv(kernel.m, p.cta_tile.m), ceilDiv(kernel.n, p.cta_tile.n)) > kNarrowTilesPerDim;
+  chooseFixedChoices(kernel, device, overrides, p, decide);
   p.validate(user_problem, device);
   return p;
 }

@@ -42,6 +42,9 @@ struct ScheduleOverrides {
   // sm_90: one kernel for every tile width, the launch passing the width (MatmulParams::width_at_launch);
   // by default for the one-wave fit's tiles wherever it applies.
   std::optional<bool> width_at_launch = std::nullopt;
+  // sm_90: compile the choices a kernel could read at launch into it (MatmulParams::
+  // launch_choices_compiled); by default for short kernels of small problems.
+  std::optional<bool> launch_choices_compiled = std::nullopt;
 };
 
 // Concurrently resident CTAs the grid model plans a wave for.

@@ -66,17 +66,17 @@ bool MatmulParams::sm90AccumulatorsFit() const {
 }
 
 bool MatmulParams::storesCBothWays() const {
-  return arch == Arch::Sm90 && mathGroups() <= kMaxConsumersForBothCStores &&
+  return arch == Arch::Sm90 && !launch_choices_compiled && mathGroups() <= kMaxConsumersForBothCStores &&
          warp_tile.m * compiledTile().n / 128 <= kMaxAccumulatorsForBothCStores;
 }
 
 bool MatmulParams::clusterAtLaunch() const {
-  return arch == Arch::Sm90 && groupAtLaunch() && grid.method != GridMethod::SplitMerge && !width_at_launch &&
+  return arch == Arch::Sm90 && !launch_choices_compiled && groupAtLaunch() && grid.method != GridMethod::SplitMerge && !width_at_launch &&
          cluster.n == 1 && cluster.m <= kMaxClusterAtLaunch && storesCBothWays();
 }
 
 bool MatmulParams::cOrientationAtLaunch(const MatmulProblem& problem) const {
-  return arch == Arch::Sm90 && shapeAtLaunch() && !width_at_launch && majorOfA(problem.layout) == majorOfB(problem.layout) &&
+  return arch == Arch::Sm90 && !launch_choices_compiled && shapeAtLaunch() && !width_at_launch && majorOfA(problem.layout) == majorOfB(problem.layout) &&
          bytes(problem.out_dtype) == 2 && warp_tile.m * compiledTile().n / 128 <= kMaxAccumulatorsForBothCStores;
 }
 
@@ -309,6 +309,7 @@ std::string MatmulParams::toString(ParamsText what) const {
   if (swap_ab) text += " swap_ab (computes C^T = B^T A^T)";
   if (mma_order != MmaOrder::Rows) text += fmt::format(" mma {}", scheduler::toString(mma_order));
   if (!shapeAtLaunch()) text += " shape compiled in";
+  if (shapeAtLaunch() && launch_choices_compiled) text += " launch choices compiled in";
   if (shapeAtLaunch() && wide_tile_grid) text += " wide tile grid";
   return text;
 }
@@ -371,6 +372,7 @@ void to_json(nlohmann::json& j, const MatmulParams& p) {
                      {"specialize_shape", p.specialize_shape},
                      {"wide_tile_grid", p.wide_tile_grid},
                      {"width_at_launch", p.width_at_launch},
+                     {"launch_choices_compiled", p.launch_choices_compiled},
                      {"launch_widths", {p.narrowest_width, p.widest_width}}};
 }
 
@@ -413,6 +415,7 @@ void from_json(const nlohmann::json& j, MatmulParams& p) {
     p.specialize_shape = j.value("specialize_shape", false);
     p.wide_tile_grid = j.value("wide_tile_grid", false);
     p.width_at_launch = j.value("width_at_launch", false);
+    p.launch_choices_compiled = j.value("launch_choices_compiled", false);
     const nlohmann::json widths = j.value("launch_widths", nlohmann::json::array({0, 0}));
     TG_USER_CHECK(widths.is_array() && widths.size() == 2) << "params.launch_widths must be [narrowest, widest]";
     p.narrowest_width = widths[0].get<int64_t>();

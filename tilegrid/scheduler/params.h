@@ -114,6 +114,12 @@ struct MatmulParams {
   // one-wave fit's widths (oneWaveTileSm90) that fit as many stages share one kernel.
   bool width_at_launch = false;
   int64_t narrowest_width = 0, widest_width = 0;
+  // Compile the choices a kernel could otherwise read at launch (the traversal's factor, the
+  // cluster size, C's orientation and its way of storing C) into the kernel, while it still reads the
+  // problem's sizes. Reading them costs a launch about a microsecond before its first load
+  // (docs/runtime-shapes.md), so the scheduler compiles them in for kernels short enough to feel it
+  // (kShortKernelUs).
+  bool launch_choices_compiled = false;
 
   // The tile the kernel's code is laid out for: cta_tile, with the widest width where the launch
   // picks the width.
@@ -133,7 +139,7 @@ struct MatmulParams {
   bool groupAtLaunch() const { return shapeAtLaunch() && traversalReadAtLaunch(grid); }
   // Whether it reads the factor at launch too (a power of two up to kMaxFactorAtLaunch): kernels
   // differing only in the factor are then one kernel.
-  bool factorAtLaunch() const { return groupAtLaunch() && factorHeldAtLaunch(grid); }
+  bool factorAtLaunch() const { return !launch_choices_compiled && groupAtLaunch() && factorHeldAtLaunch(grid); }
   // sm_90: whether the kernel carries both ways of storing C, by TMA and by its threads, and the
   // launch picks (tg_problem::c_by_tma), so that one kernel serves every alignment of C. Kernels of
   // at most two consumer warpgroups (168 registers a thread) holding at most 128 fp32 accumulators

@@ -56,7 +56,7 @@ void warmClocks(double seconds, CUstream stream) {
 nlohmann::json runCase(const SuiteCase& c, const SuiteRunOptions& options, L2Flusher& flusher, Stream& stream) {
   const scheduler::MatmulProblem& p = c.problem;
   nlohmann::json r{{"name", c.name}, {"category", c.category}, {"problem", p.toString()}, {"flop", p.flops()}};
-  const Gemm gemm(p, GemmOptions{options.arch, false});
+  const Gemm gemm(p, GemmOptions{.arch = options.arch});
   r["kernel"] = gemm.source().kernel_name;
   r["launch"] = codegen::launchName(gemm.schedule());
   // A, B, C, cuBLAS's reference C, our workspace and cuBLASLt's.
@@ -87,7 +87,7 @@ nlohmann::json runCase(const SuiteCase& c, const SuiteRunOptions& options, L2Flu
   std::optional<Gemm> specialized;
   std::optional<MatmulLaunch> specialized_launch;
   if (options.versus_specialized && gemm.schedule().params.shapeAtLaunch()) {
-    specialized.emplace(p, GemmOptions{options.arch, true});
+    specialized.emplace(p, GemmOptions{.arch = options.arch, .specialize_shape = true});
     checkFitsInDeviceMemory(in_bytes + 2 * c_bytes + gemm.workspaceSize() + specialized->workspaceSize() +
                                 (uint64_t{32} << 20),
                             "case " + c.name);

@@ -159,6 +159,7 @@ Gemm::Gemm(const MatmulProblem& problem, const GemmOptions& options) {
   overrides.arch = options.arch;
   overrides.specialize_shape = options.specialize_shape;
   overrides.deterministic = options.deterministic;
+  overrides.launch_choices_compiled = options.fixed_choices;
   state_ = std::make_shared<const State>(scheduler::schedule(validated, runtime::currentDeviceSpec(), overrides));
 }
 

@@ -50,6 +50,10 @@ struct GemmOptions {
   // order the plan fixes. By default pieces that share a small tile add their sums at L2 in the
   // order they arrive, which is faster there and may change the last bits of C from launch to launch.
   bool deterministic = false;
+  // sm_90: compile the traversal's factor, the cluster size and C's orientation and stores into the
+  // kernel (true) or read them at launch (false). Default: compiled in for kernels modelled under
+  // 20 us whose M and N are at most 2048, where reading them costs a launch 5% or more.
+  std::optional<bool> fixed_choices = std::nullopt;
 };
 
 // One GEMM problem, planned and compiled for the current device (device 0 of CUDA_VISIBLE_DEVICES,

@@ -31,8 +31,9 @@ Key keyOf(const MatmulProblem& p, const GemmOptions& o) {
   return Key{{p.m, p.n, p.k, p.batch, static_cast<int64_t>(p.a_dtype), static_cast<int64_t>(p.b_dtype),
               static_cast<int64_t>(p.out_dtype), static_cast<int64_t>(p.layout), p.align_a, p.align_b, p.align_c,
               p.lda, p.ldb, p.ldc, p.stride_a, p.stride_b, p.stride_c,
-              (o.arch ? static_cast<int64_t>(*o.arch) + 1 : 0) * 4 + (o.specialize_shape ? 2 : 0) +
-                  (o.deterministic ? 1 : 0)}};
+              ((o.arch ? static_cast<int64_t>(*o.arch) + 1 : 0) * 4 + (o.specialize_shape ? 2 : 0) +
+               (o.deterministic ? 1 : 0)) * 3 +
+                  (o.fixed_choices ? (*o.fixed_choices ? 2 : 1) : 0)}};
 }
 
 struct KeyHash {

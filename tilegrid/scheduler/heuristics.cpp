@@ -121,10 +121,9 @@ void chooseEpilogue(const MatmulProblem& problem, MatmulParams& p) {
   } else {
     // Column slabs of 128 bytes, the widest a TMA store box with 128B swizzle takes (a tile narrower
     // than that takes the widest power-of-two share that fits). A tile width that is not a multiple
-    // of it takes 64-byte slabs where they divide it (192x160 at 4000^3 on an H100: 770-773
-    // TFLOP/s, vs 768-770 with three 64-column slabs), and otherwise ends on a slab overlapping
-    // the one before: 128x232 in pairs at 5000x3000x4096 ran 750 with that, 676 with the 16-byte
-    // slabs that divide 232.
+    // of it takes 64-byte slabs where they divide it, and otherwise ends on a slab overlapping the
+    // one before: fewer, wider store boxes beat narrow slabs that divide the width exactly
+    // (docs/findings.md, *Measurements behind the tile rules*).
     const int64_t esize = bytes(problem.out_dtype), n = p.compiledTile().n;
     int64_t span = 128 / esize;
     while (span > n) span /= 2;
@@ -410,10 +409,8 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
                (p.arch == Arch::Sm90 ? " (epilogue slabs narrowed where that buys a fourth)" : ""));
   }
 
-  // sm_80: column by column where B is K-major. H100, 4096^3, same-process A/B, TFLOP/s rows /
-  // columns: TN 482.1-487.1 / 494.0-495.6 (three rounds), NT 477.5-481.6 / 470.2-474.7; with the L2
-  // prefetch hint in both (two rounds), NN 480.5-481.9 / 484.2-485.3, TT 478.3-482.0 / 478.3 (a
-  // third round, 461.9, ran while cuBLAS also fell by 40%). B's fragments come by non-transposing
+  // sm_80: column by column where B is K-major, where it measured faster and NT slower
+  // (docs/findings.md, *Measurements behind the tile rules*). B's fragments come by non-transposing
   // ldmatrix where the order pays; why ptxas then interleaves the ldmatrix better is not understood.
   // Measured only where ptxas compiles the sm_80 family for sm_90: an Ampere device keeps rows.
   const bool columns_measured = device.cc_major >= 9 && majorOfB(problem.layout) == Major::K;

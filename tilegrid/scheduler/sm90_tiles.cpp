@@ -65,19 +65,18 @@ int64_t inStepPieceKTiles(const MatmulProblem& problem, const WaveFit& fit, int6
 // - More, smaller tiles put more SMs to reading: under half a wave of 128x128, 64x128 pairs, unless K
 //   is over 8192, where 128x128 pairs cut in two amortize their partial sums over long K. 64x128
 //   tiles alone over a K-major B are trimmed to the problem's width where that cuts off 8 columns or
-//   more (trimmedWidth: 4096x136x4096 in two columns of 72, 4096x200x4096 of 104, 17-47% faster).
-//   Trimmed tiles read their width at launch, so every width from 64 to 120 shares one kernel; that
-//   kernel ran 3.5% slower than 64x128 compiled alone at the full width (4096x250x4096), which is why
-//   an untrimmed tile keeps its own. 128x128 tiles alone take the one-wave fit's kernel of widths
-//   112-128, which ran as fast as 128x128 compiled alone (4096 x 260-500 x 4096, 1200x1200x2048):
-//   one kernel fewer over N at M = K = 4096.
+//   more (trimmedWidth: 4096x200x4096 in two columns of 104). Trimmed tiles read their width at
+//   launch, so every width from 64 to 120 shares one kernel; at the full width that kernel is
+//   slower than 64x128 compiled alone, so an untrimmed tile keeps its own. 128x128 tiles alone take
+//   the one-wave fit's kernel of widths 112-128, which runs them as fast as their own kernel: one
+//   kernel fewer over N at M = K = 4096 (docs/design.md, *Kernels as configurations*).
 // - A pair's multicast halves B's L2 reads but costs the cluster's start-up and leaves half a pair idle
 //   on an odd tile row. Tiles run alone where they nearly fill the SMs at once (64x128 from 80% over at
 //   most 8 tile columns; 128x128 over at least 8 tile rows within 1.1 waves where K is at most 8192 or
 //   they fill 90%; 128x256 from 2/3) and the rows start on 32-byte sectors. Rows off sectors make every
 //   TMA box row straddle one more line, so each CTA's loads cost more; the halved reads of a pair
 //   recover more than the idle half of a pair costs, so 128x256 tiles then pair even over odd rows
-//   (14 such problems in the pairs dataset, 1000x3000x4096 NT among them: pairs 7-51% faster).
+//   (14 such problems in the pairs dataset, 1000x3000x4096 NT among them).
 // - Where N is 128 or less and 128x128 tiles are at most half the SMs, the same 64x128 pairs.
 std::string chooseSmallTileSm90(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p,
                                 std::optional<WidthRange>& widths) {
@@ -146,9 +145,9 @@ std::string chooseSmallTileSm90(const MatmulProblem& problem, const DeviceSpec& 
 }
 
 // Where M is at most 64, the problem is bound by reading B, and the more SMs read it the faster it
-// goes: the widest tile whose tiles give at least half the SMs one (H100, TN, TFLOP/s, 64x256 /
-// 64x128 / 64x64, cuBLAS): 32x4096x4096 34 / 45 / 47, 50; 64x8192x8192 129 / 142 / 144, 144;
-// 64x11008x4096 124 / 124 / 117, 126; 16x14336x4096 34 / 34 / 31, 35.
+// goes: the widest tile whose tiles give at least half the SMs one (wider tiles read B in longer
+// runs; fewer than half the SMs reading leaves bandwidth unused). Measured: docs/findings.md
+// (*Measurements behind the tile rules*).
 int64_t skinnyTileWidth(const MatmulProblem& problem, const DeviceSpec& device) {
   for (int64_t width : {256, 128}) {
     if (givesHalfTheSmsATile(problem, device, 64, width)) return width;
@@ -160,20 +159,11 @@ int64_t skinnyTileWidth(const MatmulProblem& problem, const DeviceSpec& device) 
 
 // Where 128x128 tiles would run alone over about a wave, 128-row tiles as wide as fills the SMs
 // once, computing C or C^T (oneWaveTileSm90), as cuBLAS fits its tiles: no tile waits for a second
-// wave or for another's partial sum. H100, TN, TFLOP/s, default vs fitted, cuBLAS: 1536^3 372 vs 451
-// (128x144, 132 tiles), 457; 640x2560x8192 457 vs 562 (C^T in 128x112, 120 tiles), 603; 1024x2304x1024
-// 296 vs 368, 374; 1792x1280x1024 293 vs 360, 364; 1024x1536x4096 404 vs 466, 540; 1664x1024x4096
-// 445 vs 503, 418; 896x2048x4096 507 vs 546; 2176x1024x8192 579 vs 624; 1280x1280x1024 280 vs 300;
-// 1024x1792x8192 588 vs 598; 1408x1280x4096 528 vs 535; M-major A: 1536^3 NN 378 vs 456, TT (C^T)
-// 380 vs 455, 640x2560x8192 TT (C^T) 456 vs 573. Not where B's tile would be N-major, whose atoms
-// narrow with such widths (NT: 1536x1536x4096 563 vs 316, 2304x768x4096 537 vs 316; 640x2560x8192
-// NN computing C^T 454 vs 290).
-// The fit also replaces other tiles, alone or in pairs, that do not already fill one wave with at
-// most 5% more padding, where M and N exceed 128 (TN, default vs fitted): 1280x2048x4096 491 vs 638
-// (128x256 pairs, C^T in 128x160), 640x4096x8192 441 vs 699 (192x128, 83% real), 1792x1792x8192 600
-// vs 740 (128x256, 98 tiles), 700x2800x8192 563 vs 642, 3456x768x4096 480 vs 548, 640x6656x4096 601 vs
-// 631 (192x160 on 1.06 waves). It stays at 2048x1536x4096, 192x128 (97% real) 657 vs 634 for 128x192
-// (100%). Lost: 768x3072x16384, 652 vs 676 for 128x256 pairs.
+// wave or for another's partial sum. Not where B's tile would be N-major, whose swizzle atoms narrow
+// with such widths. The fit also replaces other tiles, alone or in pairs, that do not already fill
+// one wave with at most 5% more padding, where M and N exceed 128; a ranked tile that fills its one
+// wave with 97% real output stays. The problems measured each way: docs/findings.md
+// (*Measurements behind the tile rules*).
 std::optional<std::string> fitOneWaveSm90(const MatmulProblem& user_problem, const DeviceSpec& device, MatmulParams& p) {
   if (!p.persistent) return std::nullopt;
   const std::optional<OneWaveTile> fit = oneWaveTileSm90(user_problem, device);

@@ -111,26 +111,20 @@ std::string renderSuiteResults(const nlohmann::json& results, const nlohmann::js
       }
     }
     cells.insert(cells.end(), ratios.begin(), ratios.end());
-    if (with_read) {
-      // The plain read's time over ours: the share of plain-read bandwidth ours reaches on A and B.
-      const bool timed = c.contains("read_inputs");
-      const double share = timed ? c["read_inputs"]["median_ms"].get<double>() / ours_ms : 0;
-      cells.push_back(timed ? fmt::format("{:.3f}", share) : "-");
-      if (timed) {
-        summaries[category]["read"].add(share, name);
-        summaries["all"]["read"].add(share, name);
-      }
-    }
-    if (with_specialized) {
-      // Ours with the shape compiled in over ours reading it at launch: above 1 where reading it is faster.
-      const bool timed = c.contains("specialized");
-      const double ratio = timed ? c["specialized"]["median_ms"].get<double>() / ours_ms : 0;
+    // A contender timed beside ours, over ours, as a column and in the summaries: the plain read of
+    // A and B (the share of its bandwidth ours reaches), and ours with the shape compiled in (above
+    // 1 where reading it at launch is faster).
+    const auto over_ours = [&](const char* field, const char* summary) {
+      const bool timed = c.contains(field);
+      const double ratio = timed ? c[field]["median_ms"].get<double>() / ours_ms : 0;
       cells.push_back(timed ? fmt::format("{:.3f}", ratio) : "-");
       if (timed) {
-        summaries[category]["specialized"].add(ratio, name);
-        summaries["all"]["specialized"].add(ratio, name);
+        summaries[category][summary].add(ratio, name);
+        summaries["all"][summary].add(ratio, name);
       }
-    }
+    };
+    if (with_read) over_ours("read_inputs", "read");
+    if (with_specialized) over_ours("specialized", "specialized");
     const nlohmann::json& checks = c.at("checks");
     const bool ok = checks.at("ours").at("passed").get<bool>() && checks.at("cublaslt").at("passed").get<bool>() &&
                     (!checks.contains("specialized") || checks["specialized"].at("passed").get<bool>());

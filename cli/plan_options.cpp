@@ -15,6 +15,14 @@ void addPlanOptions(CLI::App& cmd, PlanOptions& o) {
   cmd.add_option("--batch", o.batch, "Batch count")->capture_default_str();
   cmd.add_option("--dtype", o.dtype, "A and B dtype: bf16 | fp16")->capture_default_str();
   cmd.add_option("--out-dtype", o.out_dtype, "C dtype: bf16 | fp16 | fp32 (default: --dtype)");
+  cmd.add_option("--epilogue", o.epilogue,
+                 "Fused epilogue applied to each value before it is stored, e.g. \"gelu(alpha*acc + bias[n])\", "
+                 "\"alpha*acc + beta*c\", \"relu(acc + bias[m]); aux = acc + bias[m]\". Names: acc, alpha, beta, c, "
+                 "residual, bias[m] | bias[n]; + - * / max min relu gelu gelu_tanh silu sigmoid tanh exp bf16 fp16");
+  cmd.add_option("--bias-dtype", o.bias_dtype, "The epilogue's bias vector: bf16 | fp16 | fp32 (default: C's)");
+  cmd.add_option("--c-in-dtype", o.c_in_dtype, "The epilogue's input matrix c: bf16 | fp16 | fp32 (default: C's)");
+  cmd.add_option("--residual-dtype", o.residual_dtype, "The epilogue's residual matrix: bf16 | fp16 | fp32 (default: C's)");
+  cmd.add_option("--aux-dtype", o.aux_dtype, "The epilogue's auxiliary output: bf16 | fp16 | fp32 (default: C's)");
   cmd.add_option("--lda", o.lda, "Elements between stored rows of A (0: packed, its contiguous extent)")
       ->capture_default_str();
   cmd.add_option("--ldb", o.ldb, "Elements between stored rows of B (0: packed)")->capture_default_str();
@@ -90,6 +98,15 @@ PlanRequest parsePlanOptions(const PlanOptions& o, const std::optional<scheduler
   r.problem.stride_b = parseInt(o.stride_b, "--stride-b");
   r.problem.stride_c = parseInt(o.stride_c, "--stride-c");
   r.problem.layout = forOption("--layout", [&] { return scheduler::parseLayout(o.layout); });
+  if (!o.epilogue.empty()) r.problem.epilogue = forOption("--epilogue", [&] { return ir::Epilogue::parse(o.epilogue); });
+  const std::pair<const char*, std::pair<const std::string*, std::optional<scheduler::DType>*>> epilogue_types[] = {
+      {"--bias-dtype", {&o.bias_dtype, &r.problem.bias_dtype}},
+      {"--c-in-dtype", {&o.c_in_dtype, &r.problem.c_in_dtype}},
+      {"--residual-dtype", {&o.residual_dtype, &r.problem.residual_dtype}},
+      {"--aux-dtype", {&o.aux_dtype, &r.problem.aux_dtype}}};
+  for (const auto& [option, field] : epilogue_types) {
+    if (!field.first->empty()) *field.second = forOption(option, [&] { return scheduler::parseDType(*field.first); });
+  }
   r.problem.validate();
   if (device) {
     r.device = *device;

@@ -18,6 +18,8 @@ struct PlanOptions {
   std::string dtype = "bf16";
   std::string out_dtype;  // empty: the input dtype
   std::string layout = "TN";
+  // A fused epilogue (ir/epilogue.h), and its operands' element types (empty: the output's).
+  std::string epilogue, bias_dtype, c_in_dtype, residual_dtype, aux_dtype;
   std::string arch;  // empty: the device's arch, or sm_90 without a device
   std::string factor, method, group, cta_tile, warp_tile, stages, cluster, persistent, stream_k, swap_ab, pad_operands,
       mma_order, width_at_launch, fixed_choices;

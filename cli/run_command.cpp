@@ -102,6 +102,7 @@ int runRunCommand(const RunCommandOptions& options, std::ostream& out) {
                   {"norm_rel", e.norm_rel},       {"tolerance", e.tolerance}, {"non_finite", e.non_finite},
                   {"gap_writes", e.gap_writes},
                   {"passed", e.passed}};
+    if (e.aux_norm_rel >= 0) j["check"]["aux_norm_rel"] = e.aux_norm_rel;
   }
   if (result.ours) {
     j["ours"] = {{"median_ms", result.ours->median_ms}, {"tflops", result.ours->tflops}};
@@ -109,6 +110,23 @@ int runRunCommand(const RunCommandOptions& options, std::ostream& out) {
   if (result.ours && result.cublas) {
     j["cublas"] = {{"median_ms", result.cublas->median_ms}, {"tflops", result.cublas->tflops}};
     j["ratio"] = result.ours->tflops / result.cublas->tflops;
+  }
+  // A fused epilogue's baselines: the unfused pair and cuBLASLt's own fused epilogue.
+  if (result.unfused_pair && result.ours) {
+    j["unfused_pair"] = {{"median_ms", result.unfused_pair->median_ms},
+                         {"ours_over_it", result.unfused_pair->median_ms / result.ours->median_ms}};
+  }
+  if (result.cublaslt_epilogue) {
+    nlohmann::json lt{{"epilogue", *result.cublaslt_epilogue}};
+    if (result.cublaslt_fused && result.ours) {
+      lt["median_ms"] = result.cublaslt_fused->median_ms;
+      lt["ours_over_it"] = result.cublaslt_fused->median_ms / result.ours->median_ms;
+    }
+    if (result.cublaslt_errors) {
+      lt["norm_rel"] = result.cublaslt_errors->norm_rel;
+      if (result.cublaslt_errors->aux_norm_rel >= 0) lt["aux_norm_rel"] = result.cublaslt_errors->aux_norm_rel;
+    }
+    j["cublaslt_fused"] = lt;
   }
   bool alternative_failed = false;
   for (const runtime::AlternativeResult& alt : result.alternatives) {
@@ -132,8 +150,10 @@ int runRunCommand(const RunCommandOptions& options, std::ostream& out) {
   if (request.tuned) out << "tuned    " << tunedNote(request) << "\n";
   if (result.errors) {
     const auto& e = *result.errors;
-    out << fmt::format("check    vs {}: max rel {:.2e}, norm rel {:.2e} (tolerance {:.0e}), {} non-finite{}: {}\n",
-                       reference_name, e.max_rel, e.norm_rel, e.tolerance, e.non_finite,
+    out << fmt::format("check    vs {}: max rel {:.2e}, norm rel {:.2e}{} (tolerance {:.0e}), {} non-finite{}: {}\n",
+                       reference_name, e.max_rel, e.norm_rel,
+                       e.aux_norm_rel >= 0 ? fmt::format(", aux norm rel {:.2e}", e.aux_norm_rel) : "", e.tolerance,
+                       e.non_finite,
                        e.gap_writes ? fmt::format(", {} written between C's rows (the first at element {})",
                                                   e.gap_writes, e.first_gap_write)
                                     : "",
@@ -147,6 +167,21 @@ int runRunCommand(const RunCommandOptions& options, std::ostream& out) {
                        "(median of {})\n",
                        result.ours->median_ms, result.ours->tflops, result.cublas->median_ms, result.cublas->tflops,
                        result.ours->tflops / result.cublas->tflops, options.iters);
+  }
+  if (result.unfused_pair && result.ours) {
+    out << fmt::format("unfused  cuBLAS's product, then the epilogue as a kernel of its own: {:.3f} ms; ours {:.3f}x faster\n",
+                       result.unfused_pair->median_ms, result.unfused_pair->median_ms / result.ours->median_ms);
+  }
+  if (result.cublaslt_epilogue) {
+    out << fmt::format("cuBLASLt fused epilogue {}", *result.cublaslt_epilogue);
+    if (result.cublaslt_errors) out << fmt::format(" (norm rel {:.2e})", result.cublaslt_errors->norm_rel);
+    if (result.cublaslt_fused && result.ours) {
+      out << fmt::format(": {:.3f} ms; ours {:.3f}x faster", result.cublaslt_fused->median_ms,
+                         result.cublaslt_fused->median_ms / result.ours->median_ms);
+    }
+    out << "\n";
+  } else if (!schedule.problem.epilogue.isIdentity() && result.ours) {
+    out << "cuBLASLt has no fused epilogue computing this one\n";
   }
   for (const runtime::AlternativeResult& alt : result.alternatives) {
     out << fmt::format("shape compiled in: {}", alt.kernel_name);

@@ -28,12 +28,54 @@ cublasLtMatrixLayout_t layout(cudaDataType_t type, int64_t rows, int64_t cols, i
   return l;
 }
 
+template <typename T>
+void setAttribute(cublasLtMatmulDesc_t desc, cublasLtMatmulDescAttributes_t attribute, const T& value, const char* what) {
+  checkCublas(cublasLtMatmulDescSetAttribute(desc, attribute, &value, sizeof(value)), what);
+}
+
+// Epilogue texts cuBLASLt's menu computes, with and without alpha, and its name for each.
+struct LtEpilogue {
+  const char* text;
+  const char* name;
+  cublasLtEpilogue_t kind;
+};
+constexpr LtEpilogue kLtEpilogues[] = {
+    {"alpha * acc + beta * c", "DEFAULT", CUBLASLT_EPILOGUE_DEFAULT},
+    {"acc + bias[n]", "BIAS", CUBLASLT_EPILOGUE_BIAS},
+    {"alpha * acc + bias[n]", "BIAS", CUBLASLT_EPILOGUE_BIAS},
+    {"relu(acc + bias[n])", "RELU_BIAS", CUBLASLT_EPILOGUE_RELU_BIAS},
+    {"relu(alpha * acc + bias[n])", "RELU_BIAS", CUBLASLT_EPILOGUE_RELU_BIAS},
+    {"gelu_tanh(acc + bias[n])", "GELU_BIAS", CUBLASLT_EPILOGUE_GELU_BIAS},
+    {"gelu_tanh(alpha * acc + bias[n])", "GELU_BIAS", CUBLASLT_EPILOGUE_GELU_BIAS},
+    {"gelu_tanh(acc + bias[n]); aux = acc + bias[n]", "GELU_AUX_BIAS", CUBLASLT_EPILOGUE_GELU_AUX_BIAS},
+    {"gelu_tanh(alpha * acc + bias[n]); aux = alpha * acc + bias[n]", "GELU_AUX_BIAS", CUBLASLT_EPILOGUE_GELU_AUX_BIAS},
+};
+
+const LtEpilogue* ltEpilogueFor(const scheduler::MatmulProblem& p) {
+  // cuBLASLt reads its bias and aux in the output's type.
+  if (p.bias_dtype.value_or(p.out_dtype) != p.out_dtype || p.aux_dtype.value_or(p.out_dtype) != p.out_dtype ||
+      p.c_in_dtype.value_or(p.out_dtype) != p.out_dtype) {
+    return nullptr;
+  }
+  for (const LtEpilogue& e : kLtEpilogues) {
+    if (ir::Epilogue::parse(e.text) == p.epilogue) return &e;
+  }
+  return nullptr;
+}
+
 }  // namespace
+
+std::optional<std::string> CublasLtGemm::epilogueFor(const scheduler::MatmulProblem& problem) {
+  const LtEpilogue* e = ltEpilogueFor(problem);
+  return e ? std::optional<std::string>(e->name) : std::nullopt;
+}
 
 struct CublasLtGemm::State {
   cublasLtHandle_t handle = nullptr;
   cublasLtMatmulDesc_t desc = nullptr;
-  cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
+  cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr, c_in = nullptr;
+  float alpha = 1.0f, beta = 0.0f;
+  const void* c_in_ptr = nullptr;  // the epilogue's c, or null to pass D
   cublasLtMatmulPreference_t preference = nullptr;
   std::vector<cublasLtMatmulHeuristicResult_t> candidates;
   size_t chosen = 0;
@@ -41,14 +83,15 @@ struct CublasLtGemm::State {
 
   ~State() {
     if (preference) cublasLtMatmulPreferenceDestroy(preference);
-    for (auto* l : {a, b, c})
+    for (auto* l : {a, b, c, c_in})
       if (l) cublasLtMatrixLayoutDestroy(l);
     if (desc) cublasLtMatmulDescDestroy(desc);
     if (handle) cublasLtDestroy(handle);
   }
 };
 
-CublasLtGemm::CublasLtGemm(const scheduler::MatmulProblem& p, int candidates, size_t workspace_bytes)
+CublasLtGemm::CublasLtGemm(const scheduler::MatmulProblem& p, int candidates, size_t workspace_bytes,
+                           const EpilogueArgs& epilogue)
     : state_(std::make_unique<State>()) {
   checkCublasPair(p, "cuBLASLt");
   currentDevice();
@@ -70,13 +113,46 @@ CublasLtGemm::CublasLtGemm(const scheduler::MatmulProblem& p, int candidates, si
   s.b = a_k_major ? layout(cudaType(p.a_dtype), p.k, p.m, p.leadingDimA(), p.batch, p.batchStrideA())
                   : layout(cudaType(p.a_dtype), p.m, p.k, p.leadingDimA(), p.batch, p.batchStrideA());
   s.c = layout(cudaType(p.out_dtype), p.n, p.m, p.leadingDimC(), p.batch, p.batchStrideC());
+  if (!p.epilogue.isIdentity()) {
+    const LtEpilogue* e = ltEpilogueFor(p);
+    TG_USER_CHECK(e != nullptr) << "cuBLASLt has no fused epilogue computing \"" << p.epilogue.toString()
+                                << "\" with these operand types";
+    checkEpilogueArgs(p, epilogue);
+    setAttribute(s.desc, CUBLASLT_MATMUL_DESC_EPILOGUE, e->kind, "cublasLtMatmulDescSetAttribute(EPILOGUE)");
+    s.alpha = p.epilogueUses(ir::EpOp::Alpha) ? epilogue.alpha : 1.0f;
+    if (p.epilogueUses(ir::EpOp::BiasN)) {
+      setAttribute(s.desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, epilogue.bias, "cublasLtMatmulDescSetAttribute(BIAS_POINTER)");
+      setAttribute(s.desc, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, cudaType(*p.bias_dtype),
+                   "cublasLtMatmulDescSetAttribute(BIAS_DATA_TYPE)");
+      setAttribute(s.desc, CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE, epilogue.bias_batch_stride,
+                   "cublasLtMatmulDescSetAttribute(BIAS_BATCH_STRIDE)");
+    }
+    if (p.hasAux()) {
+      const int64_t ld = epilogue.ld_aux ? epilogue.ld_aux : p.n;
+      const int64_t stride = epilogue.aux_batch_stride ? epilogue.aux_batch_stride : ld * p.m;
+      setAttribute(s.desc, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_POINTER, epilogue.aux,
+                   "cublasLtMatmulDescSetAttribute(EPILOGUE_AUX_POINTER)");
+      setAttribute(s.desc, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_LD, ld, "cublasLtMatmulDescSetAttribute(EPILOGUE_AUX_LD)");
+      setAttribute(s.desc, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_BATCH_STRIDE, stride,
+                   "cublasLtMatmulDescSetAttribute(EPILOGUE_AUX_BATCH_STRIDE)");
+      setAttribute(s.desc, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_DATA_TYPE, cudaType(*p.aux_dtype),
+                   "cublasLtMatmulDescSetAttribute(EPILOGUE_AUX_DATA_TYPE)");
+    }
+    if (p.epilogueUses(ir::EpOp::C)) {
+      s.beta = epilogue.beta;
+      s.c_in_ptr = epilogue.c;
+      const int64_t ld = epilogue.ldc ? epilogue.ldc : p.n;
+      s.c_in = layout(cudaType(*p.c_in_dtype), p.n, p.m, ld, p.batch,
+                      epilogue.c_batch_stride ? epilogue.c_batch_stride : ld * p.m);
+    }
+  }
   checkCublas(cublasLtMatmulPreferenceCreate(&s.preference), "cublasLtMatmulPreferenceCreate");
   checkCublas(cublasLtMatmulPreferenceSetAttribute(s.preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace_bytes,
                                              sizeof(workspace_bytes)),
         "cublasLtMatmulPreferenceSetAttribute(MAX_WORKSPACE_BYTES)");
   s.candidates.resize(static_cast<size_t>(candidates));
   int found = 0;
-  checkCublas(cublasLtMatmulAlgoGetHeuristic(s.handle, s.desc, s.a, s.b, s.c, s.c, s.preference, candidates,
+  checkCublas(cublasLtMatmulAlgoGetHeuristic(s.handle, s.desc, s.a, s.b, s.c_in ? s.c_in : s.c, s.c, s.preference, candidates,
                                        s.candidates.data(), &found),
         "cublasLtMatmulAlgoGetHeuristic");
   if (found == 0) throw std::runtime_error("cuBLASLt's heuristic has no algorithm for " + p.toString());
@@ -88,10 +164,10 @@ CublasLtGemm::~CublasLtGemm() = default;
 
 void CublasLtGemm::run(CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, CUstream stream) {
   State& s = *state_;
-  const float alpha = 1.0f, beta = 0.0f;
   const cublasLtMatmulHeuristicResult_t& r = s.candidates[s.chosen];
-  checkCublas(cublasLtMatmul(s.handle, s.desc, &alpha, reinterpret_cast<const void*>(b), s.a, reinterpret_cast<const void*>(a),
-                       s.b, &beta, reinterpret_cast<const void*>(c), s.c, reinterpret_cast<void*>(c), s.c, &r.algo,
+  const void* c_in = s.c_in_ptr ? s.c_in_ptr : reinterpret_cast<const void*>(c);
+  checkCublas(cublasLtMatmul(s.handle, s.desc, &s.alpha, reinterpret_cast<const void*>(b), s.a, reinterpret_cast<const void*>(a),
+                       s.b, &s.beta, c_in, s.c_in ? s.c_in : s.c, reinterpret_cast<void*>(c), s.c, &r.algo,
                        reinterpret_cast<void*>(s.workspace.ptr()), s.workspace.bytes(),
                        reinterpret_cast<cudaStream_t>(stream)),
         "cublasLtMatmul");

@@ -5,19 +5,27 @@
 #include <cuda.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 
+#include "tilegrid/runtime/gemm.h"
 #include "tilegrid/scheduler/problem.h"
 
 namespace tilegrid::runtime {
 
 class CublasLtGemm {
  public:
+  // cuBLASLt's fused epilogue that computes the problem's (cublasLtEpilogue_t's name: "BIAS",
+  // "RELU_BIAS", "GELU_BIAS", "GELU_AUX_BIAS", or "DEFAULT" for alpha * acc + beta * c), or nothing
+  // where its menu has none. Its GELU is the tanh form (gelu_tanh); its bias runs along N.
+  static std::optional<std::string> epilogueFor(const scheduler::MatmulProblem& problem);
+
   // Sets up the descriptors for `problem` (validated) and asks the heuristic for up to
   // `candidates` algorithms with up to `workspace_bytes` of workspace. Throws std::runtime_error
-  // with cuBLASLt's status if it has none.
+  // with cuBLASLt's status if it has none. A problem with an epilogue takes its operands
+  // (`epilogue`, alpha and beta included) and needs epilogueFor (UserError otherwise).
   explicit CublasLtGemm(const scheduler::MatmulProblem& problem, int candidates = 8,
-                        size_t workspace_bytes = size_t{32} << 20);
+                        size_t workspace_bytes = size_t{32} << 20, const EpilogueArgs& epilogue = {});
   ~CublasLtGemm();
   CublasLtGemm(const CublasLtGemm&) = delete;
   CublasLtGemm& operator=(const CublasLtGemm&) = delete;

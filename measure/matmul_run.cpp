@@ -10,6 +10,7 @@
 #include "tilegrid/ir/check.h"
 #include "tilegrid/runtime/builtin_kernels.h"
 #include "measure/cublas_baseline.h"
+#include "measure/cublaslt_baseline.h"
 #include "tilegrid/runtime/device.h"
 #include "tilegrid/runtime/host_dtype.h"
 #include "tilegrid/runtime/kernel_cache.h"
@@ -173,7 +174,8 @@ MatmulBuffers::MatmulBuffers(const scheduler::MatmulProblem& p, uint64_t seed)
     : problem(p),
       a(elements(p, 'a') * static_cast<size_t>(scheduler::bytes(p.a_dtype))),
       b(elements(p, 'b') * static_cast<size_t>(scheduler::bytes(p.b_dtype))),
-      c(elements(p, 'c') * static_cast<size_t>(scheduler::bytes(p.out_dtype))) {
+      c(elements(p, 'c') * static_cast<size_t>(scheduler::bytes(p.out_dtype))),
+      epilogue(p, seed) {
   fillRandomOnDevice(a, p.a_dtype, elements(p, 'a'), seed);
   fillRandomOnDevice(b, p.b_dtype, elements(p, 'b'), seed + 1);
   // The fills run on the legacy default stream, which does not order non-blocking streams: without
@@ -183,7 +185,7 @@ MatmulBuffers::MatmulBuffers(const scheduler::MatmulProblem& p, uint64_t seed)
 }
 
 MatmulLaunch::MatmulLaunch(Gemm gemm, MatmulBuffers& buffers)
-    : MatmulLaunch(std::move(gemm), MatmulOperands{buffers.a.ptr(), buffers.b.ptr(), buffers.c.ptr()}) {
+    : MatmulLaunch(std::move(gemm), MatmulOperands{buffers.a.ptr(), buffers.b.ptr(), buffers.c.ptr(), buffers.epilogue.args}) {
   TG_USER_CHECK(buffers.problem == gemm_.problem()) << "buffers for " << buffers.problem.toString()
                                                     << " cannot run the Gemm for " << gemm_.problem().toString();
 }
@@ -191,6 +193,7 @@ MatmulLaunch::MatmulLaunch(Gemm gemm, MatmulBuffers& buffers)
 MatmulLaunch::MatmulLaunch(Gemm gemm, const MatmulOperands& operands) : gemm_(std::move(gemm)), operands_(operands) {
   const auto pointer = [](CUdeviceptr p) { return reinterpret_cast<void*>(static_cast<uintptr_t>(p)); };
   checkOperands(gemm_.problem(), pointer(operands.a), pointer(operands.b), pointer(operands.c));
+  if (!gemm_.problem().epilogue.isIdentity()) checkEpilogueArgs(gemm_.problem(), operands.epilogue);
   if (gemm_.workspaceSize() > 0) {
     workspace_.emplace(gemm_.workspaceSize());
     workspace_->fill(0, nullptr);
@@ -201,20 +204,34 @@ MatmulLaunch::MatmulLaunch(Gemm gemm, const MatmulOperands& operands) : gemm_(st
 void MatmulLaunch::operator()(CUstream stream) {
   const auto pointer = [](CUdeviceptr p) { return reinterpret_cast<void*>(static_cast<uintptr_t>(p)); };
   gemm_.run(pointer(operands_.a), pointer(operands_.b), pointer(operands_.c),
-            workspace_ ? pointer(workspace_->ptr()) : nullptr, workspace_ ? workspace_->bytes() : 0, stream);
+            workspace_ ? pointer(workspace_->ptr()) : nullptr, workspace_ ? workspace_->bytes() : 0, stream,
+            operands_.epilogue);
 }
 
-std::vector<float> cublasReference(const MatmulBuffers& buffers, CUstream stream) {
-  DeviceBuffer c_ref(buffers.c.bytes());
-  CublasGemm().run(buffers.problem, buffers.a.ptr(), buffers.b.ptr(), c_ref.ptr(), stream);
+std::vector<float> cublasReference(const MatmulBuffers& buffers, CUstream stream, std::vector<float>* aux) {
+  const scheduler::MatmulProblem& p = buffers.problem;
+  if (p.epilogue.isIdentity()) {
+    DeviceBuffer c_ref(buffers.c.bytes());
+    CublasGemm().run(p, buffers.a.ptr(), buffers.b.ptr(), c_ref.ptr(), stream);
+    synchronizeDevice();
+    return denseC(p, decode(c_ref.toHost<uint8_t>(), p.out_dtype));
+  }
+  // The epilogue reads the product before it is rounded to C's type: cuBLAS writes it in fp32.
+  scheduler::MatmulProblem product = p;
+  product.epilogue = {};
+  product.out_dtype = scheduler::DType::FP32;
+  DeviceBuffer c_ref(static_cast<size_t>(p.spanC()) * 4);
+  CublasGemm().run(product, buffers.a.ptr(), buffers.b.ptr(), c_ref.ptr(), stream);
   synchronizeDevice();
-  return denseC(buffers.problem, decode(c_ref.toHost<uint8_t>(), buffers.problem.out_dtype));
+  return applyEpilogueOnHost(p, denseC(product, decode(c_ref.toHost<uint8_t>(), product.out_dtype)), buffers.epilogue,
+                             aux);
 }
 
 ErrorStats checkLaunch(MatmulLaunch& launch, MatmulBuffers& buffers, const std::vector<float>& reference,
-                       CUstream stream) {
+                       CUstream stream, const std::vector<float>& aux_reference) {
   constexpr uint8_t kPoison = 0xff;  // NaN in every output dtype
   buffers.c.fill(kPoison, stream);
+  if (buffers.epilogue.aux) buffers.epilogue.aux->fill(kPoison, stream);
   launch(stream);
   synchronizeDevice();
   const std::vector<uint8_t> bytes = buffers.c.toHost<uint8_t>();
@@ -222,6 +239,13 @@ ErrorStats checkLaunch(MatmulLaunch& launch, MatmulBuffers& buffers, const std::
   ErrorStats e = compareOutputs(denseC(p, decode(bytes, p.out_dtype)), reference, p.out_dtype);
   e.gap_writes = gapWrites(p, bytes, kPoison, e.first_gap_write);
   e.passed = e.passed && e.gap_writes == 0;
+  if (buffers.epilogue.aux) {
+    const scheduler::DType aux_type = p.aux_dtype.value_or(p.out_dtype);
+    const ErrorStats aux = compareOutputs(auxOutput(p, buffers.epilogue), aux_reference, aux_type);
+    e.aux_norm_rel = aux.norm_rel;
+    e.non_finite += aux.non_finite;
+    e.passed = e.passed && aux.passed;
+  }
   return e;
 }
 
@@ -255,28 +279,71 @@ RunResult runMatmul(const scheduler::MatmulSchedule& schedule, const codegen::Ke
   Stream stream;
   std::unique_ptr<CublasGemm> cublas;
   if (options.check) {
+    std::vector<float> aux;
     const std::vector<float> reference =
         options.reference == Reference::Cublas
-            ? cublasReference(buffers, stream.get())
-            : referenceGemm(p, decode(buffers.a.toHost<uint8_t>(), p.a_dtype),
-                            decode(buffers.b.toHost<uint8_t>(), p.b_dtype));
-    result.errors = checkLaunch(launch, buffers, reference, stream.get());
-    for (size_t i = 0; i < others.size(); ++i) result.alternatives[i].errors = checkLaunch(*others[i], buffers, reference, stream.get());
+            ? cublasReference(buffers, stream.get(), &aux)
+            : applyEpilogueOnHost(p, referenceGemm(p, decode(buffers.a.toHost<uint8_t>(), p.a_dtype),
+                                                   decode(buffers.b.toHost<uint8_t>(), p.b_dtype)),
+                                  buffers.epilogue, &aux);
+    result.errors = checkLaunch(launch, buffers, reference, stream.get(), aux);
+    for (size_t i = 0; i < others.size(); ++i) {
+      result.alternatives[i].errors = checkLaunch(*others[i], buffers, reference, stream.get(), aux);
+    }
+  }
+  // With an epilogue: cuBLASLt's matching fused epilogue, checked like ours (it writes its own C and
+  // aux), and the unfused pair's pointwise kernel.
+  const bool fused = !p.epilogue.isIdentity();
+  std::unique_ptr<CublasLtGemm> lt;
+  std::optional<DeviceBuffer> lt_c;
+  std::unique_ptr<PointwiseEpilogue> pointwise;
+  if (fused && options.time_cublas) {
+    pointwise = std::make_unique<PointwiseEpilogue>(p);
+    result.cublaslt_epilogue = CublasLtGemm::epilogueFor(p);
+    if (result.cublaslt_epilogue) {
+      lt = std::make_unique<CublasLtGemm>(p, 8, size_t{32} << 20, buffers.epilogue.args);
+      lt_c.emplace(buffers.c.bytes());
+      lt->chooseFastest(buffers.a.ptr(), buffers.b.ptr(), lt_c->ptr(), stream.get());
+      if (options.check && options.reference == Reference::Cublas) {
+        std::vector<float> aux;
+        const std::vector<float> reference = cublasReference(buffers, stream.get(), &aux);
+        lt->run(buffers.a.ptr(), buffers.b.ptr(), lt_c->ptr(), stream.get());
+        synchronizeDevice();
+        ErrorStats e = compareOutputs(denseC(p, decode(lt_c->toHost<uint8_t>(), p.out_dtype)), reference, p.out_dtype);
+        if (buffers.epilogue.aux) {
+          e.aux_norm_rel = compareOutputs(auxOutput(p, buffers.epilogue), aux, *p.aux_dtype).norm_rel;
+        }
+        result.cublaslt_errors = e;
+      }
+    }
   }
   if (options.iterations > 0) {
     L2Flusher flusher(currentDeviceSpec().l2_bytes);
     std::vector<std::function<void()>> launches = {[&] { launch(stream.get()); }};
     for (auto& other : others) launches.emplace_back([&stream, o = other.get()] { (*o)(stream.get()); });
+    // cuBLAS computes the plain product (C = A * B): alone, the bound for a fused epilogue.
+    scheduler::MatmulProblem product = p;
+    product.epilogue = {};
     if (options.time_cublas) {
       if (!cublas) cublas = std::make_unique<CublasGemm>();
-      launches.emplace_back([&] { cublas->run(p, buffers.a.ptr(), buffers.b.ptr(), buffers.c.ptr(), stream.get()); });
+      launches.emplace_back([&] { cublas->run(product, buffers.a.ptr(), buffers.b.ptr(), buffers.c.ptr(), stream.get()); });
     }
-    // Ours, the alternatives and cuBLAS's in turns: timed one block after the other, a later block
-    // ran on a card already warmed and power-limited by the earlier ones.
+    const size_t pair_at = launches.size();
+    if (pointwise) {
+      launches.emplace_back([&] {
+        cublas->run(product, buffers.a.ptr(), buffers.b.ptr(), buffers.c.ptr(), stream.get());
+        (*pointwise)(buffers.c.ptr(), buffers.epilogue.args, stream.get());
+      });
+    }
+    if (lt) launches.emplace_back([&] { lt->run(buffers.a.ptr(), buffers.b.ptr(), lt_c->ptr(), stream.get()); });
+    // Ours, the alternatives and the baselines in turns: timed one block after the other, a later
+    // block ran on a card already warmed and power-limited by the earlier ones.
     std::vector<std::vector<float>> ms = timeInTurns(launches, options.warmup, TurnBudget{options.iterations}, flusher, stream.get());
     result.ours = summarizeTimes(std::move(ms[0]), p.flops());
     for (size_t i = 0; i < others.size(); ++i) result.alternatives[i].time = summarizeTimes(std::move(ms[1 + i]), p.flops());
-    if (options.time_cublas) result.cublas = summarizeTimes(std::move(ms.back()), p.flops());
+    if (options.time_cublas) result.cublas = summarizeTimes(std::move(ms[pair_at - 1]), p.flops());
+    if (pointwise) result.unfused_pair = summarizeTimes(std::move(ms[pair_at]), p.flops());
+    if (lt) result.cublaslt_fused = summarizeTimes(std::move(ms.back()), p.flops());
   }
   return result;
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "measure/epilogue_operands.h"
 #include "tilegrid/codegen/kernel_source.h"
 #include "tilegrid/runtime/buffer.h"
 #include "tilegrid/runtime/gemm.h"
@@ -25,6 +26,8 @@ struct ErrorStats {
   int64_t first_gap_write = -1;  // the first one's element offset in C, or -1
   bool passed = false;
   double tolerance = 0;    // the bound on norm_rel for this output dtype
+  // A fused epilogue's auxiliary output against its reference (norm_rel; -1 where there is none).
+  double aux_norm_rel = -1;
 };
 
 // The tolerance on ||ours - ref|| / ||ref|| for an output dtype: the output rounding dominates.
@@ -85,6 +88,13 @@ struct RunResult {
   std::optional<TimingStats> ours;
   std::optional<TimingStats> cublas;
   std::vector<AlternativeResult> alternatives;  // RunOptions::alternatives, in order
+  // A problem with a fused epilogue, timed with cuBLAS: its plain product (cublas, the bound a fused
+  // epilogue approaches), the unfused pair (that product, then the epilogue as a pointwise kernel
+  // over C), and cuBLASLt's fused epilogue where its menu has this one (checked like ours).
+  std::optional<TimingStats> unfused_pair;
+  std::optional<std::string> cublaslt_epilogue;
+  std::optional<ErrorStats> cublaslt_errors;
+  std::optional<TimingStats> cublaslt_fused;
 };
 
 struct RunOptions {
@@ -100,12 +110,14 @@ struct RunOptions {
 
 class MatmulLaunch;
 struct MatmulBuffers;
-// C = A * B computed by cuBLAS from `buffers`' inputs, decoded to dense floats.
-std::vector<float> cublasReference(const MatmulBuffers& buffers, CUstream stream);
+// C = A * B computed by cuBLAS from `buffers`' inputs, decoded to dense floats; with the problem's
+// epilogue applied on the host (to cuBLAS's fp32 product) where it has one. The epilogue's auxiliary
+// output goes to `aux`.
+std::vector<float> cublasReference(const MatmulBuffers& buffers, CUstream stream, std::vector<float>* aux = nullptr);
 // Poisons C's span (every element must be written, no gap between its rows or batch entries), launches
-// once and compares C with the dense `reference`.
+// once and compares C with the dense `reference` (and the epilogue's auxiliary output with `aux_reference`).
 ErrorStats checkLaunch(MatmulLaunch& launch, MatmulBuffers& buffers, const std::vector<float>& reference,
-                       CUstream stream);
+                       CUstream stream, const std::vector<float>& aux_reference = {});
 
 // Compiles (cached), launches and, as asked, checks and times `source` for `schedule`'s problem.
 RunResult runMatmul(const scheduler::MatmulSchedule& schedule, const codegen::KernelSource& source,
@@ -116,6 +128,7 @@ RunResult runMatmul(const scheduler::MatmulSchedule& schedule, const codegen::Ke
 struct MatmulBuffers {
   scheduler::MatmulProblem problem;
   DeviceBuffer a, b, c;
+  EpilogueBuffers epilogue;  // what the problem's epilogue reads and writes
   MatmulBuffers(const scheduler::MatmulProblem& problem, uint64_t seed);
 };
 
@@ -123,6 +136,7 @@ struct MatmulBuffers {
 // batches one after another).
 struct MatmulOperands {
   CUdeviceptr a = 0, b = 0, c = 0;
+  EpilogueArgs epilogue;
 };
 
 // A Gemm bound to its operands and a workspace of its own (zeroed once): build once, launch many

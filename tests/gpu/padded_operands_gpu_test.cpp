@@ -53,7 +53,7 @@ TEST(PaddedOperands, PointersOffSixteenBytesAreReadThroughTheCopy) {
       const auto schedule = scheduler::schedule(p, device, o);
       ASSERT_EQ(schedule.params.pad_a && schedule.params.pad_b, r.pad) << schedule.params.toString();
       const codegen::KernelSource source = codegen::emit(schedule);
-      runtime::MatmulLaunch launch(Gemm(schedule), runtime::MatmulOperands{a_dev.ptr() + 2, b_dev.ptr() + 2, c_dev.ptr()});
+      runtime::MatmulLaunch launch(Gemm(schedule), runtime::MatmulOperands{a_dev.ptr() + 2, b_dev.ptr() + 2, c_dev.ptr(), {}});
       c_dev.fill(0xff);
       launch();
       runtime::synchronizeDevice();

@@ -57,7 +57,8 @@ std::string GemmCase::label() const {
          (overrides.stream_k ? (*overrides.stream_k ? "_stream_k" : "_no_stream_k") : "") +
          (overrides.swap_ab ? (*overrides.swap_ab ? "_swap_ab" : "_no_swap_ab") : "") +
          (overrides.pad ? (*overrides.pad ? "_padded" : "_unpadded") : "") +
-         (overrides.deterministic && *overrides.deterministic ? "_deterministic" : "");
+         (overrides.deterministic && *overrides.deterministic ? "_deterministic" : "") +
+         (problem.epilogue.isIdentity() ? "" : " epilogue " + problem.epilogue.toString());
 }
 
 namespace {
@@ -378,6 +379,56 @@ std::vector<GemmCase> randomDefaultCases(scheduler::Arch arch, int count, uint64
     cases.push_back(c);
   }
   return cases;
+}
+
+std::vector<GemmCase> epilogueCases(scheduler::Arch arch) {
+  struct Kind {
+    const char* text;
+    DType bias = DType::BF16, c = DType::BF16, aux = DType::BF16, out = DType::BF16;
+  };
+  const Kind kinds[] = {
+      {"gelu(alpha*acc + bias[n])"},
+      {"alpha*acc + beta*c"},
+      {"relu(acc + bias[m]); aux = acc + bias[m]"},
+      {"silu(acc) * 2"},
+      {"gelu_tanh(acc + bias[n]); aux = acc + bias[n]"},
+      {"sigmoid(acc) - tanh(residual) + exp(-acc * acc)"},
+      {"max(acc, c) / (2 + min(acc, 0.5)) + bf16(acc) - fp16(acc); aux = -acc / 3", DType::FP32, DType::FP32,
+       DType::FP32},
+      {"alpha * acc + beta * c + bias[m]", DType::FP32, DType::BF16, DType::BF16, DType::FP32},
+  };
+  struct Shape {
+    int64_t m, n, k, batch;
+    Layout layout;
+  };
+  const std::vector<Shape> shapes =
+      arch == scheduler::Arch::Sm90
+          ? std::vector<Shape>{{1000, 1030, 256, 1, Layout::TN}, {512, 768, 1024, 1, Layout::NT},
+                               {16, 4096, 1024, 1, Layout::TN},  {64, 64, 65536, 1, Layout::TN},
+                               {200, 136, 96, 3, Layout::TN},    {2048, 2048, 256, 1, Layout::TN}}
+          : std::vector<Shape>{{1000, 1030, 256, 1, Layout::TN}, {257, 383, 512, 1, Layout::NT},
+                               {130, 250, 64, 2, Layout::TN}};
+  std::vector<GemmCase> cases;
+  for (size_t i = 0; i < std::size(kinds); ++i) {
+    // Each kind on three shapes, the shapes taken in turn.
+    for (size_t j = 0; j < 3; ++j) {
+      const Shape& s = shapes[(i + j) % shapes.size()];
+      GemmCase c;
+      c.problem = makeProblem(s.m, s.n, s.k, s.layout, DType::BF16, kinds[i].out, s.batch);
+      c.problem.epilogue = ir::Epilogue::parse(kinds[i].text);
+      c.problem.bias_dtype = kinds[i].bias;
+      c.problem.c_in_dtype = c.problem.residual_dtype = kinds[i].c;
+      c.problem.aux_dtype = kinds[i].aux;
+      c.overrides.arch = arch;
+      cases.push_back(c);
+    }
+  }
+  return cases;
+}
+
+std::vector<std::string> cublasLtEpilogueTexts() {
+  return {"acc + bias[n]", "relu(acc + bias[n])", "gelu_tanh(alpha * acc + bias[n])", "alpha * acc + beta * c",
+          "gelu_tanh(acc + bias[n]); aux = acc + bias[n]"};
 }
 
 }  // namespace tilegrid::testing

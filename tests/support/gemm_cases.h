@@ -55,6 +55,13 @@ std::vector<GemmCase> sm90StreamKCases();
 // out, now and then a batch of 2 or 3. Built on mt19937_64's output alone, so a seed names the same
 // problems with any standard library. Checked against cuBLAS, which takes these dtype pairs.
 std::vector<GemmCase> randomDefaultCases(scheduler::Arch arch, int count, uint64_t seed);
+// Fused epilogues (ir/epilogue.h), each kind on several shapes that reach the kernels' different
+// stores: C by TMA and by the threads, stored transposed (decode), stream-K pieces added before the
+// epilogue, batches, fp32 operands and output. Default schedules for the arch family.
+std::vector<GemmCase> epilogueCases(scheduler::Arch arch);
+// The epilogue texts cuBLASLt's fused menu computes (runtime::CublasLtGemm::epilogueFor).
+std::vector<std::string> cublasLtEpilogueTexts();
+
 // What the gpu suite runs and the nvrtc suite compiles unless told otherwise.
 constexpr int kRandomCases = 32;
 constexpr uint64_t randomSeed(scheduler::Arch arch) { return arch == scheduler::Arch::Sm80 ? 80 : 90; }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <vector>
 
 #include "tilegrid/codegen/cuda_dtype.h"
@@ -153,6 +154,14 @@ std::string nameOf(const scheduler::MatmulSchedule& s, bool launch) {
   // A kernel holding both orientations of C is one kernel for both; its launch names the one it runs.
   if (s.params.swap_ab && (launch || !s.cOrientationAtLaunch())) name += "_swapab";
   if (s.params.mma_order == scheduler::MmaOrder::Columns) name += "_mmacols";
+  // A fused epilogue: a tag of its expression and its operands' types (the source prints both).
+  if (!p.epilogue.isIdentity()) {
+    std::string what = p.epilogue.toString();
+    for (const auto& type : {p.bias_dtype, p.c_in_dtype, p.residual_dtype, p.aux_dtype}) {
+      what += std::string(" ") + scheduler::toString(type.value_or(p.out_dtype));
+    }
+    name += fmt::format("_ep{:08x}", static_cast<uint32_t>(std::hash<std::string>{}(what)));
+  }
   return name;
 }
 

@@ -5,6 +5,7 @@
 
 #include "tilegrid/codegen/cuda_printer.h"
 #include "tilegrid/codegen/emit_common.h"
+#include "tilegrid/codegen/epilogue_function.h"
 #include "tilegrid/codegen/index_functions.h"
 #include "tilegrid/codegen/template.h"
 #include "tilegrid/ir/check.h"
@@ -292,12 +293,14 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
       .flag("PAIRED_C", prob.align_c >= 2, "direct stores write pairs where C is 4-byte aligned");
   addOperandConfig(config, "operand_a", s, 'a');
   addOperandConfig(config, "operand_b", s, 'b');
+  addEpilogueConfig(s.problem, config);
   KernelSource source;
   source.kernel_name = config.kernelName();
   source.cuda = assembleKernel({kernelSummary(s),
-                                {"dtype", "work_split", "problem", "sm80"},
+                                {"dtype", "work_split", "problem", "epilogue_ops", "sm80"},
                                 emitMatmulIndexFunctions(s) + gmemStepFunctions(s),
                                 &config,
+                                printEpilogueFunction(s.problem),
                                 {"sm80_operands", "sm80_epilogue"},
                                 "sm80_gemm"});
   source.launch.grid = {static_cast<uint32_t>(s.ctas()), 1, 1};

@@ -6,6 +6,7 @@
 #include "tilegrid/codegen/cuda_dtype.h"
 #include "tilegrid/codegen/device/tma_boxes.cuh"
 #include "tilegrid/codegen/emit_common.h"
+#include "tilegrid/codegen/epilogue_function.h"
 #include "tilegrid/codegen/index_functions.h"
 #include "tilegrid/codegen/sm90_epilogue.h"
 #include "tilegrid/codegen/template.h"
@@ -349,14 +350,16 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   add_operand("operand_a", plan_a, major_a, steps_a);
   add_operand("operand_b", plan_b, major_b, steps_b);
   addSm90EpilogueConfig(s, config);
+  addEpilogueConfig(s.problem, config);
 
   KernelSource source;
   source.kernel_name = config.kernelName();
   source.cuda = assembleKernel({kernelSummary(s),
-                                {"dtype", "work_split", "problem", "mbarrier", "cluster", "tma", "tma_boxes", "wgmma",
+                                {"dtype", "work_split", "problem", "epilogue_ops", "mbarrier", "cluster", "tma", "tma_boxes", "wgmma",
                                  "wgmma_shapes", "stmatrix", "stream_k"},
                                 emitMatmulIndexFunctions(s),
                                 &config,
+                                printEpilogueFunction(s.problem),
                                 {"sm90_operands", "sm90_epilogue"},
                                 "sm90_gemm"});
   source.launch.grid = {static_cast<uint32_t>(s.ctas()), 1, 1};

@@ -11,6 +11,7 @@ std::string assembleKernel(const KernelText& text) {
   out += deviceHelperSource(text.helpers);
   out += "// ---- index functions, printed from the Indexer ----\n" + text.index_functions;
   out += text.config->print();
+  out += text.epilogue_function;
   out += deviceHelperSource(text.parts, /*with_common=*/false);
   out += "// ---- kernel template: " + text.kernel_template + ".cu ----\n";
   return out + kernelTemplate(text.kernel_template);

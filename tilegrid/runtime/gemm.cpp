@@ -12,6 +12,7 @@
 #include "tilegrid/runtime/builtin_kernels.h"
 #include "tilegrid/runtime/device.h"
 #include "tilegrid/runtime/driver.h"
+#include "tilegrid/runtime/epilogue_args.h"
 #include "tilegrid/runtime/kernel_cache.h"
 #include "tilegrid/runtime/launcher.h"
 #include "tilegrid/runtime/tensor_map.h"
@@ -171,9 +172,14 @@ const scheduler::MatmulSchedule& Gemm::schedule() const { return state_->schedul
 const codegen::KernelSource& Gemm::source() const { return state_->source; }
 
 void Gemm::run(const void* a, const void* b, void* c, void* workspace, size_t workspace_bytes,
-               CUstream_st* stream) const {
+               CUstream_st* stream, const EpilogueArgs& epilogue) const {
   const State& s = *state_;
   runtime::checkOperands(s.schedule.problem, a, b, c);
+  tg_problem problem_args = s.problem_args;
+  if (!s.schedule.problem.epilogue.isIdentity()) {
+    runtime::checkEpilogueArgs(s.schedule.problem, epilogue);
+    problem_args.epilogue = runtime::epilogueLaunchArgs(s.schedule.problem, epilogue);
+  }
   if (s.workspace_bytes > 0) {
     TG_USER_CHECK(workspace != nullptr && workspace_bytes >= s.workspace_bytes)
         << "workspace: kernel " << s.source.kernel_name << " needs " << s.workspace_bytes
@@ -191,7 +197,7 @@ void Gemm::run(const void* a, const void* b, void* c, void* workspace, size_t wo
   for (const State::Arg& arg : s.args) {
     const CUdeviceptr at = arg.padded_at ? ws + *arg.padded_at : address(arg.operand);
     switch (arg.slot) {
-      case State::Slot::Problem: args.add(s.problem_args); break;
+      case State::Slot::Problem: args.add(problem_args); break;
       case State::Slot::NullPointer: args.add(CUdeviceptr{0}); break;
       case State::Slot::NullTensorMap: args.add(CUtensorMap{}); break;
       case State::Slot::Workspace: args.add(ws); break;

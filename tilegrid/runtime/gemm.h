@@ -38,6 +38,26 @@ using scheduler::DType;
 using scheduler::Layout;
 using scheduler::MatmulProblem;
 
+// The operands of the problem's fused epilogue (MatmulProblem::epilogue), passed at each launch. Each
+// is in the caller's terms, element (m, n) of a row-major M x N output, and of the element type the
+// problem names (bias_dtype, c_in_dtype, residual_dtype, aux_dtype). Only what the epilogue reads
+// (or, for aux, writes) is checked and used. The input c may be C itself (ldc and batch stride equal):
+// every element is read before it is written, by the same thread.
+struct EpilogueArgs {
+  float alpha = 1.0f, beta = 0.0f;
+  // bias[m] (M elements) or bias[n] (N); bias_batch_stride elements from one batch entry's vector to
+  // the next, 0 for one vector shared by every entry.
+  const void* bias = nullptr;
+  int64_t bias_batch_stride = 0;
+  // Matrices of C's shape: ld elements between rows (0: N), batch_stride between entries (0: ld * M).
+  const void* c = nullptr;
+  int64_t ldc = 0, c_batch_stride = 0;
+  const void* residual = nullptr;
+  int64_t ld_residual = 0, residual_batch_stride = 0;
+  void* aux = nullptr;
+  int64_t ld_aux = 0, aux_batch_stride = 0;
+};
+
 // What a Gemm is built for besides its problem.
 struct GemmOptions {
   // The kernel family: sm_80 kernels run on any device from sm_80 on, sm_90 ones need an sm_90
@@ -82,8 +102,10 @@ class Gemm {
   // leading dimensions that are multiples of 8), or the workspace is null or smaller than
   // workspaceSize(). Allocates nothing, sets no memory and never synchronizes: the call returns
   // once the kernel is queued.
+  // A problem with a fused epilogue takes its operands in `epilogue` (checked the same way, with
+  // their leading dimensions and batch strides: UserError naming the operand).
   void run(const void* a, const void* b, void* c, void* workspace, size_t workspace_bytes,
-           CUstream_st* stream = nullptr) const;
+           CUstream_st* stream = nullptr, const EpilogueArgs& epilogue = {}) const;
 
   // The problem as validated (alignments and leading dimensions filled in).
   const MatmulProblem& problem() const;
@@ -103,12 +125,16 @@ class Gemm {
 // turn; a stream's workspace is kept for the life of the process (streams are told apart by handle,
 // and the per-thread default stream by thread as well).
 void matmul(const MatmulProblem& problem, const void* a, const void* b, void* c, CUstream_st* stream = nullptr,
-            const GemmOptions& options = {});
+            const GemmOptions& options = {}, const EpilogueArgs& epilogue = {});
 
 namespace runtime {
 // What Gemm::run checks of A, B and C (exposed for tests): throws UserError naming the operand if a
 // pointer is null or less aligned than the validated `problem` promises.
 void checkOperands(const MatmulProblem& problem, const void* a, const void* b, const void* c);
+// What Gemm::run checks of the epilogue's operands: throws UserError naming the operand if one the
+// epilogue reads or writes is null, not aligned to its element, or laid out with a leading dimension
+// or batch stride too small for C's shape.
+void checkEpilogueArgs(const MatmulProblem& problem, const EpilogueArgs& args);
 }  // namespace runtime
 
 }  // namespace tilegrid

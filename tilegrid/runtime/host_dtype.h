@@ -4,14 +4,15 @@
 #include <cstdint>
 #include <vector>
 
+#include "tilegrid/ir/half_float.h"
 #include "tilegrid/scheduler/problem.h"
 
 namespace tilegrid::runtime {
 
-uint16_t floatToBf16(float value);
-float bf16ToFloat(uint16_t bits);
-uint16_t floatToHalf(float value);
-float halfToFloat(uint16_t bits);
+using ir::bf16ToFloat;
+using ir::floatToBf16;
+using ir::floatToHalf;
+using ir::halfToFloat;
 
 // `values` encoded as `type`, as raw bytes.
 std::vector<uint8_t> encode(const std::vector<float>& values, scheduler::DType type);

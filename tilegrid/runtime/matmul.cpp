@@ -23,7 +23,7 @@ constexpr size_t kMaxCachedGemms = 256;
 // The problem as the caller described it (before validation fills in anything) and the options: a
 // key built without allocating, so that a call that finds its Gemm costs little more than the launch.
 struct Key {
-  std::array<int64_t, 18> fields{};
+  std::array<int64_t, 23> fields{};
   bool operator==(const Key&) const = default;
 };
 
@@ -31,6 +31,10 @@ Key keyOf(const MatmulProblem& p, const GemmOptions& o) {
   return Key{{p.m, p.n, p.k, p.batch, static_cast<int64_t>(p.a_dtype), static_cast<int64_t>(p.b_dtype),
               static_cast<int64_t>(p.out_dtype), static_cast<int64_t>(p.layout), p.align_a, p.align_b, p.align_c,
               p.lda, p.ldb, p.ldc, p.stride_a, p.stride_b, p.stride_c,
+              static_cast<int64_t>(p.epilogue.hash()), static_cast<int64_t>(p.bias_dtype.value_or(p.out_dtype)),
+              static_cast<int64_t>(p.c_in_dtype.value_or(p.out_dtype)),
+              static_cast<int64_t>(p.residual_dtype.value_or(p.out_dtype)),
+              static_cast<int64_t>(p.aux_dtype.value_or(p.out_dtype)),
               ((o.arch ? static_cast<int64_t>(*o.arch) + 1 : 0) * 4 + (o.specialize_shape ? 2 : 0) +
                (o.deterministic ? 1 : 0)) * 3 +
                   (o.fixed_choices ? (*o.fixed_choices ? 2 : 1) : 0)}};
@@ -84,7 +88,11 @@ class GemmCache {
         }
       }
     }
-    return future.get();
+    Gemm gemm = future.get();
+    // The key holds the epilogue's hash: a Gemm whose epilogue differs shares it only by a collision,
+    // and is built apart.
+    if (gemm.problem().epilogue != problem.epilogue) return Gemm(problem, options);
+    return gemm;
   }
 
  private:
@@ -149,17 +157,17 @@ class WorkspacePool {
 }  // namespace
 
 void matmul(const MatmulProblem& problem, const void* a, const void* b, void* c, CUstream_st* stream,
-            const GemmOptions& options) {
+            const GemmOptions& options, const EpilogueArgs& epilogue) {
   static GemmCache gemms;
   static WorkspacePool workspaces;
   const Gemm gemm = gemms.get(problem, options);
   const size_t bytes = gemm.workspaceSize();
   if (bytes == 0) {
-    gemm.run(a, b, c, nullptr, 0, stream);
+    gemm.run(a, b, c, nullptr, 0, stream, epilogue);
     return;
   }
   const WorkspacePool::Lease workspace = workspaces.get(stream, bytes);
-  gemm.run(a, b, c, workspace.data, workspace.bytes, stream);
+  gemm.run(a, b, c, workspace.data, workspace.bytes, stream, epilogue);
 }
 
 }  // namespace tilegrid

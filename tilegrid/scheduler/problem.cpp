@@ -178,6 +178,9 @@ MatmulProblem& MatmulProblem::validate() {
   checkAlignment(align_a, lda, stride_a, batch, a_dtype, "A");
   checkAlignment(align_b, ldb, stride_b, batch, b_dtype, "B");
   checkAlignment(align_c, ldc, stride_c, batch, out_dtype, "C");
+  for (std::optional<DType>* t : {&bias_dtype, &c_in_dtype, &residual_dtype, &aux_dtype}) {
+    if (!t->has_value()) *t = out_dtype;
+  }
   return *this;
 }
 
@@ -195,6 +198,14 @@ std::string MatmulProblem::toString() const {
   if (!packed()) {
     text += fmt::format(" ld A/B/C {}/{}/{}", leadingDimA(), leadingDimB(), leadingDimC());
     if (batch != 1) text += fmt::format(" batch strides {}/{}/{}", batchStrideA(), batchStrideB(), batchStrideC());
+  }
+  if (!epilogue.isIdentity()) {
+    text += " epilogue \"" + epilogue.toString() + "\"";
+    const std::pair<const char*, const std::optional<DType>*> types[] = {
+        {"bias", &bias_dtype}, {"c", &c_in_dtype}, {"residual", &residual_dtype}, {"aux", &aux_dtype}};
+    for (const auto& [name, t] : types) {
+      if (t->has_value() && **t != out_dtype) text += fmt::format(" {} {}", name, scheduler::toString(**t));
+    }
   }
   return text;
 }

@@ -1,7 +1,10 @@
 #pragma once
 // What a GEMM computes (MatmulProblem) and what it runs on (DeviceSpec): the scheduler's inputs.
 #include <cstdint>
+#include <optional>
 #include <string>
+
+#include "tilegrid/ir/epilogue.h"
 
 namespace tilegrid::scheduler {
 
@@ -45,6 +48,12 @@ struct MatmulProblem {
   // Batch strides: elements from one batch entry of an operand to the next (at least its leading
   // dimension times its rows, so that entries do not overlap). 0 means packed.
   int64_t stride_a = 0, stride_b = 0, stride_c = 0;
+  // Applied to every fp32 result before it is stored (ir/epilogue.h): the identity by default. Its
+  // operands (bias, c, residual, aux) are passed at launch (runtime::EpilogueArgs).
+  ir::Epilogue epilogue;
+  // Element types of the epilogue's bias vector, its input matrices c and residual, and its
+  // auxiliary output: out_dtype where unset (validate() fills them in).
+  std::optional<DType> bias_dtype, c_in_dtype, residual_dtype, aux_dtype;
 
   // Checks every field and fills the derived alignments, leading dimensions and batch strides.
   // An operand whose alignment is derived and that is one contiguous row (A or C with M = 1, B with
@@ -75,6 +84,9 @@ struct MatmulProblem {
   // stores, vector stores) need so as not to write past a row's end into the gap before the next
   // (ldc > N). A leading dimension's alignment alone does not say where the row ends.
   bool rowsOfCAreWhole16Bytes() const { return align_c * bytes(out_dtype) == 16 && n * bytes(out_dtype) % 16 == 0; }
+  // Whether the epilogue reads (or, for aux, writes) an operand, and its element type.
+  bool epilogueUses(ir::EpOp leaf) const { return epilogue.reads(leaf); }
+  bool hasAux() const { return epilogue.aux().has_value(); }
   double flops() const { return 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) * static_cast<double>(batch); }
   std::string toString() const;
   bool operator==(const MatmulProblem&) const = default;

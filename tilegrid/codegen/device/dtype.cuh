@@ -13,6 +13,7 @@ struct tg_dtype<__nv_bfloat16> {
   typedef __nv_bfloat162 pair;
   static constexpr bool bf16 = true;
   static __device__ __forceinline__ __nv_bfloat16 from_float(float v) { return __float2bfloat16_rn(v); }
+  static __device__ __forceinline__ float to_float(__nv_bfloat16 v) { return __bfloat162float(v); }
   static __device__ __forceinline__ pair from_floats(float v0, float v1) { return __floats2bfloat162_rn(v0, v1); }
 };
 
@@ -21,6 +22,7 @@ struct tg_dtype<__half> {
   typedef __half2 pair;
   static constexpr bool bf16 = false;
   static __device__ __forceinline__ __half from_float(float v) { return __float2half_rn(v); }
+  static __device__ __forceinline__ float to_float(__half v) { return __half2float(v); }
   static __device__ __forceinline__ pair from_floats(float v0, float v1) { return __floats2half2_rn(v0, v1); }
 };
 
@@ -29,6 +31,7 @@ struct tg_dtype<float> {
   typedef float2 pair;
   static constexpr bool bf16 = false;
   static __device__ __forceinline__ float from_float(float v) { return v; }
+  static __device__ __forceinline__ float to_float(float v) { return v; }
   static __device__ __forceinline__ pair from_floats(float v0, float v1) { return make_float2(v0, v1); }
 };
 

@@ -5,6 +5,20 @@
 // and device agree on the layout by construction. Needs work_split.cuh first.
 #pragma once
 
+// The operands of a fused epilogue (the kernel's printed tg_epilogue_value), in the caller's terms:
+// element (m, n) of the caller's row-major C, whichever orientation the kernel stores C in. Element
+// types are the configuration's (tg_bias_t, tg_c_in_t, tg_residual_t, tg_aux_t).
+struct tg_epilogue_args {
+  const void* bias;      // a vector along m or n (the epilogue says which)
+  const void* c;         // matrices of C's shape
+  const void* residual;
+  void* aux;             // the auxiliary output, C's shape
+  // Elements between batch entries (a bias shared by every entry has 0), and between rows.
+  long long batch_stride_bias, batch_stride_c, batch_stride_residual, batch_stride_aux;
+  long long ld_c, ld_residual, ld_aux;
+  float alpha, beta;
+};
+
 struct tg_problem {
   // Elements from one batch entry of A, B and C to the next, as the kernel reads them.
   long long batch_stride_a, batch_stride_b, batch_stride_c;
@@ -35,4 +49,6 @@ struct tg_problem {
   // How the launched grid of a persistent sm_90 kernel divides the work units: the scheduler's
   // planWorkSplit for exactly the clusters launched.
   tg_work_split split;
+  // What a fused epilogue reads and writes besides C (unread by kernels without one).
+  tg_epilogue_args epilogue;
 };

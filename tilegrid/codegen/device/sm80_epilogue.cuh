@@ -21,12 +21,32 @@ __device__ __forceinline__ void tg_for_each_pair(const float (&acc)[NI][4], int 
   }
 }
 
-// Stores the warp tile at (m0 + wm0, n0 + wn0) of C (its batch entry), clipped at M and N.
+// Passes each value of the warp tile at (m0 + wm0, n0 + wn0) inside M x N through the printed
+// tg_epilogue_value (HAS_EPILOGUE); the rest are never stored.
 template <int MI, int NI>
-__device__ __forceinline__ void tg_epilogue(const float (&acc)[MI][NI][4], tg_out_t* C, tg_out_t* smem_c,
+__device__ __forceinline__ void tg_apply_epilogue(float (&acc)[MI][NI][4], const tg_problem& prob, int M, int N,
+                                                  int m0, int n0, int wm0, int wn0, int batch, int lane) {
+#pragma unroll
+  for (int mi = 0; mi < MI; ++mi) {
+#pragma unroll
+    for (int ni = 0; ni < NI; ++ni) {
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        const int m = m0 + wm0 + mi * 16 + lane / 4 + (i / 2) * 8, n = n0 + wn0 + ni * 8 + (lane % 4) * 2 + i % 2;
+        if (m < M && n < N) acc[mi][ni][i] = tg_epilogue_value(acc[mi][ni][i], m, n, batch, prob.epilogue);
+      }
+    }
+  }
+}
+
+// Stores the warp tile at (m0 + wm0, n0 + wn0) of C (its batch entry), clipped at M and N, after the
+// fused epilogue where the configuration has one.
+template <int MI, int NI>
+__device__ __forceinline__ void tg_epilogue(float (&acc)[MI][NI][4], tg_out_t* C, tg_out_t* smem_c,
                                             const tg_problem& prob, int M, int N, int m0, int n0, int wm0, int wn0,
-                                            int lane) {
+                                            int batch, int lane) {
   using namespace tg_config;
+  if constexpr (HAS_EPILOGUE) tg_apply_epilogue(acc, prob, M, N, m0, n0, wm0, wn0, batch, lane);
   if constexpr (STAGED_EPILOGUE) {
     const int slab = (threadIdx.x / 32) * 16;
     constexpr int VEC = 16 / sizeof(tg_out_t), ROW_CHUNKS = TN / VEC, ROWS = 32 / ROW_CHUNKS;

@@ -153,15 +153,42 @@ __device__ __forceinline__ void tg_store_slab_direct(tg_out_t* C, const tg_out_t
   }
 }
 
+// Passes each of the warpgroup's values of the tile inside M x N through the printed
+// tg_epilogue_value, in the caller's coordinates: (n, m) of the kernel's where it computes C^T. The
+// accumulator layout is tg_fill_slab_block's. Values outside M x N are never stored.
+template <typename Ep, int TileN, int MBlocks, int Regs>
+__device__ __forceinline__ void tg_apply_epilogue(float (&acc)[MBlocks][Regs], const tg_problem& prob, int M, int N,
+                                                  int tile_m, int tile_n, int batch, int consumer, int warp,
+                                                  int lane) {
+  using namespace tg_config;
+#pragma unroll
+  for (int mb = 0; mb < MBlocks; ++mb) {
+#pragma unroll
+    for (int j = 0; j < TileN / 8; ++j) {
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        const int m = tile_m * BM + consumer * WM + mb * 64 + warp * 16 + lane / 4 + (i / 2) * 8;
+        const int n = tile_n * TileN + j * 8 + (lane % 4) * 2 + i % 2;
+        if (m < M && n < N) {
+          float& v = acc[mb][4 * j + i];
+          v = Ep::TRANSPOSED ? tg_epilogue_value(v, n, m, batch, prob.epilogue)
+                             : tg_epilogue_value(v, m, n, batch, prob.epilogue);
+        }
+      }
+    }
+  }
+}
+
 // The epilogue of one tile for one consumer warpgroup. `slabs` counts the slabs the warpgroup has
 // stored, over all its tiles: it picks the buffer. ByTma: TMA stores C (launches whose C rows and
 // batch entries are whole 16-byte granules, tg_problem::c_by_tma); otherwise the threads do. A
 // kernel carries both and the launch picks one per tile: each instantiation keeps its own register
 // peak, where one body branching per slab spilled in the largest tiles. The tile is TileN columns
 // wide, the leading TileN / 2 accumulators of each block (a kernel holding several widths keeps the
-// widest's). C is stored in the orientation `Ep` (tg_with_c_orientation).
+// widest's). C is stored in the orientation `Ep` (tg_with_c_orientation), after the fused epilogue where
+// the configuration has one.
 template <typename Ep, bool ByTma, int TileN, int MBlocks, int Regs>
-__device__ __forceinline__ void tg_epilogue(const float (&acc)[MBlocks][Regs], tg_out_t* smem_c,
+__device__ __forceinline__ void tg_epilogue(float (&acc)[MBlocks][Regs], tg_out_t* smem_c,
                                             const tg_tensor_map* tmap_c, tg_out_t* C, const tg_problem& prob, int M,
                                             int N, int tile_m, int tile_n, int batch, int consumer, int t,
                                             int& slabs) {
@@ -170,6 +197,7 @@ __device__ __forceinline__ void tg_epilogue(const float (&acc)[MBlocks][Regs], t
   static_assert(TileN <= 2 * Regs && TileN >= SLAB_N, "the tile's columns are accumulators, a slab or more");
   constexpr int SLABS = (TileN + SLAB_N - 1) / SLAB_N;
   const int n0 = tile_n * TileN;
+  if constexpr (HAS_EPILOGUE) tg_apply_epilogue<Ep, TileN>(acc, prob, M, N, tile_m, tile_n, batch, consumer, warp, lane);
 #pragma unroll
   for (int slab = 0; slab < SLABS; ++slab, ++slabs) {
     const int col0 = slab < SLABS - 1 ? slab * SLAB_N : TileN - SLAB_N;

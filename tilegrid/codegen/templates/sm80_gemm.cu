@@ -204,7 +204,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
       }
     }
     tg_epilogue(acc, C, reinterpret_cast<tg_out_t*>(smem_b + STAGES * B::STAGE_ELEMS), prob, M, N, m0, n0, wm0, wn0,
-                lane);
+                batch, lane);
     const int next = PERSISTENT ? next_unit(unit) : ALL_UNITS;
     if (next >= ALL_UNITS) break;
     unit = next;

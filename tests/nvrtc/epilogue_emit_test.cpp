@@ -1,0 +1,38 @@
+// Every fused-epilogue kind compiles with NVRTC for both kernel families on the shapes the GPU suite
+// runs, without spills or ptxas warnings; and the pointwise kernel of the unfused pair compiles for
+// each.
+#include <gtest/gtest.h>
+
+#include "tilegrid/codegen/pointwise_epilogue.h"
+#include "tilegrid/runtime/kernel_cache.h"
+#include "support/compile_cases.h"
+#include "support/gemm_cases.h"
+
+namespace tilegrid::codegen {
+namespace {
+
+TEST(EpilogueEmit, Sm80KindsCompileWithoutSpills) {
+  runtime::KernelCache cache;
+  const std::string failures = testing::compileCases(testing::epilogueCases(scheduler::Arch::Sm80), "sm_80", 1, cache);
+  EXPECT_TRUE(failures.empty()) << failures;
+}
+
+TEST(EpilogueEmit, Sm90KindsCompileWithoutSpills) {
+  runtime::KernelCache cache;
+  const std::string failures = testing::compileCases(testing::epilogueCases(scheduler::Arch::Sm90), "sm_90", 1, cache);
+  EXPECT_TRUE(failures.empty()) << failures;
+}
+
+TEST(EpilogueEmit, PointwiseKernelsCompile) {
+  runtime::KernelCache cache;
+  for (const testing::GemmCase& c : testing::epilogueCases(scheduler::Arch::Sm90)) {
+    const KernelSource source = emitPointwiseEpilogue(c.problem);
+    for (const scheduler::Arch arch : {scheduler::Arch::Sm80, scheduler::Arch::Sm90}) {
+      const auto kernel = cache.get(source, arch);
+      EXPECT_TRUE(kernel->warnings.empty()) << c.label();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tilegrid::codegen

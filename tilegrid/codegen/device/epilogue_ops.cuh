@@ -1,0 +1,38 @@
+// tilegrid device helpers: the operations of a fused epilogue. The kernel's printed
+// tg_epilogue_value (from its ir::Epilogue) computes each output element from its fp32 value with
+// these, in fp32: the activations, rounding to 16-bit types, and the reads of the epilogue's operands
+// at an element (m, n) of batch entry `batch` in the caller's terms (tg_epilogue_args). Needs
+// dtype.cuh and problem.cuh first.
+#pragma once
+
+__device__ __forceinline__ float tg_relu(float x) { return fmaxf(x, 0.f); }
+// x * Phi(x), Phi the standard normal CDF.
+__device__ __forceinline__ float tg_gelu(float x) { return 0.5f * x * (1.f + erff(x * 0.70710678118654752f)); }
+// The tanh approximation: 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))).
+__device__ __forceinline__ float tg_gelu_tanh(float x) {
+  return 0.5f * x * (1.f + tanhf(0.79788456080286536f * (x + 0.044715f * x * x * x)));
+}
+__device__ __forceinline__ float tg_sigmoid(float x) { return 1.f / (1.f + expf(-x)); }
+__device__ __forceinline__ float tg_silu(float x) { return x * tg_sigmoid(x); }
+template <typename T>
+__device__ __forceinline__ float tg_round_to(float x) {
+  return tg_dtype<T>::to_float(tg_dtype<T>::from_float(x));
+}
+
+// bias[m] or bias[n]: element `i` of the batch entry's vector.
+template <typename T>
+__device__ __forceinline__ float tg_ep_vector(const tg_epilogue_args& ep, int i, int batch) {
+  return tg_dtype<T>::to_float(static_cast<const T*>(ep.bias)[batch * ep.batch_stride_bias + i]);
+}
+
+// Element (m, n) of a matrix of C's shape with leading dimension `ld`.
+template <typename T>
+__device__ __forceinline__ float tg_ep_matrix(const void* base, long long ld, long long batch_stride, int m, int n,
+                                              int batch) {
+  return tg_dtype<T>::to_float(static_cast<const T*>(base)[batch * batch_stride + m * ld + n]);
+}
+
+template <typename T>
+__device__ __forceinline__ void tg_ep_store_aux(const tg_epilogue_args& ep, int m, int n, int batch, float v) {
+  static_cast<T*>(ep.aux)[batch * ep.batch_stride_aux + m * ep.ld_aux + n] = tg_dtype<T>::from_float(v);
+}

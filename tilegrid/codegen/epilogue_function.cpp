@@ -1,0 +1,87 @@
+#include "tilegrid/codegen/epilogue_function.h"
+
+#include <fmt/format.h>
+
+#include "tilegrid/codegen/cuda_dtype.h"
+#include "tilegrid/ir/check.h"
+
+namespace tilegrid::codegen {
+namespace {
+
+using ir::EpOp;
+
+// A float literal that reads back as the same float.
+std::string floatLiteral(double v) {
+  std::string text = fmt::format("{}", static_cast<float>(v));
+  if (text.find_first_of(".e") == std::string::npos) text += ".0";
+  if (text.find("inf") != std::string::npos || text.find("nan") != std::string::npos) {
+    TG_INTERNAL_ERROR() << "epilogue constant " << v << " is not a finite float";
+  }
+  return text + "f";
+}
+
+// The right-hand side of node i's statement, its operands named e<index>.
+std::string expression(const ir::Epilogue& e, int i) {
+  const ir::EpNode& n = e.nodes()[i];
+  const std::string a = fmt::format("e{}", n.a), b = fmt::format("e{}", n.b);
+  switch (n.op) {
+    case EpOp::Acc: return "acc";
+    case EpOp::Alpha: return "ep.alpha";
+    case EpOp::Beta: return "ep.beta";
+    case EpOp::Constant: return floatLiteral(n.value);
+    case EpOp::BiasM: return "tg_ep_vector<tg_bias_t>(ep, m, batch)";
+    case EpOp::BiasN: return "tg_ep_vector<tg_bias_t>(ep, n, batch)";
+    case EpOp::C: return "tg_ep_matrix<tg_c_in_t>(ep.c, ep.ld_c, ep.batch_stride_c, m, n, batch)";
+    case EpOp::Residual:
+      return "tg_ep_matrix<tg_residual_t>(ep.residual, ep.ld_residual, ep.batch_stride_residual, m, n, batch)";
+    case EpOp::Neg: return "-" + a;
+    case EpOp::Relu: return "tg_relu(" + a + ")";
+    case EpOp::Gelu: return "tg_gelu(" + a + ")";
+    case EpOp::GeluTanh: return "tg_gelu_tanh(" + a + ")";
+    case EpOp::Silu: return "tg_silu(" + a + ")";
+    case EpOp::Sigmoid: return "tg_sigmoid(" + a + ")";
+    case EpOp::Tanh: return "tanhf(" + a + ")";
+    case EpOp::Exp: return "expf(" + a + ")";
+    case EpOp::RoundBf16: return "tg_round_to<__nv_bfloat16>(" + a + ")";
+    case EpOp::RoundFp16: return "tg_round_to<__half>(" + a + ")";
+    case EpOp::Add: return a + " + " + b;
+    case EpOp::Sub: return a + " - " + b;
+    case EpOp::Mul: return a + " * " + b;
+    case EpOp::Div: return a + " / " + b;
+    case EpOp::Max: return "fmaxf(" + a + ", " + b + ")";
+    case EpOp::Min: return "fminf(" + a + ", " + b + ")";
+  }
+  TG_INTERNAL_ERROR() << "epilogue op " << ir::toString(n.op) << " has no CUDA form";
+  return "";
+}
+
+}  // namespace
+
+std::string printEpilogueFunction(const scheduler::MatmulProblem& problem) {
+  const ir::Epilogue& e = problem.epilogue;
+  std::string out = "// ---- epilogue, printed from its IR: " + e.toString() + " ----\n";
+  out +=
+      "// The value stored at (m, n) of batch entry `batch` (the caller's C), from the computed `acc`; stores\n"
+      "// the auxiliary output where the epilogue has one.\n";
+  out +=
+      "__device__ __forceinline__ float tg_epilogue_value(float acc, int m, int n, int batch, const tg_epilogue_args& "
+      "ep) {\n";
+  const std::vector<bool> live = e.live();
+  for (size_t i = 0; i < e.nodes().size(); ++i) {
+    if (live[i]) out += fmt::format("  const float e{} = {};\n", i, expression(e, static_cast<int>(i)));
+  }
+  if (e.aux()) out += fmt::format("  tg_ep_store_aux<tg_aux_t>(ep, m, n, batch, e{});\n", *e.aux());
+  out += "  (void)m; (void)n; (void)batch; (void)ep;\n";
+  return out + fmt::format("  return e{};\n}}\n", e.output());
+}
+
+void addEpilogueConfig(const scheduler::MatmulProblem& p, ConfigBlock& config) {
+  const auto type = [&](const std::optional<scheduler::DType>& t) { return cudaTypeName(t.value_or(p.out_dtype)); };
+  config.type("bias_t", type(p.bias_dtype))
+      .type("c_in_t", type(p.c_in_dtype))
+      .type("residual_t", type(p.residual_dtype))
+      .type("aux_t", type(p.aux_dtype));
+  config.flag("HAS_EPILOGUE", !p.epilogue.isIdentity(), "each value passes through tg_epilogue_value before it is stored");
+}
+
+}  // namespace tilegrid::codegen

@@ -1,0 +1,83 @@
+#include "tilegrid/runtime/epilogue_args.h"
+
+#include <cstdint>
+
+#include "tilegrid/ir/check.h"
+
+namespace tilegrid::runtime {
+namespace {
+
+using ir::EpOp;
+
+// One operand of C's shape or a vector: what the epilogue needs of it.
+struct Operand {
+  const char* name;
+  const void* ptr;
+  scheduler::DType type;
+  int64_t ld, batch_stride;  // as given (0: packed)
+  bool matrix;
+};
+
+void checkOne(const MatmulProblem& p, const Operand& o, int64_t vector_length) {
+  TG_USER_CHECK(o.ptr != nullptr) << "epilogue operand " << o.name << ": the epilogue \"" << p.epilogue.toString()
+                                  << "\" uses it, but the device pointer is null";
+  const uint64_t element = static_cast<uint64_t>(scheduler::bytes(o.type));
+  TG_USER_CHECK(reinterpret_cast<uintptr_t>(o.ptr) % element == 0)
+      << "epilogue operand " << o.name << ": device pointer " << o.ptr << " is not aligned to its "
+      << scheduler::toString(o.type) << " elements (" << element << " bytes)";
+  if (o.matrix) {
+    TG_USER_CHECK(o.ld == 0 || (o.ld >= p.n && o.ld <= scheduler::kMaxExtent))
+        << "epilogue operand " << o.name << ": leading dimension " << o.ld << " must be 0 (packed) or from N = " << p.n
+        << " to " << scheduler::kMaxExtent;
+    const int64_t ld = o.ld ? o.ld : p.n;
+    TG_USER_CHECK(p.batch == 1 || o.batch_stride == 0 || o.batch_stride >= ld * p.m)
+        << "epilogue operand " << o.name << ": batch stride " << o.batch_stride
+        << " must be 0 (packed) or at least its leading dimension times M = " << ld * p.m
+        << ", so that batch entries do not overlap";
+  } else {
+    TG_USER_CHECK(o.batch_stride == 0 || o.batch_stride >= vector_length)
+        << "epilogue operand " << o.name << ": batch stride " << o.batch_stride
+        << " must be 0 (one vector for every batch entry) or at least its length, " << vector_length;
+  }
+}
+
+}  // namespace
+
+void checkEpilogueArgs(const MatmulProblem& p, const EpilogueArgs& a) {
+  TG_INTERNAL_CHECK(p.bias_dtype && p.c_in_dtype && p.residual_dtype && p.aux_dtype)
+      << "the problem's epilogue types are filled in by validate()";
+  const bool bias_m = p.epilogueUses(EpOp::BiasM);
+  if (bias_m || p.epilogueUses(EpOp::BiasN)) {
+    checkOne(p, {bias_m ? "bias[m]" : "bias[n]", a.bias, *p.bias_dtype, 0, a.bias_batch_stride, false},
+             bias_m ? p.m : p.n);
+  }
+  if (p.epilogueUses(EpOp::C)) checkOne(p, {"c", a.c, *p.c_in_dtype, a.ldc, a.c_batch_stride, true}, 0);
+  if (p.epilogueUses(EpOp::Residual)) {
+    checkOne(p, {"residual", a.residual, *p.residual_dtype, a.ld_residual, a.residual_batch_stride, true}, 0);
+  }
+  if (p.hasAux()) checkOne(p, {"aux", a.aux, *p.aux_dtype, a.ld_aux, a.aux_batch_stride, true}, 0);
+}
+
+tg_epilogue_args epilogueLaunchArgs(const MatmulProblem& p, const EpilogueArgs& a) {
+  const auto ld = [&](int64_t given) { return static_cast<long long>(given ? given : p.n); };
+  const auto stride = [&](int64_t given, int64_t lead) {
+    return static_cast<long long>(given ? given : (lead ? lead : p.n) * p.m);
+  };
+  tg_epilogue_args k{};
+  k.bias = a.bias;
+  k.c = a.c;
+  k.residual = a.residual;
+  k.aux = a.aux;
+  k.batch_stride_bias = a.bias_batch_stride;
+  k.batch_stride_c = stride(a.c_batch_stride, a.ldc);
+  k.batch_stride_residual = stride(a.residual_batch_stride, a.ld_residual);
+  k.batch_stride_aux = stride(a.aux_batch_stride, a.ld_aux);
+  k.ld_c = ld(a.ldc);
+  k.ld_residual = ld(a.ld_residual);
+  k.ld_aux = ld(a.ld_aux);
+  k.alpha = a.alpha;
+  k.beta = a.beta;
+  return k;
+}
+
+}  // namespace tilegrid::runtime

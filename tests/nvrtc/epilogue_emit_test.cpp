@@ -29,7 +29,9 @@ TEST(EpilogueEmit, PointwiseKernelsCompile) {
     const KernelSource source = emitPointwiseEpilogue(c.problem);
     for (const scheduler::Arch arch : {scheduler::Arch::Sm80, scheduler::Arch::Sm90}) {
       const auto kernel = cache.get(source, arch);
-      EXPECT_TRUE(kernel->warnings.empty()) << c.label();
+      std::string warnings;
+      for (const std::string& w : kernel->warnings) warnings += w + "\n";
+      EXPECT_TRUE(warnings.empty()) << c.label() << ":\n" << warnings;
     }
   }
 }

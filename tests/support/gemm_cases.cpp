@@ -393,7 +393,7 @@ std::vector<GemmCase> epilogueCases(scheduler::Arch arch) {
       {"silu(acc) * 2"},
       {"gelu_tanh(acc + bias[n]); aux = acc + bias[n]"},
       {"sigmoid(acc) - tanh(residual) + exp(-acc * acc)"},
-      {"max(acc, c) / (2 + min(acc, 0.5)) + bf16(acc) - fp16(acc); aux = -acc / 3", DType::FP32, DType::FP32,
+      {"max(acc, c) / (2 + min(acc * acc, 0.5)) + bf16(acc) - fp16(acc); aux = -acc / 3", DType::FP32, DType::FP32,
        DType::FP32},
       {"alpha * acc + beta * c + bias[m]", DType::FP32, DType::BF16, DType::BF16, DType::FP32},
   };

@@ -40,8 +40,8 @@ std::string expression(const ir::Epilogue& e, int i) {
     case EpOp::GeluTanh: return "tg_gelu_tanh(" + a + ")";
     case EpOp::Silu: return "tg_silu(" + a + ")";
     case EpOp::Sigmoid: return "tg_sigmoid(" + a + ")";
-    case EpOp::Tanh: return "tanhf(" + a + ")";
-    case EpOp::Exp: return "expf(" + a + ")";
+    case EpOp::Tanh: return "tg_tanh(" + a + ")";
+    case EpOp::Exp: return "tg_exp(" + a + ")";
     case EpOp::RoundBf16: return "tg_round_to<__nv_bfloat16>(" + a + ")";
     case EpOp::RoundFp16: return "tg_round_to<__half>(" + a + ")";
     case EpOp::Add: return a + " + " + b;
@@ -75,13 +75,21 @@ std::string printEpilogueFunction(const scheduler::MatmulProblem& problem) {
   return out + fmt::format("  return e{};\n}}\n", e.output());
 }
 
-void addEpilogueConfig(const scheduler::MatmulProblem& p, ConfigBlock& config) {
+void addEpilogueTypes(const scheduler::MatmulProblem& p, ConfigBlock& config) {
   const auto type = [&](const std::optional<scheduler::DType>& t) { return cudaTypeName(t.value_or(p.out_dtype)); };
   config.type("bias_t", type(p.bias_dtype))
       .type("c_in_t", type(p.c_in_dtype))
       .type("residual_t", type(p.residual_dtype))
       .type("aux_t", type(p.aux_dtype));
-  config.flag("HAS_EPILOGUE", !p.epilogue.isIdentity(), "each value passes through tg_epilogue_value before it is stored");
+}
+
+void addEpilogueConfig(const scheduler::MatmulProblem& p, ConfigBlock& config) {
+  addEpilogueTypes(p, config);
+  config.flag("HAS_EPILOGUE", !p.epilogue.isIdentity(), "each value passes through tg_epilogue_value before it is stored")
+      .value("EPILOGUE_BIAS_AXIS", p.epilogueUses(EpOp::BiasM) ? 1 : p.epilogueUses(EpOp::BiasN) ? 2 : 0,
+             "the epilogue's bias vector runs along m (1) or n (2), or there is none (0)")
+      .flag("EPILOGUE_READS_C", p.epilogueUses(EpOp::C))
+      .flag("EPILOGUE_READS_RESIDUAL", p.epilogueUses(EpOp::Residual));
 }
 
 }  // namespace tilegrid::codegen

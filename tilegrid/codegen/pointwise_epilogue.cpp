@@ -21,7 +21,7 @@ KernelSource emitPointwiseEpilogue(const scheduler::MatmulProblem& p) {
   ConfigBlock config("tilegrid_pointwise_epilogue_v" + std::to_string(vec));
   config.type("out_t", cudaTypeName(p.out_dtype));
   config.value("VEC", vec, "elements of a row a thread takes");
-  addEpilogueConfig(p, config);
+  addEpilogueTypes(p, config);
   KernelSource source;
   source.kernel_name = config.kernelName();
   source.cuda = assembleKernel({"C = epilogue(C) in place: " + p.epilogue.toString(),

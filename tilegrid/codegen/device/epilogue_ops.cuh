@@ -3,33 +3,46 @@
 // these, in fp32: the activations, rounding to 16-bit types, and the reads of the epilogue's operands
 // at an element (m, n) of batch entry `batch` in the caller's terms (tg_epilogue_args). Needs
 // dtype.cuh and problem.cuh first.
+//
+// The epilogue runs between the main loop and the stores, where nothing else hides its latency, so
+// tanh and exp use the special-function unit's approximations (tanh.approx.f32, ex2.approx.f32 through
+// __expf): relative errors of about 2^-11 and 2^-21, under the rounding of bf16 and fp16 outputs. erf
+// keeps CUDA's erff (a polynomial, no special function).
 #pragma once
 
+__device__ __forceinline__ float tg_tanh(float x) {
+  float y;
+  asm("tanh.approx.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+__device__ __forceinline__ float tg_exp(float x) { return __expf(x); }
 __device__ __forceinline__ float tg_relu(float x) { return fmaxf(x, 0.f); }
 // x * Phi(x), Phi the standard normal CDF.
 __device__ __forceinline__ float tg_gelu(float x) { return 0.5f * x * (1.f + erff(x * 0.70710678118654752f)); }
 // The tanh approximation: 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))).
 __device__ __forceinline__ float tg_gelu_tanh(float x) {
-  return 0.5f * x * (1.f + tanhf(0.79788456080286536f * (x + 0.044715f * x * x * x)));
+  return 0.5f * x * (1.f + tg_tanh(0.79788456080286536f * (x + 0.044715f * x * x * x)));
 }
-__device__ __forceinline__ float tg_sigmoid(float x) { return 1.f / (1.f + expf(-x)); }
+__device__ __forceinline__ float tg_sigmoid(float x) { return __fdividef(1.f, 1.f + tg_exp(-x)); }
 __device__ __forceinline__ float tg_silu(float x) { return x * tg_sigmoid(x); }
 template <typename T>
 __device__ __forceinline__ float tg_round_to(float x) {
   return tg_dtype<T>::to_float(tg_dtype<T>::from_float(x));
 }
 
+// The read-only operands are read through the non-coherent path (ld.global.nc): they do not change
+// while the kernel runs.
 // bias[m] or bias[n]: element `i` of the batch entry's vector.
 template <typename T>
 __device__ __forceinline__ float tg_ep_vector(const tg_epilogue_args& ep, int i, int batch) {
-  return tg_dtype<T>::to_float(static_cast<const T*>(ep.bias)[batch * ep.batch_stride_bias + i]);
+  return tg_dtype<T>::to_float(__ldg(static_cast<const T*>(ep.bias) + batch * ep.batch_stride_bias + i));
 }
 
 // Element (m, n) of a matrix of C's shape with leading dimension `ld`.
 template <typename T>
 __device__ __forceinline__ float tg_ep_matrix(const void* base, long long ld, long long batch_stride, int m, int n,
                                               int batch) {
-  return tg_dtype<T>::to_float(static_cast<const T*>(base)[batch * batch_stride + m * ld + n]);
+  return tg_dtype<T>::to_float(__ldg(static_cast<const T*>(base) + batch * batch_stride + m * ld + n));
 }
 
 template <typename T>

@@ -175,6 +175,16 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
         if (!valid) continue;
       }
       const int batch = unit / UNITS;
+      if constexpr (HAS_EPILOGUE) {
+        // The warpgroup's rows of the tile, in the caller's terms: C^T's columns where the tile is
+        // stored transposed.
+        const int width = WIDTH_AT_LAUNCH ? prob.bn : WN, m0 = tile_m * BM + consumer * WM, n0 = tile_n * width;
+        if (TRANSPOSED_C && (!STRAIGHT_C || prob.c_transposed)) {
+          tg_epilogue_prefetch<128>(prob.epilogue, n0, width, m0, WM, N, M, batch, t);
+        } else {
+          tg_epilogue_prefetch<128>(prob.epilogue, m0, WM, n0, width, M, N, batch, t);
+        }
+      }
       // Where the launch picks the width, each unit's main loop and epilogue branch once to their
       // instance for it: TW columns, the leading TW / 2 accumulators of each block.
       const auto for_width = [&](auto&& f) TG_INLINE {

@@ -31,6 +31,31 @@ __device__ __forceinline__ void tg_with_c_orientation(const tg_problem& prob, F&
   }
 }
 
+// Where a tile lies in the kernel's problem (M x N), for the fused epilogue: its first row and column,
+// and its batch entry.
+struct tg_tile_place {
+  const tg_problem* prob;
+  int m0, n0, M, N, batch;
+};
+
+// The values stored at (row, col) and (row, col + 1) of the tile: the accumulators through the
+// printed tg_epilogue_value where the configuration has an epilogue, in the caller's coordinates
+// ((n, m) of the kernel's where it computes C^T). Applied as a slab is filled, so that its loads
+// and special functions stay beside the slab's stores, a slab's operands in registers at a time.
+// Elements outside M x N are never stored, and are left as they are.
+template <typename Ep>
+__device__ __forceinline__ void tg_epilogue_pair(float& v0, float& v1, const tg_tile_place& at, int row, int col) {
+  if constexpr (tg_config::HAS_EPILOGUE) {
+    const int m = at.m0 + row, n = at.n0 + col;
+    if (m >= at.M) return;
+    const tg_epilogue_args& ep = at.prob->epilogue;
+    if (n < at.N) v0 = Ep::TRANSPOSED ? tg_epilogue_value(v0, n, m, at.batch, ep) : tg_epilogue_value(v0, m, n, at.batch, ep);
+    if (n + 1 < at.N) {
+      v1 = Ep::TRANSPOSED ? tg_epilogue_value(v1, n + 1, m, at.batch, ep) : tg_epilogue_value(v1, m, n + 1, at.batch, ep);
+    }
+  }
+}
+
 // Writes 64-row block `mb` of the warpgroup's accumulators, columns [col0, col0 + SLAB_N) of its tile,
 // into slab buffer `buffer`. wgmma's accumulator layout: in every 8-column block j, thread (warp, lane)
 // holds rows warp * 16 + lane / 4 (+ 8) of the block and columns 8 j + 2 (lane % 4) (+ 1), at
@@ -39,9 +64,12 @@ __device__ __forceinline__ void tg_with_c_orientation(const tg_problem& prob, F&
 // step to the offset, which ptxas folds into the store.
 template <typename Ep, int Regs>
 __device__ __forceinline__ void tg_fill_slab_block(const float (&acc)[Regs], tg_out_t* smem_c, int mb, int col0,
-                                                   int consumer, int warp, int lane, int buffer) {
+                                                   int consumer, int warp, int lane, int buffer,
+                                                   const tg_tile_place& at) {
   using namespace tg_config;
   constexpr tg_c_tag<Ep> c;
+  // The block's rows in the tile, for the epilogue.
+  const int tile_row = consumer * WM + mb * 64 + warp * 16 + lane / 4;
   const int first_row = consumer * WM + (Ep::BLOCK_STEP == 0 ? mb * 64 : 0) + warp * 16;
   tg_out_t* const slab = smem_c + (Ep::BLOCK_STEP == 0 ? 0 : mb * Ep::BLOCK_STEP);
   if constexpr (Ep::STMATRIX) {
@@ -54,7 +82,9 @@ __device__ __forceinline__ void tg_fill_slab_block(const float (&acc)[Regs], tg_
 #pragma unroll
       for (int b = 0; b < 4; ++b) {
         const int a = 4 * (col0 / 8 + j + b / 2) + 2 * (b % 2);
-        r[b] = tg_pack_pair<tg_out_t>(acc[a], acc[a + 1]);
+        float v0 = acc[a], v1 = acc[a + 1];
+        tg_epilogue_pair<Ep>(v0, v1, at, tile_row + (b % 2) * 8, col0 + (j + b / 2) * 8 + (lane % 4) * 2);
+        r[b] = tg_pack_pair<tg_out_t>(v0, v1);
       }
       if constexpr (Ep::TRANSPOSED) {
         const int m = first_row + (lane / 8) % 2 * 8, n = (j + lane / 16) * 8 + lane % 8;
@@ -69,9 +99,15 @@ __device__ __forceinline__ void tg_fill_slab_block(const float (&acc)[Regs], tg_
 #pragma unroll
     for (int j = 0; j < SLAB_N / 8; ++j) {
 #pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        const int m = first_row + lane / 4 + i / 2 * 8, n = j * 8 + (lane % 4) * 2 + i % 2;
-        slab[tg_smem_epilogue(c, m, n, buffer)] = tg_dtype<tg_out_t>::from_float(acc[4 * (col0 / 8 + j) + i]);
+      for (int half = 0; half < 2; ++half) {
+        const int a = 4 * (col0 / 8 + j) + 2 * half;
+        float v[2] = {acc[a], acc[a + 1]};
+        tg_epilogue_pair<Ep>(v[0], v[1], at, tile_row + half * 8, col0 + j * 8 + (lane % 4) * 2);
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const int m = first_row + lane / 4 + half * 8, n = j * 8 + (lane % 4) * 2 + e;
+          slab[tg_smem_epilogue(c, m, n, buffer)] = tg_dtype<tg_out_t>::from_float(v[e]);
+        }
       }
     }
   } else {
@@ -81,7 +117,9 @@ __device__ __forceinline__ void tg_fill_slab_block(const float (&acc)[Regs], tg_
       for (int half = 0; half < 2; ++half) {
         const int m = first_row + lane / 4 + half * 8, n = j * 8 + (lane % 4) * 2;
         const int a = 4 * (col0 / 8 + j) + 2 * half;
-        tg_store_pair(slab + tg_smem_epilogue(c, m, n, buffer), acc[a], acc[a + 1]);
+        float v0 = acc[a], v1 = acc[a + 1];
+        tg_epilogue_pair<Ep>(v0, v1, at, tile_row + half * 8, col0 + j * 8 + (lane % 4) * 2);
+        tg_store_pair(slab + tg_smem_epilogue(c, m, n, buffer), v0, v1);
       }
     }
   }
@@ -153,42 +191,16 @@ __device__ __forceinline__ void tg_store_slab_direct(tg_out_t* C, const tg_out_t
   }
 }
 
-// Passes each of the warpgroup's values of the tile inside M x N through the printed
-// tg_epilogue_value, in the caller's coordinates: (n, m) of the kernel's where it computes C^T. The
-// accumulator layout is tg_fill_slab_block's. Values outside M x N are never stored.
-template <typename Ep, int TileN, int MBlocks, int Regs>
-__device__ __forceinline__ void tg_apply_epilogue(float (&acc)[MBlocks][Regs], const tg_problem& prob, int M, int N,
-                                                  int tile_m, int tile_n, int batch, int consumer, int warp,
-                                                  int lane) {
-  using namespace tg_config;
-#pragma unroll
-  for (int mb = 0; mb < MBlocks; ++mb) {
-#pragma unroll
-    for (int j = 0; j < TileN / 8; ++j) {
-#pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        const int m = tile_m * BM + consumer * WM + mb * 64 + warp * 16 + lane / 4 + (i / 2) * 8;
-        const int n = tile_n * TileN + j * 8 + (lane % 4) * 2 + i % 2;
-        if (m < M && n < N) {
-          float& v = acc[mb][4 * j + i];
-          v = Ep::TRANSPOSED ? tg_epilogue_value(v, n, m, batch, prob.epilogue)
-                             : tg_epilogue_value(v, m, n, batch, prob.epilogue);
-        }
-      }
-    }
-  }
-}
-
 // The epilogue of one tile for one consumer warpgroup. `slabs` counts the slabs the warpgroup has
 // stored, over all its tiles: it picks the buffer. ByTma: TMA stores C (launches whose C rows and
 // batch entries are whole 16-byte granules, tg_problem::c_by_tma); otherwise the threads do. A
 // kernel carries both and the launch picks one per tile: each instantiation keeps its own register
 // peak, where one body branching per slab spilled in the largest tiles. The tile is TileN columns
 // wide, the leading TileN / 2 accumulators of each block (a kernel holding several widths keeps the
-// widest's). C is stored in the orientation `Ep` (tg_with_c_orientation), after the fused epilogue where
-// the configuration has one.
+// widest's). C is stored in the orientation `Ep` (tg_with_c_orientation), each value through the fused
+// epilogue where the configuration has one (tg_fill_slab_block).
 template <typename Ep, bool ByTma, int TileN, int MBlocks, int Regs>
-__device__ __forceinline__ void tg_epilogue(float (&acc)[MBlocks][Regs], tg_out_t* smem_c,
+__device__ __forceinline__ void tg_epilogue(const float (&acc)[MBlocks][Regs], tg_out_t* smem_c,
                                             const tg_tensor_map* tmap_c, tg_out_t* C, const tg_problem& prob, int M,
                                             int N, int tile_m, int tile_n, int batch, int consumer, int t,
                                             int& slabs) {
@@ -197,7 +209,7 @@ __device__ __forceinline__ void tg_epilogue(float (&acc)[MBlocks][Regs], tg_out_
   static_assert(TileN <= 2 * Regs && TileN >= SLAB_N, "the tile's columns are accumulators, a slab or more");
   constexpr int SLABS = (TileN + SLAB_N - 1) / SLAB_N;
   const int n0 = tile_n * TileN;
-  if constexpr (HAS_EPILOGUE) tg_apply_epilogue<Ep, TileN>(acc, prob, M, N, tile_m, tile_n, batch, consumer, warp, lane);
+  const tg_tile_place at{&prob, tile_m * BM, n0, M, N, batch};
 #pragma unroll
   for (int slab = 0; slab < SLABS; ++slab, ++slabs) {
     const int col0 = slab < SLABS - 1 ? slab * SLAB_N : TileN - SLAB_N;
@@ -207,7 +219,7 @@ __device__ __forceinline__ void tg_epilogue(float (&acc)[MBlocks][Regs], tg_out_
       if (t == 0) tg_tma_store_wait_read<1>();
       tg_named_barrier_sync(1 + consumer, 128);
 #pragma unroll
-      for (int mb = 0; mb < MBlocks; ++mb) tg_fill_slab_block<Ep>(acc[mb], smem_c, mb, col0, consumer, warp, lane, buffer);
+      for (int mb = 0; mb < MBlocks; ++mb) tg_fill_slab_block<Ep>(acc[mb], smem_c, mb, col0, consumer, warp, lane, buffer, at);
       tg_fence_proxy_async();
       tg_named_barrier_sync(1 + consumer, 128);
       if (t == 0) {
@@ -216,7 +228,7 @@ __device__ __forceinline__ void tg_epilogue(float (&acc)[MBlocks][Regs], tg_out_
       }
     } else {
 #pragma unroll
-      for (int mb = 0; mb < MBlocks; ++mb) tg_fill_slab_block<Ep>(acc[mb], smem_c, mb, col0, consumer, warp, lane, buffer);
+      for (int mb = 0; mb < MBlocks; ++mb) tg_fill_slab_block<Ep>(acc[mb], smem_c, mb, col0, consumer, warp, lane, buffer, at);
       tg_named_barrier_sync(1 + consumer, 128);
       tg_store_slab_direct<Ep>(C, smem_c, prob, M, N, batch, tile_m, n0, consumer, warp, lane, col0, buffer);
       // The buffer is written again two slabs on; every lane must have read it by then.

@@ -61,16 +61,17 @@ std::string printEpilogueFunction(const scheduler::MatmulProblem& problem) {
   const ir::Epilogue& e = problem.epilogue;
   std::string out = "// ---- epilogue, printed from its IR: " + e.toString() + " ----\n";
   out +=
-      "// The value stored at (m, n) of batch entry `batch` (the caller's C), from the computed `acc`; stores\n"
-      "// the auxiliary output where the epilogue has one.\n";
+      "// The value stored at (m, n) of batch entry `batch` (the caller's C), from the computed `acc`, and the\n"
+      "// auxiliary output's value there (EPILOGUE_AUX). Callers pass coordinates inside C, clamped where the\n"
+      "// element lies outside: reads never branch, so that a slab's reads are all in flight at once.\n";
   out +=
       "__device__ __forceinline__ float tg_epilogue_value(float acc, int m, int n, int batch, const tg_epilogue_args& "
-      "ep) {\n";
+      "ep, float& aux) {\n";
   const std::vector<bool> live = e.live();
   for (size_t i = 0; i < e.nodes().size(); ++i) {
     if (live[i]) out += fmt::format("  const float e{} = {};\n", i, expression(e, static_cast<int>(i)));
   }
-  if (e.aux()) out += fmt::format("  tg_ep_store_aux<tg_aux_t>(ep, m, n, batch, e{});\n", *e.aux());
+  out += e.aux() ? fmt::format("  aux = e{};\n", *e.aux()) : "  aux = 0.f;\n";
   out += "  (void)m; (void)n; (void)batch; (void)ep;\n";
   return out + fmt::format("  return e{};\n}}\n", e.output());
 }
@@ -88,6 +89,7 @@ void addEpilogueConfig(const scheduler::MatmulProblem& p, ConfigBlock& config) {
   config.flag("HAS_EPILOGUE", !p.epilogue.isIdentity(), "each value passes through tg_epilogue_value before it is stored")
       .value("EPILOGUE_BIAS_AXIS", p.epilogueUses(EpOp::BiasM) ? 1 : p.epilogueUses(EpOp::BiasN) ? 2 : 0,
              "the epilogue's bias vector runs along m (1) or n (2), or there is none (0)")
+      .flag("EPILOGUE_AUX", p.hasAux(), "the epilogue stores an auxiliary output")
       .flag("EPILOGUE_READS_C", p.epilogueUses(EpOp::C))
       .flag("EPILOGUE_READS_RESIDUAL", p.epilogueUses(EpOp::Residual));
 }

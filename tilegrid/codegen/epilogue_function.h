@@ -1,7 +1,7 @@
 #pragma once
 // The kernel's fused epilogue, printed from the problem's ir::Epilogue: a device function
-// tg_epilogue_value(acc, m, n, batch, ep) that returns the value stored at (m, n) (the caller's
-// coordinates) and stores the auxiliary output where there is one, one statement per IR node with
+// tg_epilogue_value(acc, m, n, batch, ep, aux) that returns the value stored at (m, n) (the caller's
+// coordinates) and sets the auxiliary output's value, one statement per IR node with
 // the operations of codegen/device/epilogue_ops.cuh. The operands' element types go into the
 // configuration block.
 #include <string>
@@ -13,7 +13,7 @@ namespace tilegrid::codegen {
 
 std::string printEpilogueFunction(const scheduler::MatmulProblem& problem);
 
-// HAS_EPILOGUE, what it reads (EPILOGUE_BIAS_AXIS, EPILOGUE_READS_C, EPILOGUE_READS_RESIDUAL), and the types tg_bias_t, tg_c_in_t, tg_residual_t, tg_aux_t.
+// HAS_EPILOGUE, what it reads (EPILOGUE_AUX, EPILOGUE_BIAS_AXIS, EPILOGUE_READS_C, EPILOGUE_READS_RESIDUAL), and the types tg_bias_t, tg_c_in_t, tg_residual_t, tg_aux_t.
 void addEpilogueConfig(const scheduler::MatmulProblem& problem, ConfigBlock& config);
 // The types alone, for kernels that only call tg_epilogue_value.
 void addEpilogueTypes(const scheduler::MatmulProblem& problem, ConfigBlock& config);

@@ -22,6 +22,7 @@ KernelSource emitPointwiseEpilogue(const scheduler::MatmulProblem& p) {
   config.type("out_t", cudaTypeName(p.out_dtype));
   config.value("VEC", vec, "elements of a row a thread takes");
   addEpilogueTypes(p, config);
+  config.flag("EPILOGUE_AUX", p.hasAux(), "the epilogue stores an auxiliary output");
   KernelSource source;
   source.kernel_name = config.kernelName();
   source.cuda = assembleKernel({"C = epilogue(C) in place: " + p.epilogue.toString(),

@@ -21,8 +21,8 @@ __device__ __forceinline__ void tg_for_each_pair(const float (&acc)[NI][4], int 
   }
 }
 
-// Passes each value of the warp tile at (m0 + wm0, n0 + wn0) inside M x N through the printed
-// tg_epilogue_value (HAS_EPILOGUE); the rest are never stored.
+// Passes each value of the warp tile at (m0 + wm0, n0 + wn0) through the printed tg_epilogue_value
+// (HAS_EPILOGUE), storing the auxiliary output of those inside M x N; the rest are never stored.
 template <int MI, int NI>
 __device__ __forceinline__ void tg_apply_epilogue(float (&acc)[MI][NI][4], const tg_problem& prob, int M, int N,
                                                   int m0, int n0, int wm0, int wn0, int batch, int lane) {
@@ -33,7 +33,10 @@ __device__ __forceinline__ void tg_apply_epilogue(float (&acc)[MI][NI][4], const
 #pragma unroll
       for (int i = 0; i < 4; ++i) {
         const int m = m0 + wm0 + mi * 16 + lane / 4 + (i / 2) * 8, n = n0 + wn0 + ni * 8 + (lane % 4) * 2 + i % 2;
-        if (m < M && n < N) acc[mi][ni][i] = tg_epilogue_value(acc[mi][ni][i], m, n, batch, prob.epilogue);
+        // Outside M x N, read at the nearest element inside (never stored): the reads never branch.
+        float aux;
+        acc[mi][ni][i] = tg_epilogue_value(acc[mi][ni][i], min(m, M - 1), min(n, N - 1), batch, prob.epilogue, aux);
+        if (tg_config::EPILOGUE_AUX && m < M && n < N) tg_ep_store_aux<tg_aux_t>(prob.epilogue, m, n, batch, aux);
       }
     }
   }

@@ -40,18 +40,28 @@ struct tg_tile_place {
 
 // The values stored at (row, col) and (row, col + 1) of the tile: the accumulators through the
 // printed tg_epilogue_value where the configuration has an epilogue, in the caller's coordinates
-// ((n, m) of the kernel's where it computes C^T). Applied as a slab is filled, so that its loads
-// and special functions stay beside the slab's stores, a slab's operands in registers at a time.
-// Elements outside M x N are never stored, and are left as they are.
+// ((n, m) of the kernel's where it computes C^T), storing the auxiliary output beside. Applied as a
+// slab is filled, so that its reads and special functions stay beside the slab's stores, a slab's
+// operands in registers at a time. Elements outside M x N read at the nearest element inside (their
+// values are never stored): the reads never branch, and a slab's are in flight together.
 template <typename Ep>
 __device__ __forceinline__ void tg_epilogue_pair(float& v0, float& v1, const tg_tile_place& at, int row, int col) {
-  if constexpr (tg_config::HAS_EPILOGUE) {
+  using namespace tg_config;
+  if constexpr (HAS_EPILOGUE) {
     const int m = at.m0 + row, n = at.n0 + col;
-    if (m >= at.M) return;
+    const int mc = min(m, at.M - 1), n0c = min(n, at.N - 1), n1c = min(n + 1, at.N - 1);
     const tg_epilogue_args& ep = at.prob->epilogue;
-    if (n < at.N) v0 = Ep::TRANSPOSED ? tg_epilogue_value(v0, n, m, at.batch, ep) : tg_epilogue_value(v0, m, n, at.batch, ep);
-    if (n + 1 < at.N) {
-      v1 = Ep::TRANSPOSED ? tg_epilogue_value(v1, n + 1, m, at.batch, ep) : tg_epilogue_value(v1, m, n + 1, at.batch, ep);
+    float aux0, aux1;
+    v0 = Ep::TRANSPOSED ? tg_epilogue_value(v0, n0c, mc, at.batch, ep, aux0) : tg_epilogue_value(v0, mc, n0c, at.batch, ep, aux0);
+    v1 = Ep::TRANSPOSED ? tg_epilogue_value(v1, n1c, mc, at.batch, ep, aux1) : tg_epilogue_value(v1, mc, n1c, at.batch, ep, aux1);
+    if constexpr (EPILOGUE_AUX) {
+      if (m < at.M && n < at.N) {
+        Ep::TRANSPOSED ? tg_ep_store_aux<tg_aux_t>(ep, n, m, at.batch, aux0) : tg_ep_store_aux<tg_aux_t>(ep, m, n, at.batch, aux0);
+      }
+      if (m < at.M && n + 1 < at.N) {
+        Ep::TRANSPOSED ? tg_ep_store_aux<tg_aux_t>(ep, n + 1, m, at.batch, aux1)
+                       : tg_ep_store_aux<tg_aux_t>(ep, m, n + 1, at.batch, aux1);
+      }
     }
   }
 }

@@ -24,7 +24,9 @@ extern "C" __global__ void TG_KERNEL_NAME(tg_out_t* __restrict__ C, int M, int N
 #pragma unroll
     for (int e = 0; e < VEC; ++e) {
       const float acc = tg_dtype<tg_out_t>::to_float(chunk.v[e]);
-      chunk.v[e] = tg_dtype<tg_out_t>::from_float(tg_epilogue_value(acc, m, n + e, b, ep));
+      float aux;
+      chunk.v[e] = tg_dtype<tg_out_t>::from_float(tg_epilogue_value(acc, m, n + e, b, ep, aux));
+      if (EPILOGUE_AUX) tg_ep_store_aux<tg_aux_t>(ep, m, n + e, b, aux);
     }
     *at = chunk;
   }

@@ -65,3 +65,17 @@ template <typename T>
 __device__ __forceinline__ void tg_ep_store_aux(const tg_epilogue_args& ep, int m, int n, int batch, float v) {
   static_cast<T*>(ep.aux)[batch * ep.batch_stride_aux + m * ep.ld_aux + n] = tg_dtype<T>::from_float(v);
 }
+
+// Elements (m, n) and (m, n + 1) of aux, n even: one store of the pair where every row and batch
+// entry of aux starts on a pair boundary, else two.
+template <typename T>
+__device__ __forceinline__ void tg_ep_store_aux_pair(const tg_epilogue_args& ep, int m, int n, int batch, float v0,
+                                                     float v1) {
+  T* at = static_cast<T*>(ep.aux) + batch * ep.batch_stride_aux + m * ep.ld_aux + n;
+  if (((ep.ld_aux | ep.batch_stride_aux) & 1) == 0 && (reinterpret_cast<unsigned long long>(ep.aux) % (2 * sizeof(T))) == 0) {
+    tg_store_pair(at, v0, v1);
+  } else {
+    at[0] = tg_dtype<T>::from_float(v0);
+    at[1] = tg_dtype<T>::from_float(v1);
+  }
+}

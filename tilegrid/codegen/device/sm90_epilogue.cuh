@@ -55,6 +55,11 @@ __device__ __forceinline__ void tg_epilogue_pair(float& v0, float& v1, const tg_
     v0 = Ep::TRANSPOSED ? tg_epilogue_value(v0, n0c, mc, at.batch, ep, aux0) : tg_epilogue_value(v0, mc, n0c, at.batch, ep, aux0);
     v1 = Ep::TRANSPOSED ? tg_epilogue_value(v1, n1c, mc, at.batch, ep, aux1) : tg_epilogue_value(v1, mc, n1c, at.batch, ep, aux1);
     if constexpr (EPILOGUE_AUX) {
+      // Straight, the pair is adjacent in a row of aux (col, and with it n, is even).
+      if (!Ep::TRANSPOSED && m < at.M && n + 1 < at.N) {
+        tg_ep_store_aux_pair<tg_aux_t>(ep, m, n, at.batch, aux0, aux1);
+        return;
+      }
       if (m < at.M && n < at.N) {
         Ep::TRANSPOSED ? tg_ep_store_aux<tg_aux_t>(ep, n, m, at.batch, aux0) : tg_ep_store_aux<tg_aux_t>(ep, m, n, at.batch, aux0);
       }

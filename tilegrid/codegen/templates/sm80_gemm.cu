@@ -170,6 +170,8 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
     int m0, n0, batch;
     tile_of(unit, m0, n0, batch);
     tg_out_t* C = C_all + static_cast<long long>(batch) * BATCH_STRIDE_C;
+    // The epilogue's operands for this tile, on their way to near caches while the main loop runs.
+    if constexpr (HAS_EPILOGUE) tg_epilogue_prefetch<THREADS>(prob.epilogue, m0, BM, n0, BN, M, N, batch, threadIdx.x);
 #pragma unroll
     for (int mi = 0; mi < MI; ++mi)
 #pragma unroll

@@ -5,7 +5,9 @@
 // cuBLASLt's agree where cuBLASLt has the epilogue.
 #include <gtest/gtest.h>
 
+#include "measure/cublas_baseline.h"
 #include "measure/cublaslt_baseline.h"
+#include "tilegrid/runtime/host_dtype.h"
 #include "support/gpu_gemm_check.h"
 
 namespace tilegrid::testing {
@@ -39,6 +41,53 @@ TEST(FusedEpilogue, CublasLtFusedEpiloguesAgreeWithOurs) {
                                              << *r.cublaslt_epilogue << ", norm rel " << r.cublaslt_errors->norm_rel
                                              << ", aux " << r.cublaslt_errors->aux_norm_rel;
     }
+  }
+}
+
+TEST(FusedEpilogue, BetaTimesCInPlace) {
+  scheduler::DeviceSpec device;
+  if (auto why = findDevice(device)) GTEST_SKIP() << *why;
+  for (const scheduler::Arch arch : {scheduler::Arch::Sm80, scheduler::Arch::Sm90}) {
+    if (arch == scheduler::Arch::Sm90 && device.arch() != scheduler::Arch::Sm90) continue;
+    scheduler::MatmulProblem p = makeProblem(1000, 1024, 320, scheduler::Layout::TN, scheduler::DType::BF16, scheduler::DType::BF16);
+    p.epilogue = ir::Epilogue::parse("alpha * acc + beta * c");
+    scheduler::ScheduleOverrides o;
+    o.arch = arch;
+    if (arch == scheduler::Arch::Sm90) {
+      o.cta_tile = scheduler::TileShape{128, 128, 64};  // whole 64-column slabs: C may be c
+      o.width_at_launch = false;
+    }
+    const Gemm gemm(scheduler::schedule(p, device, o));
+    runtime::MatmulBuffers buffers(gemm.problem(), 7);
+    runtime::fillRandomOnDevice(buffers.c, p.out_dtype, static_cast<size_t>(p.m * p.n), 99);
+    runtime::synchronizeDevice();
+    const std::vector<float> c0 = runtime::decode(buffers.c.toHost<uint8_t>(), p.out_dtype);
+    // The reference: cuBLAS's fp32 product, then alpha * acc + beta * c0 on the host.
+    scheduler::MatmulProblem product = gemm.problem();
+    product.epilogue = {};
+    product.out_dtype = scheduler::DType::FP32;
+    runtime::DeviceBuffer prod(static_cast<size_t>(p.m * p.n) * 4);
+    runtime::CublasGemm().run(product, buffers.a.ptr(), buffers.b.ptr(), prod.ptr(), nullptr);
+    runtime::synchronizeDevice();
+    const std::vector<float> acc = runtime::decode(prod.toHost<uint8_t>(), scheduler::DType::FP32);
+    EpilogueArgs args;
+    args.alpha = 0.75f;
+    args.beta = -1.5f;
+    const auto ptr = [](const runtime::DeviceBuffer& d) { return reinterpret_cast<void*>(static_cast<uintptr_t>(d.ptr())); };
+    args.c = ptr(buffers.c);
+    std::optional<runtime::DeviceBuffer> workspace;
+    if (gemm.workspaceSize() > 0) {
+      workspace.emplace(gemm.workspaceSize());
+      workspace->fill(0, nullptr);
+    }
+    gemm.run(ptr(buffers.a), ptr(buffers.b), ptr(buffers.c), workspace ? ptr(*workspace) : nullptr,
+             workspace ? workspace->bytes() : 0, nullptr, args);
+    runtime::synchronizeDevice();
+    std::vector<float> expected(acc.size());
+    for (size_t i = 0; i < acc.size(); ++i) expected[i] = args.alpha * acc[i] + args.beta * c0[i];
+    const runtime::ErrorStats e =
+        runtime::compareOutputs(runtime::decode(buffers.c.toHost<uint8_t>(), p.out_dtype), expected, p.out_dtype);
+    EXPECT_TRUE(e.passed) << scheduler::toString(arch) << " " << gemm.source().kernel_name << ": norm rel " << e.norm_rel;
   }
 }
 

@@ -9,6 +9,7 @@
 #include "tilegrid/codegen/epilogue_function.h"
 #include "tilegrid/ir/epilogue.h"
 #include "tilegrid/ir/error.h"
+#include "tilegrid/runtime/epilogue_args.h"
 #include "tilegrid/runtime/gemm.h"
 #include "tilegrid/scheduler/epilogue_plan.h"
 #include "tilegrid/scheduler/schedule.h"
@@ -152,6 +153,38 @@ TEST(EpilogueIr, LaunchArgumentsAreCheckedAgainstTheEpilogue) {
   EXPECT_EQ(error(args), "");
   args.bias_batch_stride = 999;  // under M = 1000
   EXPECT_NE(error(args).find("batch stride 999"), std::string::npos) << error(args);
+}
+
+TEST(EpilogueIr, CIsCItselfOnlyWhereEveryElementIsReadBeforeItIsStored) {
+  const auto device = scheduler::DeviceSpec::preset("sm_90");
+  scheduler::MatmulProblem p;
+  p.m = p.n = 4096;
+  p.k = 512;
+  p.epilogue = Epilogue::parse("alpha * acc + beta * c");
+  p.validate();
+  alignas(16) static uint16_t memory[16];
+  const auto error = [&](const scheduler::MatmulSchedule& s, const void* c_in, int64_t ldc) {
+    EpilogueArgs args;
+    args.c = c_in;
+    args.ldc = ldc;
+    try {
+      runtime::checkEpilogueAliasing(s, args, memory);
+    } catch (const UserError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  scheduler::ScheduleOverrides whole, overlapping;
+  whole.cta_tile = scheduler::TileShape{128, 128, 64};
+  whole.width_at_launch = false;
+  overlapping.cta_tile = scheduler::TileShape{128, 112, 64};
+  overlapping.width_at_launch = false;
+  const auto s128 = scheduler::schedule(p, device, whole), s112 = scheduler::schedule(p, device, overlapping);
+  ASSERT_EQ(s128.params.epilogue_tile.n, 64);
+  EXPECT_EQ(error(s128, memory, 0), "");  // in place, slabs of whole 64 columns
+  EXPECT_NE(error(s112, memory, 0).find("overlapping slabs of 64"), std::string::npos) << error(s112, memory, 0);
+  EXPECT_NE(error(s128, memory, 8192).find("overlaps C without being C itself"), std::string::npos);
+  EXPECT_NE(error(s128, memory + 2, 0).find("overlaps C without being C itself"), std::string::npos);
 }
 
 }  // namespace

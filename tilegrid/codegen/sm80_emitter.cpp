@@ -301,7 +301,7 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
                                 emitMatmulIndexFunctions(s) + gmemStepFunctions(s),
                                 &config,
                                 printEpilogueFunction(s.problem),
-                                {"sm80_operands", "sm80_epilogue", "epilogue_prefetch"},
+                                {"fused_epilogue", "sm80_operands", "sm80_epilogue"},
                                 "sm80_gemm"});
   source.launch.grid = {static_cast<uint32_t>(s.ctas()), 1, 1};
   source.launch.persistent = p.persistent;

@@ -360,7 +360,7 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
                                 emitMatmulIndexFunctions(s),
                                 &config,
                                 printEpilogueFunction(s.problem),
-                                {"sm90_operands", "sm90_epilogue", "epilogue_prefetch"},
+                                {"fused_epilogue", "sm90_operands", "sm90_epilogue"},
                                 "sm90_gemm"});
   source.launch.grid = {static_cast<uint32_t>(s.ctas()), 1, 1};
   source.launch.block = {static_cast<uint32_t>(p.threadsPerCta()), 1, 1};

@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "tilegrid/ir/check.h"
+#include "tilegrid/scheduler/schedule.h"
 
 namespace tilegrid::runtime {
 namespace {
@@ -56,6 +57,30 @@ void checkEpilogueArgs(const MatmulProblem& p, const EpilogueArgs& a) {
     checkOne(p, {"residual", a.residual, *p.residual_dtype, a.ld_residual, a.residual_batch_stride, true}, 0);
   }
   if (p.hasAux()) checkOne(p, {"aux", a.aux, *p.aux_dtype, a.ld_aux, a.aux_batch_stride, true}, 0);
+}
+
+void checkEpilogueAliasing(const scheduler::MatmulSchedule& schedule, const EpilogueArgs& args, const void* c_out) {
+  const MatmulProblem& p = schedule.problem;
+  if (!p.epilogueUses(EpOp::C) || args.c == nullptr || c_out == nullptr) return;
+  const tg_epilogue_args k = epilogueLaunchArgs(p, args);
+  const auto begin = [](const void* ptr) { return reinterpret_cast<uintptr_t>(ptr); };
+  const uint64_t in_bytes = static_cast<uint64_t>((p.batch - 1) * k.batch_stride_c + (p.m - 1) * k.ld_c + p.n) *
+                            static_cast<uint64_t>(scheduler::bytes(*p.c_in_dtype));
+  const uint64_t out_bytes = static_cast<uint64_t>(p.spanC()) * static_cast<uint64_t>(scheduler::bytes(p.out_dtype));
+  const bool overlap = begin(args.c) < begin(c_out) + out_bytes && begin(c_out) < begin(args.c) + in_bytes;
+  if (!overlap) return;
+  const bool same = args.c == c_out && k.ld_c == p.leadingDimC() && (p.batch == 1 || k.batch_stride_c == p.batchStrideC()) &&
+                    *p.c_in_dtype == p.out_dtype;
+  TG_USER_CHECK(same) << "epilogue operand c overlaps C without being C itself: pass C's own pointer, leading dimension ("
+                      << p.leadingDimC() << "), batch stride and type, or a separate buffer";
+  // Slabs run along the kernel's N, in either orientation of C.
+  const scheduler::MatmulParams& params = schedule.params;
+  TG_USER_CHECK(params.arch == scheduler::Arch::Sm80 || params.cta_tile.n % params.epilogue_tile.n == 0)
+      << "epilogue operand c is C itself, but kernel tiles " << params.cta_tile.n
+      << " columns wide store them in overlapping slabs of " << params.epilogue_tile.n
+      << ", re-reading columns already stored: pass c in a separate buffer, or schedule a tile width that is a "
+         "multiple of "
+      << params.epilogue_tile.n;
 }
 
 tg_epilogue_args epilogueLaunchArgs(const MatmulProblem& p, const EpilogueArgs& a) {

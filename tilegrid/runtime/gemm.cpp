@@ -178,6 +178,7 @@ void Gemm::run(const void* a, const void* b, void* c, void* workspace, size_t wo
   tg_problem problem_args = s.problem_args;
   if (!s.schedule.problem.epilogue.isIdentity()) {
     runtime::checkEpilogueArgs(s.schedule.problem, epilogue);
+    runtime::checkEpilogueAliasing(s.schedule, epilogue, c);
     problem_args.epilogue = runtime::epilogueLaunchArgs(s.schedule.problem, epilogue);
   }
   if (s.workspace_bytes > 0) {

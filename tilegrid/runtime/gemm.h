@@ -41,8 +41,9 @@ using scheduler::MatmulProblem;
 // The operands of the problem's fused epilogue (MatmulProblem::epilogue), passed at each launch. Each
 // is in the caller's terms, element (m, n) of a row-major M x N output, and of the element type the
 // problem names (bias_dtype, c_in_dtype, residual_dtype, aux_dtype). Only what the epilogue reads
-// (or, for aux, writes) is checked and used. The input c may be C itself (ldc and batch stride equal):
-// every element is read before it is written, by the same thread.
+// (or, for aux, writes) is checked and used. The input c may be C itself (the same pointer, leading
+// dimension, batch stride and type: C = alpha A B + beta C in place) where the kernel reads each element
+// before storing it; Gemm::run refuses other overlaps, and tiles that would re-read stored columns.
 struct EpilogueArgs {
   float alpha = 1.0f, beta = 0.0f;
   // bias[m] (M elements) or bias[n] (N); bias_batch_stride elements from one batch entry's vector to

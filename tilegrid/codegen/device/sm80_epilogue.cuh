@@ -21,41 +21,21 @@ __device__ __forceinline__ void tg_for_each_pair(const float (&acc)[NI][4], int 
   }
 }
 
-// Passes each value of the warp tile at (m0 + wm0, n0 + wn0) through the printed tg_epilogue_value
-// (HAS_EPILOGUE), storing the auxiliary output of those inside M x N; the rest are never stored.
+// Stores the warp tile at (m0 + wm0, n0 + wn0) of C (its batch entry), clipped at M and N, each pair
+// through the fused epilogue where the configuration has one (tg_epilogue_pair), a 16-row block's
+// operands at a time.
 template <int MI, int NI>
-__device__ __forceinline__ void tg_apply_epilogue(float (&acc)[MI][NI][4], const tg_problem& prob, int M, int N,
-                                                  int m0, int n0, int wm0, int wn0, int batch, int lane) {
-#pragma unroll
-  for (int mi = 0; mi < MI; ++mi) {
-#pragma unroll
-    for (int ni = 0; ni < NI; ++ni) {
-#pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        const int m = m0 + wm0 + mi * 16 + lane / 4 + (i / 2) * 8, n = n0 + wn0 + ni * 8 + (lane % 4) * 2 + i % 2;
-        // Outside M x N, read at the nearest element inside (never stored): the reads never branch.
-        float aux;
-        acc[mi][ni][i] = tg_epilogue_value(acc[mi][ni][i], min(m, M - 1), min(n, N - 1), batch, prob.epilogue, aux);
-        if (tg_config::EPILOGUE_AUX && m < M && n < N) tg_ep_store_aux<tg_aux_t>(prob.epilogue, m, n, batch, aux);
-      }
-    }
-  }
-}
-
-// Stores the warp tile at (m0 + wm0, n0 + wn0) of C (its batch entry), clipped at M and N, after the
-// fused epilogue where the configuration has one.
-template <int MI, int NI>
-__device__ __forceinline__ void tg_epilogue(float (&acc)[MI][NI][4], tg_out_t* C, tg_out_t* smem_c,
+__device__ __forceinline__ void tg_epilogue(const float (&acc)[MI][NI][4], tg_out_t* C, tg_out_t* smem_c,
                                             const tg_problem& prob, int M, int N, int m0, int n0, int wm0, int wn0,
                                             int batch, int lane) {
   using namespace tg_config;
-  if constexpr (HAS_EPILOGUE) tg_apply_epilogue(acc, prob, M, N, m0, n0, wm0, wn0, batch, lane);
   if constexpr (STAGED_EPILOGUE) {
     const int slab = (threadIdx.x / 32) * 16;
     constexpr int VEC = 16 / sizeof(tg_out_t), ROW_CHUNKS = TN / VEC, ROWS = 32 / ROW_CHUNKS;
 #pragma unroll
     for (int mi = 0; mi < MI; ++mi) {
       tg_for_each_pair(acc[mi], lane, [&](int r, int c, float v0, float v1) {
+        tg_epilogue_pair<false>(v0, v1, prob.epilogue, m0 + wm0 + mi * 16 + r, n0 + wn0 + c, M, N, batch);
         tg_store_pair(smem_c + tg_smem_epilogue(slab + r, c, 0), v0, v1);
       });
       __syncwarp();
@@ -76,6 +56,7 @@ __device__ __forceinline__ void tg_epilogue(float (&acc)[MI][NI][4], tg_out_t* C
     for (int mi = 0; mi < MI; ++mi) {
       tg_for_each_pair(acc[mi], lane, [&](int r, int c, float v0, float v1) {
         const int m = m0 + wm0 + mi * 16 + r, n = n0 + wn0 + c;
+        tg_epilogue_pair<false>(v0, v1, prob.epilogue, m, n, M, N, batch);
         if (m >= M) return;
         if (PAIRED_C && n + 1 < N) {
           tg_store_pair(C + tg_gmem_c(prob, m, n), v0, v1);

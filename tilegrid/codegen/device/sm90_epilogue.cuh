@@ -38,37 +38,12 @@ struct tg_tile_place {
   int m0, n0, M, N, batch;
 };
 
-// The values stored at (row, col) and (row, col + 1) of the tile: the accumulators through the
-// printed tg_epilogue_value where the configuration has an epilogue, in the caller's coordinates
-// ((n, m) of the kernel's where it computes C^T), storing the auxiliary output beside. Applied as a
-// slab is filled, so that its reads and special functions stay beside the slab's stores, a slab's
-// operands in registers at a time. Elements outside M x N read at the nearest element inside (their
-// values are never stored): the reads never branch, and a slab's are in flight together.
+// The values stored at (row, col) and (row, col + 1) of the tile (tg_epilogue_pair), applied as a slab
+// is filled, so that its reads and special functions stay beside the slab's stores, a slab's operands
+// in registers at a time (applied over a whole tile at once, the largest tiles spilled).
 template <typename Ep>
-__device__ __forceinline__ void tg_epilogue_pair(float& v0, float& v1, const tg_tile_place& at, int row, int col) {
-  using namespace tg_config;
-  if constexpr (HAS_EPILOGUE) {
-    const int m = at.m0 + row, n = at.n0 + col;
-    const int mc = min(m, at.M - 1), n0c = min(n, at.N - 1), n1c = min(n + 1, at.N - 1);
-    const tg_epilogue_args& ep = at.prob->epilogue;
-    float aux0, aux1;
-    v0 = Ep::TRANSPOSED ? tg_epilogue_value(v0, n0c, mc, at.batch, ep, aux0) : tg_epilogue_value(v0, mc, n0c, at.batch, ep, aux0);
-    v1 = Ep::TRANSPOSED ? tg_epilogue_value(v1, n1c, mc, at.batch, ep, aux1) : tg_epilogue_value(v1, mc, n1c, at.batch, ep, aux1);
-    if constexpr (EPILOGUE_AUX) {
-      // Straight, the pair is adjacent in a row of aux (col, and with it n, is even).
-      if (!Ep::TRANSPOSED && m < at.M && n + 1 < at.N) {
-        tg_ep_store_aux_pair<tg_aux_t>(ep, m, n, at.batch, aux0, aux1);
-        return;
-      }
-      if (m < at.M && n < at.N) {
-        Ep::TRANSPOSED ? tg_ep_store_aux<tg_aux_t>(ep, n, m, at.batch, aux0) : tg_ep_store_aux<tg_aux_t>(ep, m, n, at.batch, aux0);
-      }
-      if (m < at.M && n + 1 < at.N) {
-        Ep::TRANSPOSED ? tg_ep_store_aux<tg_aux_t>(ep, n + 1, m, at.batch, aux1)
-                       : tg_ep_store_aux<tg_aux_t>(ep, m, n + 1, at.batch, aux1);
-      }
-    }
-  }
+__device__ __forceinline__ void tg_tile_epilogue_pair(float& v0, float& v1, const tg_tile_place& at, int row, int col) {
+  tg_epilogue_pair<Ep::TRANSPOSED>(v0, v1, at.prob->epilogue, at.m0 + row, at.n0 + col, at.M, at.N, at.batch);
 }
 
 // Writes 64-row block `mb` of the warpgroup's accumulators, columns [col0, col0 + SLAB_N) of its tile,
@@ -98,7 +73,7 @@ __device__ __forceinline__ void tg_fill_slab_block(const float (&acc)[Regs], tg_
       for (int b = 0; b < 4; ++b) {
         const int a = 4 * (col0 / 8 + j + b / 2) + 2 * (b % 2);
         float v0 = acc[a], v1 = acc[a + 1];
-        tg_epilogue_pair<Ep>(v0, v1, at, tile_row + (b % 2) * 8, col0 + (j + b / 2) * 8 + (lane % 4) * 2);
+        tg_tile_epilogue_pair<Ep>(v0, v1, at, tile_row + (b % 2) * 8, col0 + (j + b / 2) * 8 + (lane % 4) * 2);
         r[b] = tg_pack_pair<tg_out_t>(v0, v1);
       }
       if constexpr (Ep::TRANSPOSED) {
@@ -117,7 +92,7 @@ __device__ __forceinline__ void tg_fill_slab_block(const float (&acc)[Regs], tg_
       for (int half = 0; half < 2; ++half) {
         const int a = 4 * (col0 / 8 + j) + 2 * half;
         float v[2] = {acc[a], acc[a + 1]};
-        tg_epilogue_pair<Ep>(v[0], v[1], at, tile_row + half * 8, col0 + j * 8 + (lane % 4) * 2);
+        tg_tile_epilogue_pair<Ep>(v[0], v[1], at, tile_row + half * 8, col0 + j * 8 + (lane % 4) * 2);
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
           const int m = first_row + lane / 4 + half * 8, n = j * 8 + (lane % 4) * 2 + e;
@@ -133,7 +108,7 @@ __device__ __forceinline__ void tg_fill_slab_block(const float (&acc)[Regs], tg_
         const int m = first_row + lane / 4 + half * 8, n = j * 8 + (lane % 4) * 2;
         const int a = 4 * (col0 / 8 + j) + 2 * half;
         float v0 = acc[a], v1 = acc[a + 1];
-        tg_epilogue_pair<Ep>(v0, v1, at, tile_row + half * 8, col0 + j * 8 + (lane % 4) * 2);
+        tg_tile_epilogue_pair<Ep>(v0, v1, at, tile_row + half * 8, col0 + j * 8 + (lane % 4) * 2);
         tg_store_pair(slab + tg_smem_epilogue(c, m, n, buffer), v0, v1);
       }
     }

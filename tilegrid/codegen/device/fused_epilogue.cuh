@@ -1,8 +1,6 @@
-// tilegrid kernel parts: prefetching a fused epilogue's operands. A tile's epilogue reads them after the
-// tile's main loop, where nothing hides the latency of global memory. Issued as the main loop starts,
-// the bias vector's lines come into L1 (a few lines a tile, which TMA's traffic does not pass through)
-// and the matrices' lines into L2, so that the epilogue's reads hit a near cache. Reads the
-// configuration (EPILOGUE_BIAS_AXIS, EPILOGUE_READS_C, EPILOGUE_READS_RESIDUAL).
+// tilegrid kernel parts: a fused epilogue's application to a pair of values on their way to C, and the
+// prefetch of its operands. Reads the configuration (HAS_EPILOGUE, EPILOGUE_*) and the printed
+// tg_epilogue_value.
 #pragma once
 
 static_assert(tg_config::EPILOGUE_BIAS_AXIS >= 0 && tg_config::EPILOGUE_BIAS_AXIS <= 2, "a bias runs along m or n");
@@ -10,6 +8,40 @@ static_assert(tg_config::HAS_EPILOGUE || (!tg_config::EPILOGUE_AUX && tg_config:
                                           !tg_config::EPILOGUE_READS_C && !tg_config::EPILOGUE_READS_RESIDUAL),
               "the identity epilogue reads and writes nothing");
 
+// The values stored at kernel coordinates (m, n) and (m, n + 1): the accumulators v0, v1 through the
+// printed tg_epilogue_value, in the caller's coordinates ((n, m) of the kernel's where it computes
+// C^T), storing the auxiliary output beside. Elements outside M x N (the kernel's) read at the nearest
+// element inside and are never stored: the reads never branch, so that the reads of the values a
+// caller applies this to one after another are in flight together.
+template <bool Transposed>
+__device__ __forceinline__ void tg_epilogue_pair(float& v0, float& v1, const tg_epilogue_args& ep, int m, int n, int M,
+                                                 int N, int batch) {
+  using namespace tg_config;
+  if constexpr (HAS_EPILOGUE) {
+    const int mc = min(m, M - 1), n0c = min(n, N - 1), n1c = min(n + 1, N - 1);
+    float aux0, aux1;
+    v0 = Transposed ? tg_epilogue_value(v0, n0c, mc, batch, ep, aux0) : tg_epilogue_value(v0, mc, n0c, batch, ep, aux0);
+    v1 = Transposed ? tg_epilogue_value(v1, n1c, mc, batch, ep, aux1) : tg_epilogue_value(v1, mc, n1c, batch, ep, aux1);
+    if constexpr (EPILOGUE_AUX) {
+      // Straight, the pair is adjacent in a row of aux (callers pass an even n).
+      if (!Transposed && m < M && n + 1 < N) {
+        tg_ep_store_aux_pair<tg_aux_t>(ep, m, n, batch, aux0, aux1);
+        return;
+      }
+      if (m < M && n < N) {
+        Transposed ? tg_ep_store_aux<tg_aux_t>(ep, n, m, batch, aux0) : tg_ep_store_aux<tg_aux_t>(ep, m, n, batch, aux0);
+      }
+      if (m < M && n + 1 < N) {
+        Transposed ? tg_ep_store_aux<tg_aux_t>(ep, n + 1, m, batch, aux1) : tg_ep_store_aux<tg_aux_t>(ep, m, n + 1, batch, aux1);
+      }
+    }
+  }
+}
+
+// A tile's epilogue reads its operands after the tile's main loop, where nothing hides the latency of
+// global memory. Issued as the main loop starts, the bias vector's lines come into L1 (a few lines a
+// tile, which TMA's traffic does not pass through) and the matrices' lines into L2, so that the
+// epilogue's reads hit a near cache.
 // The 128-byte lines of rows [m0, m0 + rows) x columns [n0, n0 + cols) of a matrix of T, into L2, by
 // `Threads` threads.
 template <typename T, int Threads>

@@ -225,6 +225,16 @@ void chooseFixedChoices(const MatmulProblem& kernel, const DeviceSpec& device, c
     decide("launch choices", p.launch_choices_compiled ? "compiled in" : "read at launch", "override");
     return;
   }
+  // A fused epilogue is unrolled over the accumulators in every instance of the epilogue, and a kernel
+  // reading its choices at launch holds one instance per orientation of C and way of storing it: four
+  // copies of that code, fetched cold by every tile's epilogue (docs/epilogues.md). Compiled in, there
+  // is one.
+  if (!kernel.epilogue.isIdentity()) {
+    p.launch_choices_compiled = true;
+    decide("launch choices", "compiled in",
+           "chooseFixedChoices: a fused epilogue is instanced once per launch choice the kernel holds");
+    return;
+  }
   const WaveFit fit = fitWaves(kernel, p.cta_tile.m, p.cta_tile.n, p.cta_tile.k, p.cluster.m,
                                device.sm_count / p.cluster.m, p.stream_k);
   const double us = modelledSm90Us(kernel, device, fit.score());

@@ -112,6 +112,24 @@ TEST(EpilogueIr, TheEpilogueIsPartOfTheKernelsIdentity) {
   EXPECT_NE(fp32_bias, bf16_bias);
 }
 
+TEST(EpilogueIr, KernelsWithAnEpilogueCompileTheirLaunchChoicesIn) {
+  // Each launch choice a kernel reads is another instance of the unrolled epilogue.
+  const auto device = scheduler::DeviceSpec::preset("sm_90");
+  scheduler::MatmulProblem plain;
+  plain.m = plain.n = plain.k = 4096;
+  plain.validate();
+  scheduler::MatmulProblem fused = plain;
+  fused.epilogue = Epilogue::parse("gelu_tanh(acc + bias[n])");
+  EXPECT_FALSE(scheduler::schedule(plain, device).params.launch_choices_compiled);
+  const auto s = scheduler::schedule(fused, device);
+  EXPECT_TRUE(s.params.launch_choices_compiled);
+  EXPECT_FALSE(s.storesCBothWays());
+  EXPECT_FALSE(s.cOrientationAtLaunch());
+  scheduler::ScheduleOverrides read_at_launch;
+  read_at_launch.launch_choices_compiled = false;
+  EXPECT_FALSE(scheduler::schedule(fused, device, read_at_launch).params.launch_choices_compiled);
+}
+
 TEST(EpilogueIr, ThePrintedFunctionHasAStatementPerLiveNode) {
   const std::string text = codegen::printEpilogueFunction(problemWith("relu(alpha * acc + bias[m]); aux = alpha * acc"));
   EXPECT_NE(text.find("const float e1 = ep.alpha;"), std::string::npos) << text;

@@ -278,9 +278,10 @@ RunResult runMatmul(const scheduler::MatmulSchedule& schedule, const codegen::Ke
   }
   Stream stream;
   std::unique_ptr<CublasGemm> cublas;
+  // The reference (and the epilogue's aux reference), kept for cuBLASLt's fused epilogue's check below.
+  std::vector<float> reference, aux;
   if (options.check) {
-    std::vector<float> aux;
-    const std::vector<float> reference =
+    reference =
         options.reference == Reference::Cublas
             ? cublasReference(buffers, stream.get(), &aux)
             : applyEpilogueOnHost(p, referenceGemm(p, decode(buffers.a.toHost<uint8_t>(), p.a_dtype),
@@ -304,9 +305,7 @@ RunResult runMatmul(const scheduler::MatmulSchedule& schedule, const codegen::Ke
       lt = std::make_unique<CublasLtGemm>(p, 8, size_t{32} << 20, buffers.epilogue.args);
       lt_c.emplace(buffers.c.bytes());
       lt->chooseFastest(buffers.a.ptr(), buffers.b.ptr(), lt_c->ptr(), stream.get());
-      if (options.check && options.reference == Reference::Cublas) {
-        std::vector<float> aux;
-        const std::vector<float> reference = cublasReference(buffers, stream.get(), &aux);
+      if (options.check) {
         lt->run(buffers.a.ptr(), buffers.b.ptr(), lt_c->ptr(), stream.get());
         synchronizeDevice();
         ErrorStats e = compareOutputs(denseC(p, decode(lt_c->toHost<uint8_t>(), p.out_dtype)), reference, p.out_dtype);

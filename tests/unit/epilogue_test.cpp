@@ -85,6 +85,7 @@ TEST(EpilogueIr, MalformedTextNamesTheColumnAndWhatWasExpected) {
   EXPECT_NE(errorOf("c(acc)").find("expected an operator after c, which is a value"), std::string::npos) << errorOf("c(acc)");
   EXPECT_NE(errorOf("").find("column 1: expected an expression, found the end"), std::string::npos) << errorOf("");
   EXPECT_NE(errorOf("acc * ").find("expected an expression"), std::string::npos);
+  EXPECT_NE(errorOf("acc * 1e300").find("outside float's range"), std::string::npos) << errorOf("acc * 1e300");
 }
 
 scheduler::MatmulProblem problemWith(const char* epilogue) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "tilegrid/ir/check.h"
 #include "tilegrid/ir/half_float.h"
@@ -61,7 +62,7 @@ const char* toString(EpOp op) {
   return "?";
 }
 
-Epilogue::Epilogue() { output_ = leaf(EpOp::Acc); }
+Epilogue::Epilogue() { setOutput(leaf(EpOp::Acc)); }
 
 int Epilogue::add(EpNode node) {
   const int ops = arity(node.op);
@@ -85,7 +86,8 @@ int Epilogue::leaf(EpOp op) {
 }
 
 int Epilogue::constant(double value) {
-  TG_USER_CHECK(std::isfinite(value)) << "epilogue constant " << value << " is not finite";
+  TG_USER_CHECK(std::isfinite(value) && std::fabs(value) <= std::numeric_limits<float>::max())
+      << "epilogue constant " << value << " is outside float's range (the epilogue computes in fp32)";
   return add({EpOp::Constant, value, -1, -1});
 }
 
@@ -96,11 +98,21 @@ int Epilogue::binary(EpOp op, int a, int b) { return add({op, 0, a, b}); }
 void Epilogue::setOutput(int node) {
   TG_INTERNAL_CHECK(node >= 0 && node < static_cast<int>(nodes_.size())) << "epilogue output " << node;
   output_ = node;
+  updateReads();
 }
 
 void Epilogue::setAux(int node) {
   TG_INTERNAL_CHECK(node >= 0 && node < static_cast<int>(nodes_.size())) << "epilogue aux " << node;
   aux_ = node;
+  updateReads();
+}
+
+void Epilogue::updateReads() {
+  const std::vector<bool> l = live();
+  reads_ = 0;
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    if (l[i] && arity(nodes_[i].op) == 0) reads_ |= uint32_t{1} << static_cast<int>(nodes_[i].op);
+  }
 }
 
 std::vector<bool> Epilogue::live() const {
@@ -118,13 +130,7 @@ std::vector<bool> Epilogue::live() const {
 
 bool Epilogue::isIdentity() const { return aux_ < 0 && nodes_[output_].op == EpOp::Acc; }
 
-bool Epilogue::reads(EpOp leaf_op) const {
-  const std::vector<bool> l = live();
-  for (size_t i = 0; i < nodes_.size(); ++i) {
-    if (l[i] && nodes_[i].op == leaf_op) return true;
-  }
-  return false;
-}
+bool Epilogue::reads(EpOp leaf_op) const { return (reads_ >> static_cast<int>(leaf_op) & 1) != 0; }
 
 namespace {
 

@@ -72,7 +72,8 @@ class Epilogue {
 
   // Whether the output is the accumulator itself and there is no aux.
   bool isIdentity() const;
-  // Whether a leaf op is read by the output or aux (an unreachable node reads nothing).
+  // Whether a leaf op is read by the output or aux (an unreachable node reads nothing). Kept as a
+  // mask from setOutput and setAux, so that a launch asks without allocating.
   bool reads(EpOp leaf) const;
   // Whether a node is reached from the output or aux.
   std::vector<bool> live() const;
@@ -90,8 +91,10 @@ class Epilogue {
 
  private:
   int add(EpNode node);
+  void updateReads();
   std::vector<EpNode> nodes_;
   int output_ = 0, aux_ = -1;
+  uint32_t reads_ = 0;  // bit i: leaf EpOp i is live
 };
 
 }  // namespace tilegrid::ir

@@ -5,9 +5,12 @@
 //   unary   := '-' unary | primary
 //   primary := number | name | name '[' ('m' | 'n') ']' | function '(' expr [',' expr] ')' | '(' expr ')'
 // Errors name the 1-based column and what was expected there.
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <initializer_list>
 #include <string>
+#include <utility>
 
 #include "tilegrid/ir/check.h"
 #include "tilegrid/ir/epilogue.h"
@@ -52,29 +55,17 @@ class Parser {
   }
 
  private:
-  int expr() {
-    int left = term();
-    for (;;) {
-      if (accept('+')) {
-        left = out_.binary(EpOp::Add, left, term());
-      } else if (accept('-')) {
-        left = out_.binary(EpOp::Sub, left, term());
-      } else {
-        return left;
-      }
-    }
-  }
+  int expr() { return chain(&Parser::term, {{'+', EpOp::Add}, {'-', EpOp::Sub}}); }
 
-  int term() {
-    int left = unary();
+  int term() { return chain(&Parser::unary, {{'*', EpOp::Mul}, {'/', EpOp::Div}}); }
+
+  // Operands read by `next`, joined left to right by the operators of `ops`.
+  int chain(int (Parser::*next)(), std::initializer_list<std::pair<char, EpOp>> ops) {
+    int left = (this->*next)();
     for (;;) {
-      if (accept('*')) {
-        left = out_.binary(EpOp::Mul, left, unary());
-      } else if (accept('/')) {
-        left = out_.binary(EpOp::Div, left, unary());
-      } else {
-        return left;
-      }
+      const auto op = std::find_if(ops.begin(), ops.end(), [&](const auto& o) { return accept(o.first); });
+      if (op == ops.end()) return left;
+      left = out_.binary(op->second, left, (this->*next)());
     }
   }
 

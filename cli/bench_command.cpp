@@ -73,7 +73,10 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
   cmd->add_option("--json", options.json, "Write the run's results, as JSON, to this file");
   cmd->add_option("--from", options.from, "Render saved runs (JSON, one or more, as one table) instead of running; no GPU needed");
   cmd->add_option("--torch", options.torch, "Add torch.compile's times from bench/torch_baseline.py's JSON (one or more files)");
-  cmd->add_option("--format", options.format, "text | markdown")->capture_default_str();
+  cmd->add_option("--format", options.format,
+                  "text | markdown | dataset (CSV rows of a tile dataset: each case's schedule, kernel and the "
+                  "medians of ours and cuBLAS)")
+      ->capture_default_str();
   cmd->add_option("--turns", options.turns, "Timed turns per case, at least")->capture_default_str();
   cmd->add_option("--seconds", options.seconds, "Seconds of timing per case, at least")->capture_default_str();
   cmd->add_option("--arch", options.arch,
@@ -87,7 +90,7 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
 }
 
 int runBenchCommand(const BenchOptions& options, std::ostream& out) {
-  checkChoice("--format", options.format, {"text", "markdown"});
+  checkChoice("--format", options.format, {"text", "markdown", "dataset"});
   TG_USER_CHECK(options.turns >= 1 && options.turns <= 100000) << "--turns: expected 1 to 100000, got " << options.turns;
   TG_USER_CHECK(options.seconds >= 0 && options.seconds <= 60) << "--seconds: expected 0 to 60, got " << options.seconds;
   TG_USER_CHECK(options.from.empty() != options.suite.empty()) << "give --suite to run a suite, or --from to render a saved run";
@@ -96,8 +99,12 @@ int runBenchCommand(const BenchOptions& options, std::ostream& out) {
       options.arch.empty() ? std::nullopt : std::optional<scheduler::Arch>(scheduler::parseArch(options.arch));
   const nlohmann::json torch = mergeTorch(options.torch);
   const bool markdown = options.format == "markdown";
+  const auto render = [&](const nlohmann::json& results) {
+    return options.format == "dataset" ? runtime::renderSuiteDataset(results)
+                                       : runtime::renderSuiteResults(results, torch, markdown, options.summary);
+  };
   if (!options.from.empty()) {
-    out << runtime::renderSuiteResults(mergeRuns(options.from), torch, markdown, options.summary);
+    out << render(mergeRuns(options.from));
     return 0;
   }
   std::vector<runtime::SuiteCase> cases = runtime::readSuite(options.suite);
@@ -131,7 +138,7 @@ int runBenchCommand(const BenchOptions& options, std::ostream& out) {
   };
   const nlohmann::json results = runtime::runSuite(cases, run);
   if (!options.json.empty()) runtime::writeFileAtomically(options.json, results.dump(2) + "\n", "--json");
-  out << runtime::renderSuiteResults(results, torch, markdown, options.summary);
+  out << render(results);
   bool failed = false;
   for (const nlohmann::json& c : results["cases"]) {
     failed = failed || c.contains("error") || !c["checks"]["ours"]["passed"].get<bool>() ||

@@ -24,6 +24,46 @@ std::string text(const nlohmann::json& c, const std::string& name, const char* k
   return c.at(key).get<std::string>();
 }
 
+bool flag(const nlohmann::json& c, const std::string& name, const char* key) {
+  TG_USER_CHECK(c.at(key).is_boolean()) << "suite case '" << name << "': " << key << " must be true or false";
+  return c.at(key).get<bool>();
+}
+
+// One entry of a case's "schedules": the overrides, and their text as `tilegrid run` options in the
+// order the tile datasets name them.
+std::pair<std::string, scheduler::ScheduleOverrides> parseSchedule(const nlohmann::json& s, const std::string& name) {
+  static const std::set<std::string> kScheduleKeys = {"swap_ab", "cta_tile", "cluster", "stages"};
+  TG_USER_CHECK(s.is_object() && !s.empty())
+      << "suite case '" << name << "': each schedule is an object of swap_ab, cta_tile, cluster and stages";
+  for (const auto& [key, value] : s.items()) {
+    TG_USER_CHECK(kScheduleKeys.count(key) > 0) << "suite case '" << name << "': unknown schedule field '" << key
+                                                << "' (allowed: swap_ab, cta_tile, cluster, stages)";
+  }
+  scheduler::ScheduleOverrides o;
+  std::string text;
+  if (s.contains("swap_ab")) {
+    o.swap_ab = flag(s, name, "swap_ab");
+    text += std::string(" --swap-ab ") + (*o.swap_ab ? "on" : "off");
+  }
+  if (s.contains("cta_tile")) {
+    const nlohmann::json& t = s.at("cta_tile");
+    TG_USER_CHECK(t.is_array() && t.size() == 3 && t[0].is_number_integer() && t[1].is_number_integer() &&
+                  t[2].is_number_integer())
+        << "suite case '" << name << "': cta_tile is [M, N, K], got " << t.dump();
+    o.cta_tile = scheduler::TileShape{t[0].get<int64_t>(), t[1].get<int64_t>(), t[2].get<int64_t>()};
+    text += " --cta-tile " + o.cta_tile->toString();
+  }
+  if (s.contains("cluster")) {
+    o.cluster_m = wholeNumber(s, name, "cluster", 1);
+    text += " --cluster " + std::to_string(*o.cluster_m);
+  }
+  if (s.contains("stages")) {
+    o.stages = wholeNumber(s, name, "stages", 0);
+    text += " --stages " + std::to_string(*o.stages);
+  }
+  return {text.substr(1), o};
+}
+
 }  // namespace
 
 std::vector<SuiteCase> parseSuite(const std::string& json_text) {
@@ -36,7 +76,7 @@ std::vector<SuiteCase> parseSuite(const std::string& json_text) {
   TG_USER_CHECK(j.is_object() && j.contains("cases") && j.at("cases").is_array())
       << "a suite is an object with a \"cases\" array";
   static const std::set<std::string> kKeys = {"name", "category", "m", "n", "k", "batch", "layouts", "dtype",
-                                              "out_dtype", "lda", "ldb", "ldc"};
+                                              "out_dtype", "lda", "ldb", "ldc", "schedules"};
   std::vector<SuiteCase> cases;
   std::set<std::string> names;
   for (const nlohmann::json& c : j.at("cases")) {
@@ -59,6 +99,11 @@ std::vector<SuiteCase> parseSuite(const std::string& json_text) {
         layouts.push_back(l.get<std::string>());
       }
     }
+    std::vector<std::pair<std::string, scheduler::ScheduleOverrides>> schedules;
+    if (c.contains("schedules")) {
+      TG_USER_CHECK(c.at("schedules").is_array()) << "suite case '" << name << "': schedules is a list of objects";
+      for (const nlohmann::json& s : c.at("schedules")) schedules.push_back(parseSchedule(s, name));
+    }
     for (const std::string& layout : layouts) {
       scheduler::MatmulProblem p;
       p.m = wholeNumber(c, name, "m", 0);
@@ -76,10 +121,18 @@ std::vector<SuiteCase> parseSuite(const std::string& json_text) {
       } catch (const UserError& e) {
         TG_USER_ERROR() << "suite case '" << name << "' (" << layout << "): " << e.what();
       }
-      cases.push_back({name + "/" + layout, text(c, name, "category", "uncategorized"), p});
+      const std::string category = text(c, name, "category", "uncategorized");
+      cases.push_back({name + "/" + layout, category, p, "default", {}});
+      for (const auto& [config, overrides] : schedules) {
+        cases.push_back({name + "/" + layout + " " + config, category, p, config, overrides});
+      }
     }
   }
   TG_USER_CHECK(!cases.empty()) << "the suite has no cases";
+  std::set<std::string> expanded;
+  for (const SuiteCase& c : cases) {
+    TG_USER_CHECK(expanded.insert(c.name).second) << "suite case '" << c.name << "' appears twice (a schedule listed twice?)";
+  }
   return cases;
 }
 

@@ -1,4 +1,5 @@
-// renderSuiteResults: the table of a suite run, from its JSON alone (measure/suite_run.h).
+// renderSuiteResults and renderSuiteDataset: a suite run's table and dataset, from its JSON alone
+// (measure/suite_run.h).
 #include <fmt/format.h>
 
 #include <cmath>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "measure/suite_run.h"
+#include "tilegrid/ir/check.h"
 
 namespace tilegrid::runtime {
 namespace {
@@ -150,6 +152,20 @@ std::string renderSuiteResults(const nlohmann::json& results, const nlohmann::js
     if (with_read) cells.push_back(by["read"].text());
     if (with_specialized) cells.push_back(by["specialized"].text());
     out += row(cells, summary_widths, markdown);
+  }
+  return out;
+}
+
+std::string renderSuiteDataset(const nlohmann::json& results) {
+  std::string out = "m,n,k,batch,layout,config,kernel,ours_us,cublas_us\n";
+  for (const nlohmann::json& c : results.at("cases")) {
+    if (c.contains("error")) continue;
+    TG_USER_CHECK(c.contains("m") && c.contains("config") && c.contains("launch"))
+        << "case '" << c.value("name", "?") << "' was run by a driver that did not record its schedule; run it again";
+    out += fmt::format("{},{},{},{},{},{},{},{:.1f},{:.1f}\n", c.at("m").get<int64_t>(), c.at("n").get<int64_t>(),
+                       c.at("k").get<int64_t>(), c.at("batch").get<int64_t>(), c.at("layout").get<std::string>(),
+                       c.at("config").get<std::string>(), c.at("launch").get<std::string>(),
+                       c.at("ours").at("median_ms").get<double>() * 1e3, c.at("cublas").at("median_ms").get<double>() * 1e3);
   }
   return out;
 }

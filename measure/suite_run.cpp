@@ -55,8 +55,14 @@ void warmClocks(double seconds, CUstream stream) {
 
 nlohmann::json runCase(const SuiteCase& c, const SuiteRunOptions& options, L2Flusher& flusher, Stream& stream) {
   const scheduler::MatmulProblem& p = c.problem;
-  nlohmann::json r{{"name", c.name}, {"category", c.category}, {"problem", p.toString()}, {"flop", p.flops()}};
-  const Gemm gemm(p, GemmOptions{.arch = options.arch});
+  nlohmann::json r{{"name", c.name},   {"category", c.category}, {"problem", p.toString()}, {"flop", p.flops()},
+                   {"m", p.m},         {"n", p.n},               {"k", p.k},                {"batch", p.batch},
+                   {"layout", scheduler::toString(p.layout)},    {"config", c.config}};
+  const bool default_schedule = c.config == "default";
+  scheduler::ScheduleOverrides overrides = c.overrides;
+  overrides.arch = options.arch;
+  const Gemm gemm = default_schedule ? Gemm(p, GemmOptions{.arch = options.arch})
+                                     : Gemm(scheduler::schedule(p, currentDeviceSpec(), overrides));
   r["kernel"] = gemm.source().kernel_name;
   r["launch"] = codegen::launchName(gemm.schedule());
   // A, B, C, cuBLAS's reference C, our workspace and cuBLASLt's.
@@ -86,7 +92,7 @@ nlohmann::json runCase(const SuiteCase& c, const SuiteRunOptions& options, L2Flu
   // Ours with the shape compiled in, a fifth contender where asked.
   std::optional<Gemm> specialized;
   std::optional<MatmulLaunch> specialized_launch;
-  if (options.versus_specialized && gemm.schedule().params.shapeAtLaunch()) {
+  if (options.versus_specialized && default_schedule && gemm.schedule().params.shapeAtLaunch()) {
     specialized.emplace(p, GemmOptions{.arch = options.arch, .specialize_shape = true});
     checkFitsInDeviceMemory(in_bytes + 2 * c_bytes + gemm.workspaceSize() + specialized->workspaceSize() +
                                 (uint64_t{32} << 20),

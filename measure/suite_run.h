@@ -48,4 +48,10 @@ nlohmann::json runSuite(const std::vector<SuiteCase>& cases, const SuiteRunOptio
 std::string renderSuiteResults(const nlohmann::json& results, const nlohmann::json& torch, bool markdown,
                                bool summary_only = false);
 
+// `results` as a tile dataset (docs/benchmarks.md, *Tile datasets*): CSV rows of m, n, k, batch,
+// layout, config (the schedule's choices, or "default"), the kernel as launched, and the medians of
+// ours and cuBLAS in microseconds. Cases that did not run (a configuration the device cannot hold)
+// have no row.
+std::string renderSuiteDataset(const nlohmann::json& results);
+
 }  // namespace tilegrid::runtime

@@ -75,6 +75,12 @@ TEST(BenchSuite, BadSuitesAreRefusedNamingTheCase) {
       {R"({"cases": []})", {"no cases"}},
       {R"([1, 2])", {"\"cases\""}},
       {"{", {"not JSON"}},
+      {R"({"cases": [{"name": "a", "m": 1, "n": 1, "k": 1, "schedules": [{"tile": [1, 2, 3]}]}]})",
+       {"'a'", "unknown schedule field 'tile'"}},
+      {R"({"cases": [{"name": "a", "m": 1, "n": 1, "k": 1, "schedules": [{"cta_tile": [64, 64]}]}]})",
+       {"'a'", "cta_tile is [M, N, K]"}},
+      {R"({"cases": [{"name": "a", "m": 1, "n": 1, "k": 1, "schedules": [{"cluster": 1}, {"cluster": 1}]}]})",
+       {"a/TN --cluster 1", "twice"}},
   };
   for (const auto& [text, needles] : bad) {
     try {
@@ -84,6 +90,30 @@ TEST(BenchSuite, BadSuitesAreRefusedNamingTheCase) {
       for (const std::string& n : needles) EXPECT_NE(std::string(e.what()).find(n), std::string::npos) << e.what();
     }
   }
+}
+
+TEST(BenchSuite, SchedulesRunBesideTheDefaultAndRenderAsADataset) {
+  const auto cases = runtime::parseSuite(R"({"cases": [{"name": "a", "m": 1, "n": 4096, "k": 4096, "layouts": ["TN"],
+      "schedules": [{"swap_ab": true, "cta_tile": [64, 8, 128], "cluster": 1, "stages": 10}]}]})");
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_EQ(cases[0].name, "a/TN");
+  EXPECT_EQ(cases[0].config, "default");
+  EXPECT_FALSE(cases[0].overrides.cta_tile.has_value());
+  // The tile datasets' config column names the choices as `tilegrid run` options, in this order.
+  EXPECT_EQ(cases[1].config, "--swap-ab on --cta-tile 64x8x128 --cluster 1 --stages 10");
+  EXPECT_EQ(cases[1].name, "a/TN " + cases[1].config);
+  ASSERT_TRUE(cases[1].overrides.cta_tile && cases[1].overrides.stages && cases[1].overrides.swap_ab);
+  EXPECT_EQ(cases[1].overrides.cta_tile->n, 8);
+  EXPECT_EQ(*cases[1].overrides.stages, 10);
+  const nlohmann::json run = nlohmann::json::parse(R"({"cases": [
+      {"name": "a/TN", "m": 1, "n": 4096, "k": 4096, "batch": 1, "layout": "TN", "config": "default",
+       "launch": "k1", "ours": {"median_ms": 0.0216}, "cublas": {"median_ms": 0.02222}},
+      {"name": "a/TN x", "error": "too much shared memory"}]})");
+  EXPECT_EQ(runtime::renderSuiteDataset(run),
+            "m,n,k,batch,layout,config,kernel,ours_us,cublas_us\n1,4096,4096,1,TN,default,k1,21.6,22.2\n");
+  // The datasets' suites list their problems under the configurations the rules chose among.
+  EXPECT_EQ(runtime::readSuite(std::string(TILEGRID_SOURCE_DIR) + "/bench/suites/tile_narrow.json").size(), 140u);
+  EXPECT_EQ(runtime::readSuite(std::string(TILEGRID_SOURCE_DIR) + "/bench/suites/tile_small.json").size(), 160u);
 }
 
 TEST(BenchSuite, TheTablesInTheDocsAreTheCheckedInRunsRendered) {

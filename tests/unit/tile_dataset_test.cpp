@@ -2,7 +2,7 @@
 // the scheduler picks on the device the dataset was measured on must have been measured, and must be
 // within a stated margin of the fastest configuration measured for that problem on all but a stated
 // share of the problems. A rule that changes a choice therefore comes with the measurements that
-// justify it (bench/tile_dataset.sh writes the datasets).
+// justify it (`tilegrid bench --suite bench/suites/tile_*.json --format dataset` writes the datasets).
 #include <gtest/gtest.h>
 
 #include <fstream>

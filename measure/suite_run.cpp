@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "measure/cublas_baseline.h"
+#include "tilegrid/codegen/emit.h"
 #include "tilegrid/codegen/emit_common.h"
 #include "measure/cublaslt_baseline.h"
 #include "measure/matmul_run.h"
@@ -18,6 +19,7 @@
 #include "tilegrid/runtime/device.h"
 #include "tilegrid/runtime/driver.h"
 #include "tilegrid/runtime/host_dtype.h"
+#include "tilegrid/runtime/kernel_cache.h"
 
 namespace tilegrid::runtime {
 namespace {
@@ -53,16 +55,47 @@ void warmClocks(double seconds, CUstream stream) {
   }
 }
 
+// The schedule a case runs: the default one of Gemm(problem), or the case's overrides.
+scheduler::MatmulSchedule caseSchedule(const SuiteCase& c, const SuiteRunOptions& options, bool specialize_shape) {
+  scheduler::MatmulProblem p = c.problem;
+  p.validate();
+  scheduler::ScheduleOverrides overrides = c.config == "default" ? scheduler::ScheduleOverrides{} : c.overrides;
+  overrides.arch = options.arch;
+  if (specialize_shape) overrides.specialize_shape = true;
+  return scheduler::schedule(p, currentDeviceSpec(), overrides);
+}
+
+bool timesSpecialized(const SuiteCase& c, const SuiteRunOptions& options, const scheduler::MatmulSchedule& s) {
+  return options.versus_specialized && c.config == "default" && s.params.shapeAtLaunch();
+}
+
+// Every kernel the suite will time, compiled on all cores before the first case runs (NVRTC takes
+// seconds a kernel; one after another they would dominate a suite of small problems). A case whose
+// schedule or compile fails is left to fail again, with its message, when it runs.
+void compileAhead(const std::vector<SuiteCase>& cases, const SuiteRunOptions& options) {
+  std::vector<codegen::KernelSource> sources;
+  for (const SuiteCase& c : cases) {
+    try {
+      const scheduler::MatmulSchedule s = caseSchedule(c, options, false);
+      sources.push_back(codegen::emit(s));
+      if (timesSpecialized(c, options, s)) sources.push_back(codegen::emit(caseSchedule(c, options, true)));
+    } catch (const std::exception&) {
+    }
+  }
+  std::vector<const codegen::KernelSource*> pointers;
+  for (const codegen::KernelSource& s : sources) pointers.push_back(&s);
+  try {
+    KernelCache::global().getAll(pointers, currentDeviceSpec().arch());
+  } catch (const std::exception&) {
+  }
+}
+
 nlohmann::json runCase(const SuiteCase& c, const SuiteRunOptions& options, L2Flusher& flusher, Stream& stream) {
   const scheduler::MatmulProblem& p = c.problem;
   nlohmann::json r{{"name", c.name},   {"category", c.category}, {"problem", p.toString()}, {"flop", p.flops()},
                    {"m", p.m},         {"n", p.n},               {"k", p.k},                {"batch", p.batch},
                    {"layout", scheduler::toString(p.layout)},    {"config", c.config}};
-  const bool default_schedule = c.config == "default";
-  scheduler::ScheduleOverrides overrides = c.overrides;
-  overrides.arch = options.arch;
-  const Gemm gemm = default_schedule ? Gemm(p, GemmOptions{.arch = options.arch})
-                                     : Gemm(scheduler::schedule(p, currentDeviceSpec(), overrides));
+  const Gemm gemm(caseSchedule(c, options, false));
   r["kernel"] = gemm.source().kernel_name;
   r["launch"] = codegen::launchName(gemm.schedule());
   // A, B, C, cuBLAS's reference C, our workspace and cuBLASLt's.
@@ -92,8 +125,8 @@ nlohmann::json runCase(const SuiteCase& c, const SuiteRunOptions& options, L2Flu
   // Ours with the shape compiled in, a fifth contender where asked.
   std::optional<Gemm> specialized;
   std::optional<MatmulLaunch> specialized_launch;
-  if (options.versus_specialized && default_schedule && gemm.schedule().params.shapeAtLaunch()) {
-    specialized.emplace(p, GemmOptions{.arch = options.arch, .specialize_shape = true});
+  if (timesSpecialized(c, options, gemm.schedule())) {
+    specialized.emplace(caseSchedule(c, options, true));
     checkFitsInDeviceMemory(in_bytes + 2 * c_bytes + gemm.workspaceSize() + specialized->workspaceSize() +
                                 (uint64_t{32} << 20),
                             "case " + c.name);
@@ -137,6 +170,7 @@ nlohmann::json runSuite(const std::vector<SuiteCase>& cases, const SuiteRunOptio
                          {"cases", nlohmann::json::array()}};
   Stream stream;
   L2Flusher flusher(currentDeviceSpec().l2_bytes);
+  compileAhead(cases, options);
   warmClocks(options.clock_warmup_seconds, stream.get());
   for (const SuiteCase& c : cases) {
     nlohmann::json r;

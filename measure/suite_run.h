@@ -1,7 +1,9 @@
 #pragma once
 // Running a benchmark suite (measure/suite.h) on the current GPU: our kernel, cuBLAS (its default
 // heuristic, strided-batched for batches) and cuBLASLt (the fastest of its heuristic's top
-// candidates), checked and timed in turns in one process, the method of CUTLASS's profiler:
+// candidates), checked and timed in turns in one process, the method of CUTLASS's profiler. Every
+// case's kernel is compiled first, on all cores (through the kernel cache), so that NVRTC's seconds
+// a kernel do not add up over a suite of small problems. Then:
 //  - the clocks warm up first (cuBLAS on a large GEMM for `clock_warmup_seconds`), and every case
 //    runs each contender `warmup` times untimed;
 //  - each case is timed for at least `turns` turns and at least `seconds` of wall time (at most

@@ -41,6 +41,14 @@ std::vector<std::string> splitCsv(const std::string& line) {
   return cells;
 }
 
+// The datasets name each run by its launch: the kernel with the traversal it was launched with.
+// Whether the launch choices are compiled in (`_fixed`) is not one of the datasets' axes: the launch
+// names the same factor, cluster and orientation either way.
+std::string withoutFixed(std::string launch) {
+  if (const size_t fixed = launch.find("_fixed"); fixed != std::string::npos) launch.erase(fixed, 6);
+  return launch;
+}
+
 std::map<Problem, std::vector<Measured>> readDataset(const std::string& path) {
   std::ifstream in(path);
   EXPECT_TRUE(in.good()) << "cannot read " << path;
@@ -55,7 +63,7 @@ std::map<Problem, std::vector<Measured>> readDataset(const std::string& path) {
       continue;
     }
     problems[{std::stoll(c[0]), std::stoll(c[1]), std::stoll(c[2]), std::stoll(c[3]), c[4]}].push_back(
-        {c[5], c[6], std::stod(c[7])});
+        {c[5], withoutFixed(c[6]), std::stod(c[7])});
   }
   return problems;
 }
@@ -71,11 +79,7 @@ Verdict judge(const std::map<Problem, std::vector<Measured>>& dataset, const Dev
   for (const auto& [problem, runs] : dataset) {
     MatmulProblem p;
     p.m = problem.m, p.n = problem.n, p.k = problem.k, p.batch = problem.batch, p.layout = parseLayout(problem.layout);
-    // The datasets name each run by its launch: the kernel with the traversal it was launched with.
-    // Whether the launch choices are compiled in (`_fixed`) is not one of the datasets' axes: the
-    // launch names the same factor, cluster and orientation either way.
-    std::string chosen = codegen::launchName(schedule(p, device));
-    if (const size_t fixed = chosen.find("_fixed"); fixed != std::string::npos) chosen.erase(fixed, 6);
+    const std::string chosen = withoutFixed(codegen::launchName(schedule(p, device)));
     // A kernel measured more than once (the default is often also an explicit configuration) counts
     // with the mean of its runs.
     std::map<std::string, std::pair<double, int>> by_kernel;

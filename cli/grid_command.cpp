@@ -19,50 +19,6 @@ namespace {
 // Large enough for any real GEMM's tile grid, small enough that csv output stays a file, not a flood.
 constexpr int64_t kMaxCtas = int64_t{1} << 24;
 
-struct Cta {
-  int64_t cta, tile_m, tile_n;
-  bool valid;
-};
-
-struct GridListing {
-  int64_t tiles_m = 0, tiles_n = 0;
-  scheduler::GridTraversal traversal;
-  scheduler::TileGridIndex index;
-  std::vector<Cta> ctas;
-  int64_t wasted() const { return static_cast<int64_t>(ctas.size()) - tiles_m * tiles_n; }
-};
-
-GridListing listGrid(const GridOptions& options) {
-  GridListing listing;
-  const std::vector<int64_t> tiles = parseIntList(options.tiles, "--tiles");
-  TG_USER_CHECK(tiles.size() == 2) << "--tiles: expected two tile counts M,N, got '" << options.tiles << "'";
-  listing.tiles_m = tiles[0];
-  listing.tiles_n = tiles[1];
-  TG_USER_CHECK(tiles[0] >= 1 && tiles[1] >= 1) << "--tiles: tile counts must be >= 1, got " << options.tiles;
-  TG_USER_CHECK(tiles[0] <= kMaxCtas && tiles[1] <= kMaxCtas && tiles[0] * tiles[1] <= kMaxCtas)
-      << "--tiles: " << options.tiles << " is more than " << kMaxCtas << " tiles; tilegrid grid lists every CTA";
-  listing.traversal.method = scheduler::parseGridMethod(options.method);
-  listing.traversal.group = scheduler::parseGridGroup(options.group);
-  listing.traversal.factors = parseIntList(options.factor, "--factor");
-  for (int64_t f : listing.traversal.factors) {
-    TG_USER_CHECK(f >= 1 && f <= kMaxCtas) << "--factor: factors must be between 1 and " << kMaxCtas << ", got " << f;
-  }
-  ir::TensorDomain grid = scheduler::buildTileGrid(ir::Val(tiles[0]), ir::Val(tiles[1]), listing.traversal);
-  listing.index = scheduler::indexTileGrid(grid);
-  const auto ctas = listing.index.ctas.constValue();
-  TG_INTERNAL_CHECK(ctas.has_value()) << "a grid of constant extents launched " << listing.index.ctas.toString();
-  TG_USER_CHECK(*ctas <= kMaxCtas) << "the " << listing.traversal.toString() << " traversal of " << options.tiles
-                                   << " tiles launches " << *ctas << " CTAs, more than " << kMaxCtas;
-  const std::vector<std::string> vars{listing.index.cta.name()};
-  ir::CompiledVal tile_m(listing.index.tile_m, vars), tile_n(listing.index.tile_n, vars),
-      valid(listing.index.valid, vars);
-  for (int64_t cta = 0; cta < *ctas; ++cta) {
-    const int64_t at[1] = {cta};
-    listing.ctas.push_back({cta, tile_m(at), tile_n(at), valid(at) != 0});
-  }
-  return listing;
-}
-
 std::vector<std::pair<std::string, std::string>> indexDeclarations(const GridListing& listing) {
   const codegen::VarRanges ranges{{listing.index.cta.name(), static_cast<int64_t>(listing.ctas.size()) - 1}};
   std::vector<std::pair<std::string, std::string>> decls{
@@ -84,7 +40,7 @@ void printCsv(const GridListing& listing, bool show_index, std::ostream& out) {
     for (const auto& [name, decl] : indexDeclarations(listing)) out << "# " << decl << "\n";
   }
   out << "cta,tile_m,tile_n,valid\n";
-  for (const Cta& c : listing.ctas) out << fmt::format("{},{},{},{}\n", c.cta, c.tile_m, c.tile_n, c.valid ? 1 : 0);
+  for (const GridCta& c : listing.ctas) out << fmt::format("{},{},{},{}\n", c.cta, c.tile_m, c.tile_n, c.valid ? 1 : 0);
 }
 
 void printJson(const GridListing& listing, bool show_index, std::ostream& out) {
@@ -110,7 +66,7 @@ void printJson(const GridListing& listing, bool show_index, std::ostream& out) {
   head.resize(head.size() - 2);
   out << head << ",\n  \"ctas\": [";
   for (size_t i = 0; i < listing.ctas.size(); ++i) {
-    const Cta& c = listing.ctas[i];
+    const GridCta& c = listing.ctas[i];
     out << (i ? ",\n    " : "\n    ")
         << fmt::format(R"({{"cta": {}, "tile_m": {}, "tile_n": {}, "valid": {}}})", c.cta, c.tile_m, c.tile_n,
                        c.valid ? "true" : "false");
@@ -122,7 +78,7 @@ void printJson(const GridListing& listing, bool show_index, std::ostream& out) {
 // M x N grid: they get their own rows or columns past a separator, marked with '*'.
 void printTable(const GridListing& listing, bool show_index, std::ostream& out) {
   int64_t rows = listing.tiles_m, cols = listing.tiles_n;
-  for (const Cta& c : listing.ctas) {
+  for (const GridCta& c : listing.ctas) {
     rows = std::max(rows, c.tile_m + 1);
     cols = std::max(cols, c.tile_n + 1);
   }
@@ -130,7 +86,7 @@ void printTable(const GridListing& listing, bool show_index, std::ostream& out) 
                                             << " tiles is too large to draw as a table (at most 512 x 128); "
                                                "use --format csv or json";
   std::vector<std::vector<int64_t>> order(static_cast<size_t>(rows), std::vector<int64_t>(static_cast<size_t>(cols), -1));
-  for (const Cta& c : listing.ctas) order[static_cast<size_t>(c.tile_m)][static_cast<size_t>(c.tile_n)] = c.cta;
+  for (const GridCta& c : listing.ctas) order[static_cast<size_t>(c.tile_m)][static_cast<size_t>(c.tile_n)] = c.cta;
 
   const int width = static_cast<int>(std::to_string(listing.ctas.size()).size()) + 1;
   const int label = static_cast<int>(std::to_string(rows).size()) + 3;
@@ -166,7 +122,7 @@ void printTable(const GridListing& listing, bool show_index, std::ostream& out) 
 // of the first wave outlined, and split-merge's overhanging CTAs in red past a gap.
 void printSvg(const GridListing& listing, int64_t wave, std::ostream& out) {
   int64_t rows = listing.tiles_m, cols = listing.tiles_n;
-  for (const Cta& c : listing.ctas) {
+  for (const GridCta& c : listing.ctas) {
     rows = std::max(rows, c.tile_m + 1);
     cols = std::max(cols, c.tile_n + 1);
   }
@@ -190,7 +146,7 @@ void printSvg(const GridListing& listing, int64_t wave, std::ostream& out) {
            11);
   std::vector<std::vector<int64_t>> order(static_cast<size_t>(rows), std::vector<int64_t>(static_cast<size_t>(cols), -1));
   const double last = std::max<double>(1.0, static_cast<double>(listing.ctas.size()) - 1);
-  for (const Cta& c : listing.ctas) {
+  for (const GridCta& c : listing.ctas) {
     order[static_cast<size_t>(c.tile_m)][static_cast<size_t>(c.tile_n)] = c.cta;
     const double t = static_cast<double>(c.cta) / last;
     const std::string fill = c.valid ? sequentialColor(t) : "#d62728";
@@ -222,6 +178,37 @@ void printSvg(const GridListing& listing, int64_t wave, std::ostream& out) {
 }
 
 }  // namespace
+
+GridListing listGrid(const GridOptions& options) {
+  GridListing listing;
+  const std::vector<int64_t> tiles = parseIntList(options.tiles, "--tiles");
+  TG_USER_CHECK(tiles.size() == 2) << "--tiles: expected two tile counts M,N, got '" << options.tiles << "'";
+  listing.tiles_m = tiles[0];
+  listing.tiles_n = tiles[1];
+  TG_USER_CHECK(tiles[0] >= 1 && tiles[1] >= 1) << "--tiles: tile counts must be >= 1, got " << options.tiles;
+  TG_USER_CHECK(tiles[0] <= kMaxCtas && tiles[1] <= kMaxCtas && tiles[0] * tiles[1] <= kMaxCtas)
+      << "--tiles: " << options.tiles << " is more than " << kMaxCtas << " tiles; tilegrid grid lists every CTA";
+  listing.traversal.method = scheduler::parseGridMethod(options.method);
+  listing.traversal.group = scheduler::parseGridGroup(options.group);
+  listing.traversal.factors = parseIntList(options.factor, "--factor");
+  for (int64_t f : listing.traversal.factors) {
+    TG_USER_CHECK(f >= 1 && f <= kMaxCtas) << "--factor: factors must be between 1 and " << kMaxCtas << ", got " << f;
+  }
+  ir::TensorDomain grid = scheduler::buildTileGrid(ir::Val(tiles[0]), ir::Val(tiles[1]), listing.traversal);
+  listing.index = scheduler::indexTileGrid(grid);
+  const auto ctas = listing.index.ctas.constValue();
+  TG_INTERNAL_CHECK(ctas.has_value()) << "a grid of constant extents launched " << listing.index.ctas.toString();
+  TG_USER_CHECK(*ctas <= kMaxCtas) << "the " << listing.traversal.toString() << " traversal of " << options.tiles
+                                   << " tiles launches " << *ctas << " CTAs, more than " << kMaxCtas;
+  const std::vector<std::string> vars{listing.index.cta.name()};
+  ir::CompiledVal tile_m(listing.index.tile_m, vars), tile_n(listing.index.tile_n, vars),
+      valid(listing.index.valid, vars);
+  for (int64_t cta = 0; cta < *ctas; ++cta) {
+    const int64_t at[1] = {cta};
+    listing.ctas.push_back({cta, tile_m(at), tile_n(at), valid(at) != 0});
+  }
+  return listing;
+}
 
 CLI::App* addGridCommand(CLI::App& app, GridOptions& options) {
   CLI::App* cmd = app.add_subcommand("grid", "Show which output tile each CTA of a grid traversal computes");

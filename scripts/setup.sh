@@ -16,6 +16,12 @@ declare -A probes=(
   [libcli11-dev]=/usr/include/CLI/CLI.hpp
   [nlohmann-json3-dev]=/usr/include/nlohmann/json.hpp
   [libfmt-dev]=/usr/include/fmt/format.h
+  # The Python package: headers, pybind11, DLPack's header, and what its tests import.
+  [python3-dev]=/usr/bin/python3-config
+  [pybind11-dev]=/usr/include/pybind11/pybind11.h
+  [libdlpack-dev]=/usr/include/dlpack/dlpack.h
+  [python3-numpy]=/usr/lib/python3/dist-packages/numpy/__init__.py
+  [python3-pytest]=/usr/lib/python3/dist-packages/pytest/__init__.py
 )
 
 missing=()

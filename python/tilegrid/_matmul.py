@@ -1,0 +1,201 @@
+"""matmul: C = A @ B (and a fused epilogue) on GPU tensors, through the library's cached Gemms."""
+from . import _tilegrid
+from ._tensors import current_stream, empty_like_framework, read
+
+_INPUT_DTYPES = ("bf16", "fp16")
+_OUTPUT_DTYPES = ("bf16", "fp16", "fp32")
+# The most an operand can promise: 16-byte alignment (what TMA and vector loads want).
+_MOST_ALIGN_BYTES = 16
+
+
+def _alignment(t, *extents):
+    """The largest power of two of elements (at most 16 bytes' worth) dividing t's address and each
+    of `extents` (leading dimension, batch stride): what the problem may promise of it."""
+    if t.ptr % t.element_bytes:
+        raise ValueError(f"{t.name}: its address {t.ptr:#x} is not a multiple of its {t.element_bytes}-byte elements")
+    align = _MOST_ALIGN_BYTES // t.element_bytes
+    for value in (t.ptr // t.element_bytes,) + extents:
+        while align > 1 and value % align:
+            align //= 2
+    return align
+
+
+def _matrix(t, rows, cols, what):
+    """The (rows x cols) matrix t (or a batch of them) as (contiguous dimension, leading dimension):
+    'row' where its rows are contiguous, 'column' where its columns are. Extents of 1 take any
+    stride."""
+    s_rows, s_cols = t.strides[-2], t.strides[-1]
+    if s_rows < 0 or s_cols < 0:
+        raise ValueError(f"{t.name}: negative strides {t.strides} are not supported")
+    if s_cols == 1 or cols == 1:
+        return "row", (s_rows if rows > 1 else cols)
+    if s_rows == 1 or rows == 1:
+        return "column", (s_cols if cols > 1 else rows)
+    raise ValueError(f"{t.name}: the {what} has strides {t.strides[-2:]} (elements); tilegrid reads matrices whose rows "
+                     f"or columns are contiguous (stride 1): pass {t.name}.contiguous()")
+
+
+def _batch_stride(t, batch, ld, rows):
+    if len(t.shape) == 2 or batch == 1:
+        return 0
+    stride = t.strides[0]
+    if stride < ld * rows:
+        raise ValueError(f"{t.name}: batch stride {stride} elements makes batch entries overlap (each spans {ld} x "
+                         f"{rows}); broadcast batches are not supported: pass a tensor with one entry per batch")
+    return stride
+
+
+def _shape_text(t):
+    return "x".join(str(s) for s in t.shape)
+
+
+def _output_matrix(t, batch, m, n, dtype_ok=_OUTPUT_DTYPES):
+    """An M x N output or input matrix of C's shape (out, c, residual, aux): row-major rows, any
+    leading dimension. Returns (ld, batch stride)."""
+    want = (batch, m, n) if batch > 1 or len(t.shape) == 3 else (m, n)
+    if t.shape != want:
+        raise ValueError(f"{t.name}: expected shape {'x'.join(map(str, want))}, got {_shape_text(t)}")
+    if t.dtype not in dtype_ok:
+        raise TypeError(f"{t.name}: dtype {t.dtype} is not supported; expected one of {', '.join(dtype_ok)}")
+    s_rows, s_cols = t.strides[-2], t.strides[-1]
+    if s_cols != 1 and n > 1:
+        raise ValueError(f"{t.name}: its rows must be contiguous (last stride 1), got strides {t.strides}: pass a "
+                         f"row-major tensor")
+    ld = s_rows if m > 1 else n
+    if ld < n:
+        raise ValueError(f"{t.name}: rows {ld} elements apart overlap rows of {n}")
+    return ld, _batch_stride(t, batch, ld, m)
+
+
+def matmul(a, b, out=None, epilogue=None, *, bias=None, c=None, residual=None, aux=None, alpha=1.0, beta=0.0,
+           out_dtype=None, stream=None, arch=None, deterministic=False, specialize_shape=False, fixed_choices=None):
+    """out = epilogue(a @ b) on the GPU, on the caller's current stream; returns out (and aux, where
+    the epilogue writes one and aux is not given).
+
+    a: M x K, b: K x N, or batches B x M x K and B x K x N; bf16 or fp16, with rows or columns
+    contiguous (any leading dimension, any 2-byte aligned address; transposed views are read as
+    they are). out: M x N (B x M x N), row-major rows, bf16, fp16 or fp32; a new tensor of a's
+    framework (PyTorch or CuPy) when not given, of out_dtype (default: a's dtype).
+
+    epilogue: an expression over acc, alpha, beta, bias[m] / bias[n], c, residual, with + - * /,
+    max, min, relu, gelu, gelu_tanh, silu, sigmoid, tanh, exp, bf16(), fp16(), and optionally
+    "; aux = expr" (see docs/epilogues.md). Its operands: bias (M or N elements, or B x M / B x N),
+    c and residual (of out's shape), aux (of out's shape; allocated and returned when not given),
+    alpha and beta (numbers). An operand or scalar the epilogue does not use is refused.
+
+    stream: a torch.cuda.Stream, cupy Stream or integer handle (default: the framework's current
+    stream). arch, deterministic, specialize_shape, fixed_choices: tilegrid::GemmOptions.
+    The first call for a configuration compiles its kernel (seconds; cached on disk under
+    TILEGRID_CACHE_DIR); later calls only launch. No autograd.
+    """
+    handle = current_stream(a, stream)
+    ta, tb = read(a, "a", handle), read(b, "b", handle)
+    for t in (ta, tb):
+        if len(t.shape) not in (2, 3):
+            raise ValueError(f"{t.name}: expected a matrix or a batch of matrices (2 or 3 dimensions), got shape "
+                             f"{_shape_text(t)}")
+        if t.dtype not in _INPUT_DTYPES:
+            raise TypeError(f"{t.name}: dtype {t.dtype} is not supported; tilegrid multiplies bf16 or fp16")
+    if len(ta.shape) != len(tb.shape):
+        raise ValueError(f"a and b: both matrices or both batches, got shapes {_shape_text(ta)} and {_shape_text(tb)}")
+    if ta.dtype != tb.dtype:
+        raise TypeError(f"a and b: the same dtype, got {ta.dtype} and {tb.dtype}")
+    batch = ta.shape[0] if len(ta.shape) == 3 else 1
+    if len(ta.shape) == 3 and tb.shape[0] != batch:
+        raise ValueError(f"a and b: the same batch count, got shapes {_shape_text(ta)} and {_shape_text(tb)}")
+    m, k = ta.shape[-2:]
+    if tb.shape[-2] != k:
+        raise ValueError(f"a and b: a is {_shape_text(ta)} and b is {_shape_text(tb)}; a's columns must match b's rows")
+    n = tb.shape[-1]
+    if min(m, n, k, batch) < 1:
+        raise ValueError(f"a and b: every extent must be at least 1, got M={m}, N={n}, K={k}, batch={batch}")
+
+    # A: rows contiguous is K-major ("T"), columns contiguous M-major ("N"). B: columns contiguous is
+    # K-major ("N"), rows contiguous N-major ("T").
+    a_order, lda = _matrix(ta, m, k, "M x K matrix")
+    b_order, ldb = _matrix(tb, k, n, "K x N matrix")
+    layout = ("T" if a_order == "row" else "N") + ("N" if b_order == "column" else "T")
+    stride_a = _batch_stride(ta, batch, lda, m if a_order == "row" else k)
+    stride_b = _batch_stride(tb, batch, ldb, n if b_order == "column" else k)
+
+    if epilogue is not None and not isinstance(epilogue, str):
+        raise TypeError(f"epilogue: expected an expression string, got {type(epilogue).__name__}")
+    info = _tilegrid.epilogue_info(epilogue) if epilogue is not None else None
+    _check_unused(info, bias, c, residual, aux, alpha, beta)
+
+    if out is None:
+        dtype = out_dtype or ta.dtype
+        if dtype not in _OUTPUT_DTYPES:
+            raise TypeError(f"out_dtype: {dtype!r} is not supported; expected one of {', '.join(_OUTPUT_DTYPES)}")
+        out = empty_like_framework(a, (batch, m, n) if len(ta.shape) == 3 else (m, n), dtype, handle)
+        if out is None:
+            raise TypeError(f"out: needed for {type(a).__name__} inputs (tilegrid allocates PyTorch and CuPy outputs only)")
+    tc = read(out, "out", handle)
+    if out_dtype is not None and tc.dtype != out_dtype:
+        raise TypeError(f"out_dtype: {out_dtype!r}, but out is {tc.dtype}")
+    ldc, stride_c = _output_matrix(tc, batch, m, n)
+
+    returned_aux = None
+    if info is not None and info["aux"] and aux is None:
+        aux = empty_like_framework(a, (batch, m, n) if len(ta.shape) == 3 else (m, n), tc.dtype, handle)
+        if aux is None:
+            raise TypeError("aux: the epilogue writes aux; pass a tensor for it")
+        returned_aux = aux
+    problem = {
+        "m": m, "n": n, "k": k, "batch": batch, "layout": layout, "a_dtype": ta.dtype, "b_dtype": tb.dtype,
+        "out_dtype": tc.dtype, "lda": lda, "ldb": ldb, "ldc": ldc, "stride_a": stride_a, "stride_b": stride_b,
+        "stride_c": stride_c, "align_a": _alignment(ta, lda, stride_a), "align_b": _alignment(tb, ldb, stride_b),
+        "align_c": _alignment(tc, ldc, stride_c), "epilogue": epilogue or "", "bias_dtype": None, "c_in_dtype": None,
+        "residual_dtype": None, "aux_dtype": None,
+    }
+    args = {"alpha": float(alpha), "beta": float(beta), "bias": None, "bias_batch_stride": 0, "c": None, "ldc": 0,
+            "c_batch_stride": 0, "residual": None, "ld_residual": 0, "residual_batch_stride": 0, "aux": None,
+            "ld_aux": 0, "aux_batch_stride": 0}
+    devices = {ta.device, tb.device, tc.device}
+    if info is not None:
+        if info["bias"] is not None:
+            t = read(bias, "bias", handle)
+            length = m if info["bias"] == "m" else n
+            shapes = ((length,), (batch, length)) if len(ta.shape) == 3 else ((length,),)
+            if t.shape not in shapes:
+                raise ValueError(f"bias: bias[{info['bias']}] needs {length} elements (or {batch}x{length}, one vector "
+                                 f"per batch entry), got shape {_shape_text(t)}")
+            if t.dtype not in _OUTPUT_DTYPES or t.strides[-1] != 1 and length > 1:
+                raise ValueError(f"bias: a contiguous vector of bf16, fp16 or fp32, got {t.dtype} with strides {t.strides}")
+            problem["bias_dtype"], args["bias"] = t.dtype, t.ptr
+            args["bias_batch_stride"] = t.strides[0] if len(t.shape) == 2 else 0
+            devices.add(t.device)
+        for name, given, dtype_key, ld_key, stride_key in (("c", c, "c_in_dtype", "ldc", "c_batch_stride"),
+                                                           ("residual", residual, "residual_dtype", "ld_residual",
+                                                            "residual_batch_stride"),
+                                                           ("aux", aux, "aux_dtype", "ld_aux", "aux_batch_stride")):
+            if not info[name]:
+                continue
+            t = read(given, name, handle)
+            ld, batch_stride = _output_matrix(t, batch, m, n)
+            problem[dtype_key], args[name], args[ld_key], args[stride_key] = t.dtype, t.ptr, ld, batch_stride
+            devices.add(t.device)
+    if len(devices) > 1:
+        raise ValueError(f"a, b, out and the epilogue's operands must be on one GPU, got devices {sorted(devices)}")
+    options = {"arch": arch, "deterministic": bool(deterministic), "specialize_shape": bool(specialize_shape),
+               "fixed_choices": fixed_choices}
+    _tilegrid.matmul(problem, ta.ptr, tb.ptr, tc.ptr, handle, options, args)
+    return (out, returned_aux) if returned_aux is not None else out
+
+
+def _check_unused(info, bias, c, residual, aux, alpha, beta):
+    """Refuses operands and scalars the epilogue does not use: nothing given is silently ignored."""
+    reads = {"bias": info is not None and info["bias"] is not None, "c": info is not None and info["c"],
+             "residual": info is not None and info["residual"], "aux": info is not None and info["aux"]}
+    for name, value in (("bias", bias), ("c", c), ("residual", residual), ("aux", aux)):
+        if value is not None and not reads[name]:
+            what = "writes no aux" if name == "aux" else f"does not read {name if name != 'bias' else 'bias[m] or bias[n]'}"
+            raise ValueError(f"{name}: given, but the epilogue {what}" + ("" if info else " (there is no epilogue)"))
+        if value is None and reads[name] and name != "aux":
+            raise TypeError(f"{name}: the epilogue {info['text']!r} reads {name}; pass it")
+    for name, value, default in (("alpha", alpha, 1.0), ("beta", beta, 0.0)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise TypeError(f"{name}: expected a number, got {type(value).__name__}")
+        if value != default and (info is None or not info[name]):
+            raise ValueError(f"{name}: {value} given, but the epilogue does not use {name} (write it in the expression, "
+                             f"e.g. '{name} * acc')")

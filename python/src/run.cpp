@@ -3,7 +3,9 @@
 #include <pybind11/stl.h>
 
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <unordered_map>
 
 #include "bindings.h"
 #include "tilegrid/runtime/gemm.h"
@@ -13,79 +15,101 @@ namespace {
 
 namespace py = pybind11;
 
-template <typename T>
-T field(const py::dict& d, const char* key) {
-  if (!d.contains(key)) throw py::key_error(std::string("tilegrid bug: the package passed no '") + key + "'");
-  return d[key].cast<T>();
+// The package passes tuples in a fixed order (tilegrid/_matmul.py): unpacking them by position
+// costs a fraction of what looking up dictionary keys does, and a call's host time matters for
+// small problems.
+enum ProblemField {
+  kM, kN, kK, kBatch, kLayout, kADType, kBDType, kOutDType, kLda, kLdb, kLdc, kStrideA, kStrideB, kStrideC,
+  kAlignA, kAlignB, kAlignC, kEpilogue, kBiasDType, kCInDType, kResidualDType, kAuxDType, kProblemFields
+};
+enum EpilogueField {
+  kAlpha, kBeta, kBias, kBiasBatchStride, kC, kLdcIn, kCBatchStride, kResidual, kLdResidual, kResidualBatchStride,
+  kAux, kLdAux, kAuxBatchStride, kEpilogueFields
+};
+enum OptionField { kArch, kDeterministic, kSpecializeShape, kFixedChoices, kOptionFields };
+
+void checkArity(const py::tuple& t, size_t fields, const char* what) {
+  if (t.size() != fields) {
+    throw std::runtime_error(std::string("tilegrid bug: the package passed ") + std::to_string(t.size()) + " " + what +
+                             " fields, the module takes " + std::to_string(fields));
+  }
 }
 
-std::optional<DType> optionalDType(const py::dict& d, const char* key) {
-  if (!d.contains(key) || d[key].is_none()) return std::nullopt;
-  return scheduler::parseDType(d[key].cast<std::string>());
+std::optional<DType> optionalDType(const py::handle& h) {
+  if (h.is_none()) return std::nullopt;
+  return scheduler::parseDType(h.cast<std::string>());
 }
 
-const void* pointer(const py::dict& d, const char* key) {
-  if (!d.contains(key) || d[key].is_none()) return nullptr;
-  return reinterpret_cast<const void*>(d[key].cast<uintptr_t>());
+const void* pointer(const py::handle& h) { return h.is_none() ? nullptr : reinterpret_cast<const void*>(h.cast<uintptr_t>()); }
+
+// Epilogues parsed once per text: a call that names one should not pay the parser each time.
+const ir::Epilogue& parsedEpilogue(const std::string& text) {
+  static std::unordered_map<std::string, ir::Epilogue> parsed;  // the GIL serializes callers
+  auto it = parsed.find(text);
+  if (it == parsed.end()) it = parsed.emplace(text, ir::Epilogue::parse(text)).first;
+  return it->second;
 }
 
-MatmulProblem problemFrom(const py::dict& p) {
+MatmulProblem problemFrom(const py::tuple& p) {
+  checkArity(p, kProblemFields, "problem");
   MatmulProblem problem;
-  problem.m = field<int64_t>(p, "m");
-  problem.n = field<int64_t>(p, "n");
-  problem.k = field<int64_t>(p, "k");
-  problem.batch = field<int64_t>(p, "batch");
-  problem.layout = scheduler::parseLayout(field<std::string>(p, "layout"));
-  problem.a_dtype = scheduler::parseInputDType(field<std::string>(p, "a_dtype"));
-  problem.b_dtype = scheduler::parseInputDType(field<std::string>(p, "b_dtype"));
-  problem.out_dtype = scheduler::parseDType(field<std::string>(p, "out_dtype"));
-  problem.lda = field<int64_t>(p, "lda");
-  problem.ldb = field<int64_t>(p, "ldb");
-  problem.ldc = field<int64_t>(p, "ldc");
-  problem.stride_a = field<int64_t>(p, "stride_a");
-  problem.stride_b = field<int64_t>(p, "stride_b");
-  problem.stride_c = field<int64_t>(p, "stride_c");
-  problem.align_a = field<int64_t>(p, "align_a");
-  problem.align_b = field<int64_t>(p, "align_b");
-  problem.align_c = field<int64_t>(p, "align_c");
-  const std::string epilogue = field<std::string>(p, "epilogue");
-  if (!epilogue.empty()) problem.epilogue = ir::Epilogue::parse(epilogue);
-  problem.bias_dtype = optionalDType(p, "bias_dtype");
-  problem.c_in_dtype = optionalDType(p, "c_in_dtype");
-  problem.residual_dtype = optionalDType(p, "residual_dtype");
-  problem.aux_dtype = optionalDType(p, "aux_dtype");
+  problem.m = p[kM].cast<int64_t>();
+  problem.n = p[kN].cast<int64_t>();
+  problem.k = p[kK].cast<int64_t>();
+  problem.batch = p[kBatch].cast<int64_t>();
+  problem.layout = scheduler::parseLayout(p[kLayout].cast<std::string>());
+  problem.a_dtype = scheduler::parseInputDType(p[kADType].cast<std::string>());
+  problem.b_dtype = scheduler::parseInputDType(p[kBDType].cast<std::string>());
+  problem.out_dtype = scheduler::parseDType(p[kOutDType].cast<std::string>());
+  problem.lda = p[kLda].cast<int64_t>();
+  problem.ldb = p[kLdb].cast<int64_t>();
+  problem.ldc = p[kLdc].cast<int64_t>();
+  problem.stride_a = p[kStrideA].cast<int64_t>();
+  problem.stride_b = p[kStrideB].cast<int64_t>();
+  problem.stride_c = p[kStrideC].cast<int64_t>();
+  problem.align_a = p[kAlignA].cast<int64_t>();
+  problem.align_b = p[kAlignB].cast<int64_t>();
+  problem.align_c = p[kAlignC].cast<int64_t>();
+  const std::string epilogue = p[kEpilogue].cast<std::string>();
+  if (!epilogue.empty()) problem.epilogue = parsedEpilogue(epilogue);
+  problem.bias_dtype = optionalDType(p[kBiasDType]);
+  problem.c_in_dtype = optionalDType(p[kCInDType]);
+  problem.residual_dtype = optionalDType(p[kResidualDType]);
+  problem.aux_dtype = optionalDType(p[kAuxDType]);
   return problem;
 }
 
-EpilogueArgs epilogueFrom(const py::dict& e) {
+EpilogueArgs epilogueFrom(const py::tuple& e) {
+  checkArity(e, kEpilogueFields, "epilogue");
   EpilogueArgs args;
-  args.alpha = field<float>(e, "alpha");
-  args.beta = field<float>(e, "beta");
-  args.bias = pointer(e, "bias");
-  args.bias_batch_stride = field<int64_t>(e, "bias_batch_stride");
-  args.c = pointer(e, "c");
-  args.ldc = field<int64_t>(e, "ldc");
-  args.c_batch_stride = field<int64_t>(e, "c_batch_stride");
-  args.residual = pointer(e, "residual");
-  args.ld_residual = field<int64_t>(e, "ld_residual");
-  args.residual_batch_stride = field<int64_t>(e, "residual_batch_stride");
-  args.aux = const_cast<void*>(pointer(e, "aux"));
-  args.ld_aux = field<int64_t>(e, "ld_aux");
-  args.aux_batch_stride = field<int64_t>(e, "aux_batch_stride");
+  args.alpha = e[kAlpha].cast<float>();
+  args.beta = e[kBeta].cast<float>();
+  args.bias = pointer(e[kBias]);
+  args.bias_batch_stride = e[kBiasBatchStride].cast<int64_t>();
+  args.c = pointer(e[kC]);
+  args.ldc = e[kLdcIn].cast<int64_t>();
+  args.c_batch_stride = e[kCBatchStride].cast<int64_t>();
+  args.residual = pointer(e[kResidual]);
+  args.ld_residual = e[kLdResidual].cast<int64_t>();
+  args.residual_batch_stride = e[kResidualBatchStride].cast<int64_t>();
+  args.aux = const_cast<void*>(pointer(e[kAux]));
+  args.ld_aux = e[kLdAux].cast<int64_t>();
+  args.aux_batch_stride = e[kAuxBatchStride].cast<int64_t>();
   return args;
 }
 
-GemmOptions optionsFrom(const py::dict& o) {
+GemmOptions optionsFrom(const py::tuple& o) {
+  checkArity(o, kOptionFields, "option");
   GemmOptions options;
-  if (o.contains("arch") && !o["arch"].is_none()) options.arch = scheduler::parseArch(o["arch"].cast<std::string>());
-  options.specialize_shape = field<bool>(o, "specialize_shape");
-  options.deterministic = field<bool>(o, "deterministic");
-  if (o.contains("fixed_choices") && !o["fixed_choices"].is_none()) options.fixed_choices = o["fixed_choices"].cast<bool>();
+  if (!o[kArch].is_none()) options.arch = scheduler::parseArch(o[kArch].cast<std::string>());
+  options.deterministic = o[kDeterministic].cast<bool>();
+  options.specialize_shape = o[kSpecializeShape].cast<bool>();
+  if (!o[kFixedChoices].is_none()) options.fixed_choices = o[kFixedChoices].cast<bool>();
   return options;
 }
 
-void matmulOnPointers(const py::dict& problem_fields, uintptr_t a, uintptr_t b, uintptr_t c, uintptr_t stream,
-                      const py::dict& option_fields, const py::dict& epilogue_fields) {
+void matmulOnPointers(const py::tuple& problem_fields, uintptr_t a, uintptr_t b, uintptr_t c, uintptr_t stream,
+                      const py::tuple& option_fields, const py::tuple& epilogue_fields) {
   const MatmulProblem problem = problemFrom(problem_fields);
   const GemmOptions options = optionsFrom(option_fields);
   const EpilogueArgs epilogue = epilogueFrom(epilogue_fields);
@@ -96,7 +120,7 @@ void matmulOnPointers(const py::dict& problem_fields, uintptr_t a, uintptr_t b, 
 }
 
 // The problem as the library validates it (alignments, leading dimensions filled in), as text.
-std::string describe(const py::dict& problem_fields) {
+std::string describe(const py::tuple& problem_fields) {
   MatmulProblem problem = problemFrom(problem_fields);
   problem.validate();
   return problem.toString();

@@ -6,6 +6,9 @@ _INPUT_DTYPES = ("bf16", "fp16")
 _OUTPUT_DTYPES = ("bf16", "fp16", "fp32")
 # The most an operand can promise: 16-byte alignment (what TMA and vector loads want).
 _MOST_ALIGN_BYTES = 16
+# Positions in the problem and epilogue tuples (python/src/run.cpp).
+_BIAS_DTYPE, _C_DTYPE, _RESIDUAL_DTYPE, _AUX_DTYPE = 18, 19, 20, 21
+_BIAS, _C, _RESIDUAL, _AUX = 2, 4, 7, 10
 
 
 def _alignment(t, *extents):
@@ -141,45 +144,38 @@ def matmul(a, b, out=None, epilogue=None, *, bias=None, c=None, residual=None, a
         if aux is None:
             raise TypeError("aux: the epilogue writes aux; pass a tensor for it")
         returned_aux = aux
-    problem = {
-        "m": m, "n": n, "k": k, "batch": batch, "layout": layout, "a_dtype": ta.dtype, "b_dtype": tb.dtype,
-        "out_dtype": tc.dtype, "lda": lda, "ldb": ldb, "ldc": ldc, "stride_a": stride_a, "stride_b": stride_b,
-        "stride_c": stride_c, "align_a": _alignment(ta, lda, stride_a), "align_b": _alignment(tb, ldb, stride_b),
-        "align_c": _alignment(tc, ldc, stride_c), "epilogue": epilogue or "", "bias_dtype": None, "c_in_dtype": None,
-        "residual_dtype": None, "aux_dtype": None,
-    }
-    args = {"alpha": float(alpha), "beta": float(beta), "bias": None, "bias_batch_stride": 0, "c": None, "ldc": 0,
-            "c_batch_stride": 0, "residual": None, "ld_residual": 0, "residual_batch_stride": 0, "aux": None,
-            "ld_aux": 0, "aux_batch_stride": 0}
+    # Field orders: python/src/run.cpp (ProblemField, EpilogueField, OptionField).
+    problem = [m, n, k, batch, layout, ta.dtype, tb.dtype, tc.dtype, lda, ldb, ldc, stride_a, stride_b, stride_c,
+               _alignment(ta, lda, stride_a), _alignment(tb, ldb, stride_b), _alignment(tc, ldc, stride_c),
+               epilogue or "", None, None, None, None]
+    args = [float(alpha), float(beta), None, 0, None, 0, 0, None, 0, 0, None, 0, 0]
     devices = {ta.device, tb.device, tc.device}
     if info is not None:
         if info["bias"] is not None:
             t = read(bias, "bias", handle)
             length = m if info["bias"] == "m" else n
             shapes = ((length,), (batch, length)) if len(ta.shape) == 3 else ((length,),)
-            if t.shape not in shapes:
+            if tuple(t.shape) not in shapes:
                 raise ValueError(f"bias: bias[{info['bias']}] needs {length} elements (or {batch}x{length}, one vector "
                                  f"per batch entry), got shape {_shape_text(t)}")
             if t.dtype not in _OUTPUT_DTYPES or t.strides[-1] != 1 and length > 1:
                 raise ValueError(f"bias: a contiguous vector of bf16, fp16 or fp32, got {t.dtype} with strides {t.strides}")
-            problem["bias_dtype"], args["bias"] = t.dtype, t.ptr
-            args["bias_batch_stride"] = t.strides[0] if len(t.shape) == 2 else 0
+            problem[_BIAS_DTYPE], args[_BIAS] = t.dtype, t.ptr
+            args[_BIAS + 1] = t.strides[0] if len(t.shape) == 2 else 0
             devices.add(t.device)
-        for name, given, dtype_key, ld_key, stride_key in (("c", c, "c_in_dtype", "ldc", "c_batch_stride"),
-                                                           ("residual", residual, "residual_dtype", "ld_residual",
-                                                            "residual_batch_stride"),
-                                                           ("aux", aux, "aux_dtype", "ld_aux", "aux_batch_stride")):
+        for name, given, dtype_at, at in (("c", c, _C_DTYPE, _C), ("residual", residual, _RESIDUAL_DTYPE, _RESIDUAL),
+                                          ("aux", aux, _AUX_DTYPE, _AUX)):
             if not info[name]:
                 continue
             t = read(given, name, handle)
-            ld, batch_stride = _output_matrix(t, batch, m, n)
-            problem[dtype_key], args[name], args[ld_key], args[stride_key] = t.dtype, t.ptr, ld, batch_stride
+            problem[dtype_at] = t.dtype
+            args[at] = t.ptr
+            args[at + 1], args[at + 2] = _output_matrix(t, batch, m, n)
             devices.add(t.device)
     if len(devices) > 1:
         raise ValueError(f"a, b, out and the epilogue's operands must be on one GPU, got devices {sorted(devices)}")
-    options = {"arch": arch, "deterministic": bool(deterministic), "specialize_shape": bool(specialize_shape),
-               "fixed_choices": fixed_choices}
-    _tilegrid.matmul(problem, ta.ptr, tb.ptr, tc.ptr, handle, options, args)
+    options = (arch, bool(deterministic), bool(specialize_shape), fixed_choices)
+    _tilegrid.matmul(tuple(problem), ta.ptr, tb.ptr, tc.ptr, handle, options, tuple(args))
     return (out, returned_aux) if returned_aux is not None else out
 
 

@@ -12,7 +12,14 @@ _DEVICE_NAMES = {_KDL_CPU: "the CPU", _KDL_CUDA_HOST: "pinned host memory", 4: "
 # __cuda_array_interface__ type strings.
 _TYPESTRS = {"<f2": "fp16", "<f4": "fp32", "<V2": "bf16"}
 _ELEMENT_BYTES = {"bf16": 2, "fp16": 2, "fp32": 4}
-_TORCH_DTYPES = {"torch.bfloat16": "bf16", "torch.float16": "fp16", "torch.float32": "fp32"}
+_TORCH_DTYPES = {}  # torch.dtype -> tilegrid's name, filled on first use
+
+
+def _torch_dtype_name(dtype):
+    if not _TORCH_DTYPES:
+        import torch
+        _TORCH_DTYPES.update({torch.bfloat16: "bf16", torch.float16: "fp16", torch.float32: "fp32"})
+    return _TORCH_DTYPES.get(dtype) or str(dtype).replace("torch.", "")
 
 
 class Tensor(NamedTuple):
@@ -48,8 +55,11 @@ def current_stream(x, stream):
         raise TypeError(f"stream: expected a torch.cuda.Stream, a cupy Stream or an integer handle, got "
                         f"{type(stream).__name__}")
     if is_torch(x):
+        if not x.is_cuda:
+            return 0
         import torch
-        return torch.cuda.current_stream(x.device).cuda_stream if x.is_cuda else 0
+        raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)  # the handle, without a Stream object
+        return raw(x.get_device()) if raw else torch.cuda.current_stream(x.device).cuda_stream
     if is_cupy(x):
         import cupy
         return cupy.cuda.get_current_stream().ptr
@@ -65,8 +75,8 @@ def read(x, name, stream):
         # synchronization, which costs tens of microseconds a tensor.
         if not x.is_cuda:
             raise ValueError(f"{name}: is on {x.device}; tilegrid multiplies tensors in GPU memory (move it with .cuda())")
-        dtype = _TORCH_DTYPES.get(str(x.dtype), str(x.dtype).replace("torch.", ""))
-        return Tensor(name, x.data_ptr(), tuple(x.shape), tuple(x.stride()), dtype, x.element_size(), x.device.index)
+        dtype = _torch_dtype_name(x.dtype)
+        return Tensor(name, x.data_ptr(), x.shape, x.stride(), dtype, x.element_size(), x.get_device())
     if hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__"):
         device_type, device_id = x.__dlpack_device__()
         device_type = int(device_type)

@@ -7,7 +7,8 @@ Python.
 
 Method (docs/python.md): the clocks warm up on a large GEMM first; each shape is checked against an
 fp32 torch.matmul, then both run in turns, each launch alone between CUDA events after an L2
-flush, for at least --iters turns and --seconds of wall time; medians are reported. The overhead
+flush and a GPU spin that hides the call's host time, for at least --iters turns and --seconds of
+wall time; medians are reported. The overhead
 is the host time per call with the GPU kept busy, so that calls queue rather than wait: what a call
 costs the Python thread.
 """
@@ -51,6 +52,9 @@ def time_in_turns(torch, calls, iters, seconds, flush):
         for j in range(len(calls)):
             which = (turn + j) % len(calls)
             flush.zero_()
+            # A spin of about 100 us queued ahead of the timed call: its host time (measured apart,
+            # below) overlaps the spin, so the events time the GPU's work alone, as for the C++ driver.
+            torch.cuda._sleep(200_000)
             begin.record()
             calls[which]()
             end.record()

@@ -3,7 +3,9 @@
 # -DBUILD_DIR, -DSOURCE_DIR, -DWORK_DIR. Checks on the way:
 #  - the umbrella header pulls in neither Boost nor the CUDA headers (its compile time is printed);
 #  - the consumer and the README program do not link cuBLAS;
-#  - the README's program builds, and runs (it skips itself without a GPU).
+#  - the README's program builds, and runs (it skips itself without a GPU);
+#  - with -DPYTHON and -DPYTHON_PACKAGE_DIR, the installed Python package imports and plans, and its
+#    extension module does not link cuBLAS either.
 file(REMOVE_RECURSE ${WORK_DIR})
 function(step)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -57,4 +59,13 @@ endforeach()
 step(${WORK_DIR}/build/consumer)
 step(${WORK_DIR}/build/readme_matmul)
 step(${WORK_DIR}/moved/bin/tilegrid --version)
+if(PYTHON)
+  step(${CMAKE_COMMAND} -E env PYTHONPATH=${WORK_DIR}/moved/${PYTHON_PACKAGE_DIR} ${PYTHON} -c
+       "import tilegrid\nprint('python package:', tilegrid.__file__, tilegrid.plan(64, 64, 64)['kernel']['name'])")
+  file(GLOB module ${WORK_DIR}/moved/${PYTHON_PACKAGE_DIR}/tilegrid/_tilegrid*)
+  step(ldd ${module})
+  if(step_output MATCHES "cublas")
+    message(FATAL_ERROR "the Python module links cuBLAS:\n${step_output}")
+  endif()
+endif()
 file(REMOVE_RECURSE ${WORK_DIR})

@@ -13,16 +13,20 @@ static_assert(tg_config::HAS_EPILOGUE || (!tg_config::EPILOGUE_AUX && tg_config:
 // C^T), storing the auxiliary output beside. Elements outside M x N (the kernel's) read at the nearest
 // element inside and are never stored: the reads never branch, so that the reads of the values a
 // caller applies this to one after another are in flight together.
-template <bool Transposed>
+// With StoreAux false, the auxiliary output's pair is packed into *aux_pair instead (2-byte aux types
+// only), for a caller that stores several pairs together (tg_store_aux_rows).
+template <bool Transposed, bool StoreAux = true>
 __device__ __forceinline__ void tg_epilogue_pair(float& v0, float& v1, const tg_epilogue_args& ep, int m, int n, int M,
-                                                 int N, int batch) {
+                                                 int N, int batch, tg_u32* aux_pair = nullptr) {
   using namespace tg_config;
   if constexpr (HAS_EPILOGUE) {
     const int mc = min(m, M - 1), n0c = min(n, N - 1), n1c = min(n + 1, N - 1);
     float aux0, aux1;
     v0 = Transposed ? tg_epilogue_value(v0, n0c, mc, batch, ep, aux0) : tg_epilogue_value(v0, mc, n0c, batch, ep, aux0);
     v1 = Transposed ? tg_epilogue_value(v1, n1c, mc, batch, ep, aux1) : tg_epilogue_value(v1, mc, n1c, batch, ep, aux1);
-    if constexpr (EPILOGUE_AUX) {
+    if constexpr (EPILOGUE_AUX && !StoreAux) {
+      *aux_pair = tg_pack_pair<tg_aux_t>(aux0, aux1);
+    } else if constexpr (EPILOGUE_AUX) {
       // Straight, the pair is adjacent in a row of aux (callers pass an even n).
       if (!Transposed && m < M && n + 1 < N) {
         tg_ep_store_aux_pair<tg_aux_t>(ep, m, n, batch, aux0, aux1);
@@ -34,6 +38,51 @@ __device__ __forceinline__ void tg_epilogue_pair(float& v0, float& v1, const tg_
       if (m < M && n + 1 < N) {
         Transposed ? tg_ep_store_aux<tg_aux_t>(ep, n + 1, m, batch, aux1) : tg_ep_store_aux<tg_aux_t>(ep, m, n + 1, batch, aux1);
       }
+    }
+  }
+}
+
+// Whether a straight slab fill hands its aux pairs to tg_store_aux_rows: 2-byte aux elements, whose
+// eight columns make one 16-byte store.
+template <bool Transposed>
+__device__ __forceinline__ constexpr bool tg_aux_by_rows() {
+  if constexpr (tg_config::EPILOGUE_AUX) {
+    return !Transposed && sizeof(tg_aux_t) == 2;
+  } else {
+    return false;
+  }
+}
+
+// The auxiliary output of four pairs each lane of a quad (lanes 4q .. 4q + 3) holds: pair b of quad
+// lane i is row row0 + (b % 2) * 8, columns col0 + (b / 2) * 8 + 2 i and + 1. In element pairs a warp's
+// store covers eight rows with 16 bytes each, half of every 32-byte sector; here the quad's lanes trade
+// pairs (three shuffles) so that lane i holds all eight columns of pair b = i, and stores them in one
+// 16-byte access where they lie inside aux and the address is 16-byte aligned, element by element
+// otherwise: a quarter of the store instructions, in whole sectors. Every lane of the warp calls it.
+__device__ __forceinline__ void tg_store_aux_rows(const tg_epilogue_args& ep, const tg_u32 (&pairs)[4], int row0,
+                                                  int col0, int M, int N, int batch, int lane) {
+  if constexpr (tg_config::EPILOGUE_AUX) {
+    const int i = lane % 4, quad = lane & ~3;
+    tg_u32 mine[4];  // mine[k]: columns 2k and 2k + 1 of pair b = i, from quad lane k
+#pragma unroll
+    for (int r = 0; r < 4; ++r) {
+      // Lane i sends its pair for b = i + r to lane i + r, and receives from lane i - r its pair for b = i.
+      const int to = (i + r) % 4, from = (i + 4 - r) % 4;
+      const tg_u32 out = to == 0 ? pairs[0] : to == 1 ? pairs[1] : to == 2 ? pairs[2] : pairs[3];
+      const tg_u32 in = r == 0 ? out : __shfl_sync(0xffffffffu, out, quad + from);
+#pragma unroll
+      for (int k = 0; k < 4; ++k) mine[k] = k == from ? in : mine[k];
+    }
+    const int m = row0 + (i % 2) * 8, n = col0 + (i / 2) * 8;
+    if (m >= M) return;
+    tg_aux_t* at = static_cast<tg_aux_t*>(ep.aux) + batch * ep.batch_stride_aux + m * ep.ld_aux + n;
+    if (n + 7 < N && (reinterpret_cast<unsigned long long>(at) & 15) == 0) {
+      *reinterpret_cast<uint4*>(at) = make_uint4(mine[0], mine[1], mine[2], mine[3]);
+      return;
+    }
+#pragma unroll
+    for (int e = 0; e < 8; ++e) {
+      if (n + e < N) reinterpret_cast<unsigned short*>(at)[e] = static_cast<unsigned short>(mine[e / 2] >> (16 * (e % 2)));
     }
   }
 }

@@ -41,9 +41,11 @@ struct tg_tile_place {
 // The values stored at (row, col) and (row, col + 1) of the tile (tg_epilogue_pair), applied as a slab
 // is filled, so that its reads and special functions stay beside the slab's stores, a slab's operands
 // in registers at a time (applied over a whole tile at once, the largest tiles spilled).
-template <typename Ep>
-__device__ __forceinline__ void tg_tile_epilogue_pair(float& v0, float& v1, const tg_tile_place& at, int row, int col) {
-  tg_epilogue_pair<Ep::TRANSPOSED>(v0, v1, at.prob->epilogue, at.m0 + row, at.n0 + col, at.M, at.N, at.batch);
+template <typename Ep, bool StoreAux = true>
+__device__ __forceinline__ void tg_tile_epilogue_pair(float& v0, float& v1, const tg_tile_place& at, int row, int col,
+                                                      tg_u32* aux_pair = nullptr) {
+  tg_epilogue_pair<Ep::TRANSPOSED, StoreAux>(v0, v1, at.prob->epilogue, at.m0 + row, at.n0 + col, at.M, at.N, at.batch,
+                                             aux_pair);
 }
 
 // Writes 64-row block `mb` of the warpgroup's accumulators, columns [col0, col0 + SLAB_N) of its tile,
@@ -69,12 +71,19 @@ __device__ __forceinline__ void tg_fill_slab_block(const float (&acc)[Regs], tg_
     for (int j = 0; j < SLAB_N / 8; j += 2) {
       // Blocks (rows 0-7, columns j), (rows 8-15, j), (0-7, j + 1), (8-15, j + 1) of the warp's rows.
       tg_u32 r[4];
+      constexpr bool AUX_BY_ROWS = tg_aux_by_rows<Ep::TRANSPOSED>();
+      [[maybe_unused]] tg_u32 aux_pairs[4];
 #pragma unroll
       for (int b = 0; b < 4; ++b) {
         const int a = 4 * (col0 / 8 + j + b / 2) + 2 * (b % 2);
         float v0 = acc[a], v1 = acc[a + 1];
-        tg_tile_epilogue_pair<Ep>(v0, v1, at, tile_row + (b % 2) * 8, col0 + (j + b / 2) * 8 + (lane % 4) * 2);
+        tg_tile_epilogue_pair<Ep, !AUX_BY_ROWS>(v0, v1, at, tile_row + (b % 2) * 8,
+                                                col0 + (j + b / 2) * 8 + (lane % 4) * 2, &aux_pairs[b]);
         r[b] = tg_pack_pair<tg_out_t>(v0, v1);
+      }
+      if constexpr (AUX_BY_ROWS) {
+        tg_store_aux_rows(at.prob->epilogue, aux_pairs, at.m0 + tile_row, at.n0 + col0 + j * 8, at.M, at.N, at.batch,
+                          lane);
       }
       if constexpr (Ep::TRANSPOSED) {
         const int m = first_row + (lane / 8) % 2 * 8, n = (j + lane / 16) * 8 + lane % 8;

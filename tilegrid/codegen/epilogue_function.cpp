@@ -31,9 +31,8 @@ std::string expression(const ir::Epilogue& e, int i) {
     case EpOp::Constant: return floatLiteral(n.value);
     case EpOp::BiasM: return "tg_ep_vector<tg_bias_t>(ep, m, batch)";
     case EpOp::BiasN: return "tg_ep_vector<tg_bias_t>(ep, n, batch)";
-    case EpOp::C: return "tg_ep_matrix<tg_c_in_t>(ep.c, ep.ld_c, ep.batch_stride_c, m, n, batch)";
-    case EpOp::Residual:
-      return "tg_ep_matrix<tg_residual_t>(ep.residual, ep.ld_residual, ep.batch_stride_residual, m, n, batch)";
+    case EpOp::C: return "in.c";
+    case EpOp::Residual: return "in.residual";
     case EpOp::Neg: return "-" + a;
     case EpOp::Relu: return "tg_relu(" + a + ")";
     case EpOp::Gelu: return "tg_gelu(" + a + ")";
@@ -55,27 +54,7 @@ std::string expression(const ir::Epilogue& e, int i) {
   return "";
 }
 
-}  // namespace
-
-std::string printEpilogueFunction(const scheduler::MatmulProblem& problem) {
-  const ir::Epilogue& e = problem.epilogue;
-  std::string out = "// ---- epilogue, printed from its IR: " + e.toString() + " ----\n";
-  out +=
-      "// The value stored at (m, n) of batch entry `batch` (the caller's C), from the computed `acc`, and the\n"
-      "// auxiliary output's value there (EPILOGUE_AUX). Callers pass coordinates inside C, clamped where the\n"
-      "// element lies outside: reads never branch, so that a slab's reads are all in flight at once.\n";
-  out +=
-      "__device__ __forceinline__ float tg_epilogue_value(float acc, int m, int n, int batch, const tg_epilogue_args& "
-      "ep, float& aux) {\n";
-  const std::vector<bool> live = e.live();
-  for (size_t i = 0; i < e.nodes().size(); ++i) {
-    if (live[i]) out += fmt::format("  const float e{} = {};\n", i, expression(e, static_cast<int>(i)));
-  }
-  out += e.aux() ? fmt::format("  aux = e{};\n", *e.aux()) : "  aux = 0.f;\n";
-  out += "  (void)m; (void)n; (void)batch; (void)ep;\n";
-  return out + fmt::format("  return e{};\n}}\n", e.output());
-}
-
+// The operands' element types.
 void addEpilogueTypes(const scheduler::MatmulProblem& p, ConfigBlock& config) {
   const auto type = [&](const std::optional<scheduler::DType>& t) { return cudaTypeName(t.value_or(p.out_dtype)); };
   config.type("bias_t", type(p.bias_dtype))
@@ -83,6 +62,29 @@ void addEpilogueTypes(const scheduler::MatmulProblem& p, ConfigBlock& config) {
       .type("residual_t", type(p.residual_dtype))
       .type("aux_t", type(p.aux_dtype));
 }
+
+}  // namespace
+
+std::string printEpilogueFunction(const scheduler::MatmulProblem& problem) {
+  const ir::Epilogue& e = problem.epilogue;
+  std::string out = "// ---- epilogue, printed from its IR: " + e.toString() + " ----\n";
+  out +=
+      "// The value stored at (m, n) of batch entry `batch` (the caller's C), from the computed `acc` and the\n"
+      "// matrices' elements there (`in`, read by the caller: tg_ep_load_inputs), and the auxiliary output's\n"
+      "// value there (EPILOGUE_AUX). Callers pass coordinates inside C, clamped where the element lies\n"
+      "// outside: reads never branch, so that a slab's reads are all in flight at once.\n";
+  out +=
+      "__device__ __forceinline__ float tg_epilogue_value(float acc, int m, int n, int batch, const tg_epilogue_args& "
+      "ep,\n                                                   const tg_ep_inputs& in, float& aux) {\n";
+  const std::vector<bool> live = e.live();
+  for (size_t i = 0; i < e.nodes().size(); ++i) {
+    if (live[i]) out += fmt::format("  const float e{} = {};\n", i, expression(e, static_cast<int>(i)));
+  }
+  out += e.aux() ? fmt::format("  aux = e{};\n", *e.aux()) : "  aux = 0.f;\n";
+  out += "  (void)m; (void)n; (void)batch; (void)ep; (void)in;\n";
+  return out + fmt::format("  return e{};\n}}\n", e.output());
+}
+
 
 void addEpilogueConfig(const scheduler::MatmulProblem& p, ConfigBlock& config) {
   addEpilogueTypes(p, config);

@@ -15,7 +15,5 @@ std::string printEpilogueFunction(const scheduler::MatmulProblem& problem);
 
 // HAS_EPILOGUE, what it reads (EPILOGUE_AUX, EPILOGUE_BIAS_AXIS, EPILOGUE_READS_C, EPILOGUE_READS_RESIDUAL), and the types tg_bias_t, tg_c_in_t, tg_residual_t, tg_aux_t.
 void addEpilogueConfig(const scheduler::MatmulProblem& problem, ConfigBlock& config);
-// The types alone, for kernels that only call tg_epilogue_value.
-void addEpilogueTypes(const scheduler::MatmulProblem& problem, ConfigBlock& config);
 
 }  // namespace tilegrid::codegen

@@ -21,8 +21,7 @@ KernelSource emitPointwiseEpilogue(const scheduler::MatmulProblem& p) {
   ConfigBlock config("tilegrid_pointwise_epilogue_v" + std::to_string(vec));
   config.type("out_t", cudaTypeName(p.out_dtype));
   config.value("VEC", vec, "elements of a row a thread takes");
-  addEpilogueTypes(p, config);
-  config.flag("EPILOGUE_AUX", p.hasAux(), "the epilogue stores an auxiliary output");
+  addEpilogueConfig(p, config);
   KernelSource source;
   source.kernel_name = config.kernelName();
   source.cuda = assembleKernel({"C = epilogue(C) in place: " + p.epilogue.toString(),
@@ -30,7 +29,7 @@ KernelSource emitPointwiseEpilogue(const scheduler::MatmulProblem& p) {
                                 "",
                                 &config,
                                 printEpilogueFunction(p),
-                                {},
+                                {"fused_epilogue"},
                                 "pointwise_epilogue"});
   source.launch.block = {256, 1, 1};
   return source;

@@ -61,6 +61,14 @@ __device__ __forceinline__ float tg_ep_matrix(const void* base, long long ld, lo
   return tg_dtype<T>::to_float(__ldg(static_cast<const T*>(base) + batch * batch_stride + m * ld + n));
 }
 
+// The matrices' elements at one (m, n), as tg_epilogue_value takes them: read there by
+// tg_ep_load_inputs (fused_epilogue.cuh), or by a caller that reads several elements in one access
+// (tg_load_row_piece).
+struct tg_ep_inputs {
+  float c, residual;
+};
+
+
 template <typename T>
 __device__ __forceinline__ void tg_ep_store_aux(const tg_epilogue_args& ep, int m, int n, int batch, float v) {
   static_cast<T*>(ep.aux)[batch * ep.batch_stride_aux + m * ep.ld_aux + n] = tg_dtype<T>::from_float(v);

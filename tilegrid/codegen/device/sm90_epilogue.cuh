@@ -43,9 +43,9 @@ struct tg_tile_place {
 // in registers at a time (applied over a whole tile at once, the largest tiles spilled).
 template <typename Ep, bool StoreAux = true>
 __device__ __forceinline__ void tg_tile_epilogue_pair(float& v0, float& v1, const tg_tile_place& at, int row, int col,
-                                                      tg_u32* aux_pair = nullptr) {
+                                                      tg_u32* aux_pair = nullptr, const tg_ep_inputs* inputs = nullptr) {
   tg_epilogue_pair<Ep::TRANSPOSED, StoreAux>(v0, v1, at.prob->epilogue, at.m0 + row, at.n0 + col, at.M, at.N, at.batch,
-                                             aux_pair);
+                                             aux_pair, inputs);
 }
 
 // Writes 64-row block `mb` of the warpgroup's accumulators, columns [col0, col0 + SLAB_N) of its tile,
@@ -65,20 +65,44 @@ __device__ __forceinline__ void tg_fill_slab_block(const float (&acc)[Regs], tg_
   const int first_row = consumer * WM + (Ep::BLOCK_STEP == 0 ? mb * 64 : 0) + warp * 16;
   tg_out_t* const slab = smem_c + (Ep::BLOCK_STEP == 0 ? 0 : mb * Ep::BLOCK_STEP);
   if constexpr (Ep::STMATRIX) {
+    constexpr bool AUX_BY_ROWS = tg_aux_by_rows<Ep::TRANSPOSED>(), INPUTS_BY_ROWS = tg_inputs_by_rows<Ep::TRANSPOSED>();
+    // The epilogue's matrices, where read in pieces: the slab's pieces, all in flight together.
+    [[maybe_unused]] tg_u32 c_pieces[SLAB_N / 16][4], residual_pieces[SLAB_N / 16][4];
+    if constexpr (INPUTS_BY_ROWS) {
+      const tg_epilogue_args& ep = at.prob->epilogue;
+#pragma unroll
+      for (int j = 0; j < SLAB_N / 8; j += 2) {
+        const int row0 = at.m0 + tile_row, piece0 = at.n0 + col0 + j * 8;
+        if constexpr (EPILOGUE_READS_C) {
+          tg_load_row_piece<tg_c_in_t>(ep.c, ep.ld_c, ep.batch_stride_c, row0, piece0, at.M, at.N, at.batch, lane,
+                                       c_pieces[j / 2]);
+        }
+        if constexpr (EPILOGUE_READS_RESIDUAL) {
+          tg_load_row_piece<tg_residual_t>(ep.residual, ep.ld_residual, ep.batch_stride_residual, row0, piece0, at.M,
+                                           at.N, at.batch, lane, residual_pieces[j / 2]);
+        }
+      }
+    }
     // A quarter of the store instructions of element pairs. Lane l addresses row l % 8 of block
     // l / 8 as stored: of the warp's rows when straight, of the block's columns when transposed.
 #pragma unroll
     for (int j = 0; j < SLAB_N / 8; j += 2) {
       // Blocks (rows 0-7, columns j), (rows 8-15, j), (0-7, j + 1), (8-15, j + 1) of the warp's rows.
       tg_u32 r[4];
-      constexpr bool AUX_BY_ROWS = tg_aux_by_rows<Ep::TRANSPOSED>();
-      [[maybe_unused]] tg_u32 aux_pairs[4];
+      [[maybe_unused]] tg_u32 aux_pairs[4], c_pairs[4], residual_pairs[4];
+      if constexpr (INPUTS_BY_ROWS) {
+        if constexpr (EPILOGUE_READS_C) tg_quad_transpose(c_pieces[j / 2], c_pairs, lane);
+        if constexpr (EPILOGUE_READS_RESIDUAL) tg_quad_transpose(residual_pieces[j / 2], residual_pairs, lane);
+      }
 #pragma unroll
       for (int b = 0; b < 4; ++b) {
         const int a = 4 * (col0 / 8 + j + b / 2) + 2 * (b % 2);
         float v0 = acc[a], v1 = acc[a + 1];
+        [[maybe_unused]] tg_ep_inputs inputs[2];
+        if constexpr (INPUTS_BY_ROWS) tg_unpack_inputs(c_pairs, residual_pairs, b, inputs);
         tg_tile_epilogue_pair<Ep, !AUX_BY_ROWS>(v0, v1, at, tile_row + (b % 2) * 8,
-                                                col0 + (j + b / 2) * 8 + (lane % 4) * 2, &aux_pairs[b]);
+                                                col0 + (j + b / 2) * 8 + (lane % 4) * 2, &aux_pairs[b],
+                                                INPUTS_BY_ROWS ? inputs : nullptr);
         r[b] = tg_pack_pair<tg_out_t>(v0, v1);
       }
       if constexpr (AUX_BY_ROWS) {

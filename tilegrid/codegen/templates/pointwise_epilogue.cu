@@ -1,6 +1,7 @@
 // tilegrid pointwise epilogue: C = epilogue(C) in place over a row-major output of `batch` entries of
 // M x N, after a GEMM that stored the plain product: the unfused pair a fused epilogue is measured
-// against. Built from the configuration above it (tg_out_t, VEC) and the printed tg_epilogue_value.
+// against. Built from the configuration above it (tg_out_t, VEC), the printed tg_epilogue_value and
+// the operand reads of fused_epilogue.cuh.
 // Each thread takes VEC consecutive elements of a row, in one access where they make 16 bytes.
 
 template <int Vec>
@@ -25,7 +26,7 @@ extern "C" __global__ void TG_KERNEL_NAME(tg_out_t* __restrict__ C, int M, int N
     for (int e = 0; e < VEC; ++e) {
       const float acc = tg_dtype<tg_out_t>::to_float(chunk.v[e]);
       float aux;
-      chunk.v[e] = tg_dtype<tg_out_t>::from_float(tg_epilogue_value(acc, m, n + e, b, ep, aux));
+      chunk.v[e] = tg_dtype<tg_out_t>::from_float(tg_epilogue_value(acc, m, n + e, b, ep, tg_ep_load_inputs(ep, m, n + e, b), aux));
       if (EPILOGUE_AUX) tg_ep_store_aux<tg_aux_t>(ep, m, n + e, b, aux);
     }
     *at = chunk;

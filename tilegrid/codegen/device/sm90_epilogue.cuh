@@ -67,7 +67,8 @@ __device__ __forceinline__ void tg_fill_slab_block(const float (&acc)[Regs], tg_
   if constexpr (Ep::STMATRIX) {
     constexpr bool AUX_BY_ROWS = tg_aux_by_rows<Ep::TRANSPOSED>(), INPUTS_BY_ROWS = tg_inputs_by_rows<Ep::TRANSPOSED>();
     // The epilogue's matrices, where read in pieces: the slab's pieces, all in flight together.
-    [[maybe_unused]] tg_u32 c_pieces[SLAB_N / 16][4], residual_pieces[SLAB_N / 16][4];
+    constexpr int PIECES = SLAB_N >= 16 ? SLAB_N / 16 : 1;  // a lane's pieces a slab (one in an 8-wide slab)
+    [[maybe_unused]] tg_u32 c_pieces[PIECES][4], residual_pieces[PIECES][4];
     if constexpr (INPUTS_BY_ROWS) {
       const tg_epilogue_args& ep = at.prob->epilogue;
 #pragma unroll

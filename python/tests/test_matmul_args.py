@@ -1,0 +1,104 @@
+"""What matmul derives from its tensors, without a GPU: the extension's launch is replaced by a
+recorder, and tensors are plain objects with a __cuda_array_interface__ over made-up addresses, so
+every layout, leading dimension, batch stride, alignment and epilogue operand can be checked."""
+import pytest
+
+import tilegrid
+from tilegrid import _matmul
+
+BASE = 0x7F0000000000  # a 16-byte aligned made-up device address
+
+
+class Fake:
+    """A GPU array seen only through __cuda_array_interface__ (strides in bytes, None: row-major)."""
+
+    def __init__(self, shape, strides=None, typestr="<f2", offset=0):
+        self.__cuda_array_interface__ = {"shape": shape, "typestr": typestr, "data": (BASE + offset, False),
+                                         "strides": strides, "version": 3}
+
+
+@pytest.fixture
+def launches(monkeypatch):
+    calls = []
+
+    def record(problem, a, b, c, stream, options, epilogue):
+        calls.append({"problem": problem, "pointers": (a, b, c), "stream": stream, "options": options,
+                      "epilogue": epilogue})
+
+    monkeypatch.setattr(_matmul._tilegrid, "matmul", record)
+    return calls
+
+
+# Positions in the problem tuple (python/src/run.cpp, ProblemField).
+M, N, K, BATCH, LAYOUT, A_DT, B_DT, OUT_DT, LDA, LDB, LDC, SA, SB, SC, ALIGN_A, ALIGN_B, ALIGN_C, EPILOGUE = range(18)
+
+
+def test_layouts_and_leading_dimensions_follow_the_strides(launches):
+    m, n, k = 96, 80, 64
+    row_a, col_a = Fake((m, k)), Fake((m, k), strides=(2, 2 * m))        # K-major A (T), M-major A (N)
+    col_b, row_b = Fake((k, n), strides=(2, 2 * k)), Fake((k, n))        # K-major B (N), N-major B (T)
+    out = Fake((m, n))
+    for a, b, layout, lda, ldb in ((row_a, col_b, "TN", k, k), (col_a, row_b, "NT", m, n), (col_a, col_b, "NN", m, k),
+                                   (row_a, row_b, "TT", k, n)):
+        tilegrid.matmul(a, b, out)
+        p = launches[-1]["problem"]
+        assert (p[M], p[N], p[K], p[BATCH]) == (m, n, k, 1)
+        assert (p[LAYOUT], p[LDA], p[LDB], p[LDC]) == (layout, lda, ldb, n)
+        assert (p[A_DT], p[B_DT], p[OUT_DT]) == ("fp16", "fp16", "fp16")
+        assert (p[ALIGN_A], p[ALIGN_B], p[ALIGN_C]) == (8, 8, 8)
+        assert launches[-1]["stream"] == 0 and launches[-1]["options"] == (None, False, False, None)
+
+
+def test_views_keep_their_leading_dimension_and_alignment(launches):
+    # Rows 1000 elements apart, starting one element (2 bytes) past a 16-byte boundary.
+    a = Fake((500, 300), strides=(2000, 2), offset=2)
+    b = Fake((300, 400), strides=(2, 1204), offset=8)   # K-major, columns 602 apart, 8 bytes in
+    out = Fake((500, 400), strides=(2 * 420, 2), offset=6)
+    tilegrid.matmul(a, b, out, out_dtype="fp16")
+    p = launches[-1]["problem"]
+    assert (p[LAYOUT], p[LDA], p[LDB], p[LDC]) == ("TN", 1000, 602, 420)
+    assert (p[ALIGN_A], p[ALIGN_B], p[ALIGN_C]) == (1, 2, 1)
+    assert launches[-1]["pointers"] == (BASE + 2, BASE + 8, BASE + 6)
+
+
+def test_batches_carry_their_strides(launches):
+    a = Fake((3, 64, 32), strides=(2 * 64 * 40, 2 * 40, 2))
+    b = Fake((3, 32, 48))
+    out = Fake((3, 64, 48))
+    tilegrid.matmul(a, b, out)
+    p = launches[-1]["problem"]
+    assert (p[BATCH], p[LAYOUT], p[LDA], p[SA], p[SB], p[SC]) == (3, "TT", 40, 64 * 40, 32 * 48, 64 * 48)
+
+
+def test_epilogue_operands_reach_their_fields(launches):
+    m, n, k = 64, 72, 32
+    a, b, out = Fake((m, k)), Fake((k, n), strides=(2, 2 * k)), Fake((m, n))
+    bias = Fake((n,), typestr="<f4", offset=64)
+    c = Fake((m, n), strides=(4 * 80, 4), typestr="<f4", offset=128)
+    aux = Fake((m, n), offset=256)
+    tilegrid.matmul(a, b, out, "relu(alpha * acc + beta * c + bias[n]); aux = acc", bias=bias, c=c, aux=aux,
+                    alpha=0.5, beta=2.0)
+    call = launches[-1]
+    p, e = call["problem"], call["epilogue"]
+    assert p[EPILOGUE] == "relu(alpha * acc + beta * c + bias[n]); aux = acc"
+    assert p[18:22] == ("fp32", "fp32", None, "fp16")  # bias, c, residual, aux dtypes
+    assert e == (0.5, 2.0, BASE + 64, 0, BASE + 128, 80, 0, None, 0, 0, BASE + 256, n, 0)
+
+
+def test_refusals_before_launch(launches):
+    a, b, out = Fake((64, 32)), Fake((32, 48)), Fake((64, 48))
+    with pytest.raises(TypeError, match="out: needed"):
+        tilegrid.matmul(a, b)
+    with pytest.raises(ValueError, match="out: expected shape 64x48"):
+        tilegrid.matmul(a, b, Fake((64, 49)))
+    with pytest.raises(ValueError, match="a: its address .* is not a multiple of its 2-byte elements"):
+        tilegrid.matmul(Fake((64, 32), offset=1), b, out)
+    with pytest.raises(ValueError, match="out: is read-only"):
+        readonly = Fake((64, 48))
+        readonly.__cuda_array_interface__["data"] = (BASE, True)
+        tilegrid.matmul(a, b, readonly)
+    with pytest.raises(TypeError, match="residual: the epilogue .* reads residual; pass it"):
+        tilegrid.matmul(a, b, out, "acc * residual")
+    with pytest.raises(TypeError, match="stream: expected"):
+        tilegrid.matmul(a, b, out, stream=object())
+    assert launches == []

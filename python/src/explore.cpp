@@ -2,6 +2,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 #include <string>
@@ -11,6 +12,7 @@
 #include "cli/grid_command.h"
 #include "cli/kernel_commands.h"
 #include "cli/plan_command.h"
+#include "cli/plan_options.h"
 #include "tilegrid/ir/epilogue.h"
 #include "tilegrid/ir/error.h"
 
@@ -20,56 +22,27 @@ namespace {
 namespace py = pybind11;
 
 // The planning options, by their Python names: the CLI's flags with '_' for '-'. Values arrive as
-// the text the CLI would take (the package formats tuples and booleans).
+// the text the CLI would take (the package formats tuples and booleans, on/off), and go through the
+// CLI's own option definitions (addPlanOptions), so both accept and refuse the same things.
 cli::PlanOptions planOptions(const std::map<std::string, std::string>& given) {
-  cli::PlanOptions o;
-  const std::map<std::string, std::string cli::PlanOptions::*> text{
-      {"m", &cli::PlanOptions::m},
-      {"n", &cli::PlanOptions::n},
-      {"k", &cli::PlanOptions::k},
-      {"batch", &cli::PlanOptions::batch},
-      {"lda", &cli::PlanOptions::lda},
-      {"ldb", &cli::PlanOptions::ldb},
-      {"ldc", &cli::PlanOptions::ldc},
-      {"stride_a", &cli::PlanOptions::stride_a},
-      {"stride_b", &cli::PlanOptions::stride_b},
-      {"stride_c", &cli::PlanOptions::stride_c},
-      {"dtype", &cli::PlanOptions::dtype},
-      {"out_dtype", &cli::PlanOptions::out_dtype},
-      {"layout", &cli::PlanOptions::layout},
-      {"epilogue", &cli::PlanOptions::epilogue},
-      {"bias_dtype", &cli::PlanOptions::bias_dtype},
-      {"c_in_dtype", &cli::PlanOptions::c_in_dtype},
-      {"residual_dtype", &cli::PlanOptions::residual_dtype},
-      {"aux_dtype", &cli::PlanOptions::aux_dtype},
-      {"arch", &cli::PlanOptions::arch},
-      {"factor", &cli::PlanOptions::factor},
-      {"method", &cli::PlanOptions::method},
-      {"group", &cli::PlanOptions::group},
-      {"cta_tile", &cli::PlanOptions::cta_tile},
-      {"warp_tile", &cli::PlanOptions::warp_tile},
-      {"stages", &cli::PlanOptions::stages},
-      {"cluster", &cli::PlanOptions::cluster},
-      {"persistent", &cli::PlanOptions::persistent},
-      {"stream_k", &cli::PlanOptions::stream_k},
-      {"swap_ab", &cli::PlanOptions::swap_ab},
-      {"pad_operands", &cli::PlanOptions::pad_operands},
-      {"mma_order", &cli::PlanOptions::mma_order},
-      {"width_at_launch", &cli::PlanOptions::width_at_launch},
-      {"fixed_choices", &cli::PlanOptions::fixed_choices}};
-  const std::map<std::string, bool cli::PlanOptions::*> flags{{"specialize_shape", &cli::PlanOptions::specialize_shape},
-                                                              {"deterministic", &cli::PlanOptions::deterministic},
-                                                              {"tuned", &cli::PlanOptions::tuned}};
+  cli::PlanOptions options;
+  CLI::App app;
+  cli::addPlanOptions(app, options);
+  std::vector<std::string> args;
   for (const auto& [name, value] : given) {
-    if (auto t = text.find(name); t != text.end()) {
-      o.*(t->second) = value;
-    } else if (auto f = flags.find(name); f != flags.end()) {
-      o.*(f->second) = value == "on";
-    } else {
-      throw py::type_error("unexpected keyword argument '" + name + "'");
-    }
+    std::string flag = "--" + name;
+    for (char& ch : flag) ch = ch == '_' ? '-' : ch;
+    if (app.get_option_no_throw(flag) == nullptr) throw py::type_error("unexpected keyword argument '" + name + "'");
+    args.push_back(flag + "=" + value);
   }
-  return o;
+  // CLI11 takes the arguments last first.
+  std::reverse(args.begin(), args.end());
+  try {
+    app.parse(args);
+  } catch (const CLI::ParseError& e) {
+    throw UserError(e.what());
+  }
+  return options;
 }
 
 py::array_t<int64_t> grid(int64_t tiles_m, int64_t tiles_n, const std::string& factors, const std::string& method,

@@ -92,7 +92,7 @@ def read(x, name, stream):
     if interface is not None:
         typestr = interface["typestr"]
         dtype = _TYPESTRS.get(typestr, typestr)
-        element_bytes = _ELEMENT_BYTES.get(dtype, int(typestr[2:]) if typestr[2:].isdigit() else 1)
+        element_bytes = _ELEMENT_BYTES.get(dtype, max(1, int(typestr[2:])) if typestr[2:].isdigit() else 1)
         shape = tuple(int(s) for s in interface["shape"])
         if interface.get("strides") is None:
             strides, step = [], 1

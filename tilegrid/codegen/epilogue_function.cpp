@@ -54,15 +54,6 @@ std::string expression(const ir::Epilogue& e, int i) {
   return "";
 }
 
-// The operands' element types.
-void addEpilogueTypes(const scheduler::MatmulProblem& p, ConfigBlock& config) {
-  const auto type = [&](const std::optional<scheduler::DType>& t) { return cudaTypeName(t.value_or(p.out_dtype)); };
-  config.type("bias_t", type(p.bias_dtype))
-      .type("c_in_t", type(p.c_in_dtype))
-      .type("residual_t", type(p.residual_dtype))
-      .type("aux_t", type(p.aux_dtype));
-}
-
 }  // namespace
 
 std::string printEpilogueFunction(const scheduler::MatmulProblem& problem) {
@@ -85,9 +76,12 @@ std::string printEpilogueFunction(const scheduler::MatmulProblem& problem) {
   return out + fmt::format("  return e{};\n}}\n", e.output());
 }
 
-
 void addEpilogueConfig(const scheduler::MatmulProblem& p, ConfigBlock& config) {
-  addEpilogueTypes(p, config);
+  const auto type = [&](const std::optional<scheduler::DType>& t) { return cudaTypeName(t.value_or(p.out_dtype)); };
+  config.type("bias_t", type(p.bias_dtype))
+      .type("c_in_t", type(p.c_in_dtype))
+      .type("residual_t", type(p.residual_dtype))
+      .type("aux_t", type(p.aux_dtype));
   config.flag("HAS_EPILOGUE", !p.epilogue.isIdentity(), "each value passes through tg_epilogue_value before it is stored")
       .value("EPILOGUE_BIAS_AXIS", p.epilogueUses(EpOp::BiasM) ? 1 : p.epilogueUses(EpOp::BiasN) ? 2 : 0,
              "the epilogue's bias vector runs along m (1) or n (2), or there is none (0)")

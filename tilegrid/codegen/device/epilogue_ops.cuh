@@ -68,7 +68,6 @@ struct tg_ep_inputs {
   float c, residual;
 };
 
-
 template <typename T>
 __device__ __forceinline__ void tg_ep_store_aux(const tg_epilogue_args& ep, int m, int n, int batch, float v) {
   static_cast<T*>(ep.aux)[batch * ep.batch_stride_aux + m * ep.ld_aux + n] = tg_dtype<T>::from_float(v);

@@ -62,6 +62,10 @@ void addPlanOptions(CLI::App& cmd, PlanOptions& o) {
                  "sm_90: on compiles the traversal's factor, the cluster size and C's orientation and stores into "
                  "the kernel (the shape is still read at launch); off lets one kernel read them at launch. Default: "
                  "on for kernels modelled under 20 us whose M and N are at most 2048");
+  cmd.add_option("--pingpong", o.pingpong,
+                 "sm_90: on gives each of two consumer warpgroups whole tiles in turns (a warpgroup's share of the "
+                 "chosen tile, or --cta-tile), so that one stores its tile while the other multiplies; whole units, no "
+                 "stream-K. off (default): the consumers share each tile");
   cmd.add_option("--swap-ab", o.swap_ab,
                  "sm_90: on computes C^T = B^T A^T (wgmma's M along N, each tile stored transposed); off computes C = A B. "
                  "Default: on where N is 64 or less under a larger M, else the orientation whose tile ranking scores "
@@ -133,6 +137,7 @@ PlanRequest parsePlanOptions(const PlanOptions& o, const std::optional<scheduler
   if (!o.persistent.empty()) r.overrides.persistent = parseOnOff("--persistent", o.persistent);
   if (!o.stream_k.empty()) r.overrides.stream_k = parseOnOff("--stream-k", o.stream_k);
   if (!o.swap_ab.empty()) r.overrides.swap_ab = parseOnOff("--swap-ab", o.swap_ab);
+  if (!o.pingpong.empty()) r.overrides.pingpong = parseOnOff("--pingpong", o.pingpong);
   if (!o.width_at_launch.empty()) r.overrides.width_at_launch = parseOnOff("--width-at-launch", o.width_at_launch);
   if (!o.fixed_choices.empty()) r.overrides.launch_choices_compiled = parseOnOff("--fixed-choices", o.fixed_choices);
   if (o.specialize_shape) r.overrides.specialize_shape = true;

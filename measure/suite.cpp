@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "tilegrid/ir/check.h"
+#include "tilegrid/ir/epilogue.h"
 
 namespace tilegrid::runtime {
 namespace {
@@ -32,12 +33,12 @@ bool flag(const nlohmann::json& c, const std::string& name, const char* key) {
 // One entry of a case's "schedules": the overrides, and their text as `tilegrid run` options in the
 // order the tile datasets name them.
 std::pair<std::string, scheduler::ScheduleOverrides> parseSchedule(const nlohmann::json& s, const std::string& name) {
-  static const std::set<std::string> kScheduleKeys = {"swap_ab", "cta_tile", "cluster", "stages"};
+  static const std::set<std::string> kScheduleKeys = {"swap_ab", "cta_tile", "cluster", "stages", "pingpong"};
   TG_USER_CHECK(s.is_object() && !s.empty())
-      << "suite case '" << name << "': each schedule is an object of swap_ab, cta_tile, cluster and stages";
+      << "suite case '" << name << "': each schedule is an object of swap_ab, cta_tile, cluster, stages and pingpong";
   for (const auto& [key, value] : s.items()) {
     TG_USER_CHECK(kScheduleKeys.count(key) > 0) << "suite case '" << name << "': unknown schedule field '" << key
-                                                << "' (allowed: swap_ab, cta_tile, cluster, stages)";
+                                                << "' (allowed: swap_ab, cta_tile, cluster, stages, pingpong)";
   }
   scheduler::ScheduleOverrides o;
   std::string text;
@@ -56,6 +57,10 @@ std::pair<std::string, scheduler::ScheduleOverrides> parseSchedule(const nlohman
   if (s.contains("cluster")) {
     o.cluster_m = wholeNumber(s, name, "cluster", 1);
     text += " --cluster " + std::to_string(*o.cluster_m);
+  }
+  if (s.contains("pingpong")) {
+    o.pingpong = flag(s, name, "pingpong");
+    text += std::string(" --pingpong ") + (*o.pingpong ? "on" : "off");
   }
   if (s.contains("stages")) {
     o.stages = wholeNumber(s, name, "stages", 0);
@@ -76,7 +81,7 @@ std::vector<SuiteCase> parseSuite(const std::string& json_text) {
   TG_USER_CHECK(j.is_object() && j.contains("cases") && j.at("cases").is_array())
       << "a suite is an object with a \"cases\" array";
   static const std::set<std::string> kKeys = {"name", "category", "m", "n", "k", "batch", "layouts", "dtype",
-                                              "out_dtype", "lda", "ldb", "ldc", "schedules"};
+                                              "out_dtype", "lda", "ldb", "ldc", "epilogue", "schedules"};
   std::vector<SuiteCase> cases;
   std::set<std::string> names;
   for (const nlohmann::json& c : j.at("cases")) {
@@ -117,6 +122,8 @@ std::vector<SuiteCase> parseSuite(const std::string& json_text) {
       p.a_dtype = p.b_dtype = scheduler::parseDType(text(c, name, "dtype", "bf16"));
       p.out_dtype = scheduler::parseDType(text(c, name, "out_dtype", scheduler::toString(p.a_dtype)));
       try {
+        // A fused epilogue (ir/epilogue.h), its operands of C's type.
+        if (c.contains("epilogue")) p.epilogue = ir::Epilogue::parse(text(c, name, "epilogue", ""));
         p.validate();
       } catch (const UserError& e) {
         TG_USER_ERROR() << "suite case '" << name << "' (" << layout << "): " << e.what();

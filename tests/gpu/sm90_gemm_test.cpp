@@ -24,6 +24,7 @@ TEST_P(Sm90VsCublas, MatchesCublas) { expectCorrect(GetParam(), runtime::Referen
 INSTANTIATE_TEST_SUITE_P(Cases, Sm90Gemm, ::testing::ValuesIn(sm90RunCases()), caseName);
 INSTANTIATE_TEST_SUITE_P(Shapes, Sm90VsCublas, ::testing::ValuesIn(sm90CublasCases()), caseName);
 INSTANTIATE_TEST_SUITE_P(StreamK, Sm90VsCublas, ::testing::ValuesIn(sm90StreamKCases()), caseName);
+INSTANTIATE_TEST_SUITE_P(PingPong, Sm90VsCublas, ::testing::ValuesIn(sm90PingPongCases()), caseName);
 
 // Stream-K's flags and accumulated sums are left zeroed by every launch (the next one relies on it),
 // and repeated launches on the same workspace stay correct: for the first case of each way of adding

@@ -58,6 +58,7 @@ std::string GemmCase::label() const {
          (overrides.swap_ab ? (*overrides.swap_ab ? "_swap_ab" : "_no_swap_ab") : "") +
          (overrides.pad ? (*overrides.pad ? "_padded" : "_unpadded") : "") +
          (overrides.deterministic && *overrides.deterministic ? "_deterministic" : "") +
+         (overrides.pingpong && *overrides.pingpong ? "_pingpong" : "") +
          (problem.epilogue.isIdentity() ? "" : " epilogue " + problem.epilogue.toString());
 }
 
@@ -75,6 +76,7 @@ struct TileConfig {
   int64_t cluster_m = 1;
   bool swap_ab = false;  // sm_90: compute C^T = B^T A^T
   bool padded = false;   // sm_80: misaligned operands read through padded copies (misaligned shapes only)
+  bool pingpong = false;  // sm_90: the consumer warpgroups take whole tiles in turns (not with split-merge)
 };
 
 struct Shape3 {
@@ -92,6 +94,7 @@ std::vector<GemmCase> compileCases(scheduler::Arch arch, const std::vector<TileC
         for (const auto& tile : tiles) {
           for (bool aligned : {true, false}) {
             if (tile.padded && aligned) continue;  // nothing to pad
+            if (tile.pingpong && g.method == GridMethod::SplitMerge) continue;  // refused: not every unit exists
             const Shape3 s = aligned ? aligned_shape : misaligned_shape;
             GemmCase c{makeProblem(s.m, s.n, s.k, layout, in, out), {}};
             c.overrides.arch = arch;
@@ -102,6 +105,7 @@ std::vector<GemmCase> compileCases(scheduler::Arch arch, const std::vector<TileC
             if (arch == scheduler::Arch::Sm90) {
               c.overrides.cluster_m = tile.cluster_m;
               c.overrides.swap_ab = tile.swap_ab;
+              if (tile.pingpong) c.overrides.pingpong = true;
             } else {
               // Unset, the misaligned shapes here are too small for the copy to pay.
               if (tile.padded) c.overrides.pad = true;
@@ -195,7 +199,8 @@ std::vector<GemmCase> sm80SmallVariants() {
 // 192x152 pairs computing C^T (transposed slabs, the last one overlapping, multicast halves of 76
 // rows), and pairs of two consumer warpgroups of 128 rows (two accumulator blocks each): 256x152x32
 // computing C (64-byte atoms), 256x152x64 computing C^T (16- or 8-column slabs, narrowed for a
-// fourth stage).
+// fourth stage). Ping-pong kernels (two warpgroups, a whole tile each): 128x128 pairs (two accumulator
+// blocks a warpgroup), and 64x200 alone computing C^T (a width whose last slab overlaps).
 const std::vector<TileConfig> kSm90Tiles = {{std::nullopt, 1},
                                             {std::nullopt, 2},
                                             {scheduler::TileShape{128, 256, 64}, 2},
@@ -206,7 +211,9 @@ const std::vector<TileConfig> kSm90Tiles = {{std::nullopt, 1},
                                             {scheduler::TileShape{192, 192, 64}, 1},
                                             {scheduler::TileShape{192, 152, 64}, 2, true},
                                             {scheduler::TileShape{256, 152, 32}, 2},
-                                            {scheduler::TileShape{256, 152, 64}, 2, true}};
+                                            {scheduler::TileShape{256, 152, 64}, 2, true},
+                                            {scheduler::TileShape{128, 128, 64}, 2, false, false, true},
+                                            {scheduler::TileShape{64, 200, 64}, 1, true, false, true}};
 
 std::vector<GemmCase> sm90SmallVariants() {
   return compileCases(scheduler::Arch::Sm90, kSm90Tiles, kSmallAligned, kSmallMisaligned);
@@ -338,6 +345,49 @@ std::vector<GemmCase> sm90StreamKCases() {
     c.overrides.stream_k = true;
     c.overrides.swap_ab = r.swap_ab;
     if (r.deterministic) c.overrides.deterministic = true;
+    cases.push_back(c);
+  }
+  return cases;
+}
+
+std::vector<GemmCase> sm90PingPongCases() {
+  struct Row {
+    int64_t m, n, k, batch;
+    Layout layout;
+    DType out;
+    std::optional<scheduler::TileShape> cta_tile;
+    int64_t cluster_m = 1;
+    bool swap_ab = false;
+    const char* epilogue = nullptr;
+  };
+  // Several units a CTA, so that both warpgroups take turns many times: 4096^3 in the chosen tile's
+  // 64-row halves (64x256 pairs, 16 units a pair); 4000x4000x1000 NT with fp32 out in 128x128 pairs
+  // (two accumulator blocks a warpgroup, edge tiles); 3000x2000x1050 NN alone with a K tail; C^T of
+  // 2000x3000 TT in 64x200 tiles (an overlapping last slab, transposed stores); a batch of three; a
+  // misaligned problem read through padded copies with C stored by the threads; a short K (two K
+  // tiles a unit, the turns passing fastest); and fused epilogues: bias with GELU and an auxiliary
+  // output, and alpha/beta with C.
+  const scheduler::TileShape square{128, 128, 64};
+  const std::vector<Row> rows = {
+      {4096, 4096, 4096, 1, Layout::TN, DType::BF16, std::nullopt, 2},
+      {4000, 4000, 1000, 1, Layout::NT, DType::FP32, square, 2},
+      {3000, 2000, 1050, 1, Layout::NN, DType::BF16, square},
+      {2000, 3000, 1450, 1, Layout::TT, DType::BF16, scheduler::TileShape{64, 200, 64}, 1, true},
+      {1024, 1536, 512, 3, Layout::TN, DType::BF16, square, 2},
+      {2001, 3003, 1999, 1, Layout::TN, DType::BF16, square},
+      {4096, 4096, 128, 1, Layout::TN, DType::BF16, square},
+      {2048, 2048, 1024, 1, Layout::TN, DType::BF16, square, 1, false, "gelu_tanh(acc + bias[n]); aux = acc + bias[n]"},
+      {3000, 1024, 1024, 1, Layout::NT, DType::BF16, square, 2, false, "alpha * acc + beta * c"},
+  };
+  std::vector<GemmCase> cases;
+  for (const Row& r : rows) {
+    GemmCase c{makeProblem(r.m, r.n, r.k, r.layout, DType::BF16, r.out, r.batch), {}};
+    if (r.epilogue) c.problem.epilogue = ir::Epilogue::parse(r.epilogue);
+    c.overrides.arch = scheduler::Arch::Sm90;
+    c.overrides.cluster_m = r.cluster_m;
+    c.overrides.cta_tile = r.cta_tile;
+    c.overrides.swap_ab = r.swap_ab;
+    c.overrides.pingpong = true;
     cases.push_back(c);
   }
   return cases;

@@ -48,6 +48,9 @@ std::vector<GemmCase> sm90CublasCases();
 // Problems whose last wave stream-K cuts two and three ways on an H100: K tails, misaligned C (direct
 // stores), padded operands, batches, fp32 out, clusters of 1, 2 and 4. Checked against cuBLAS.
 std::vector<GemmCase> sm90StreamKCases();
+// Ping-pong kernels (two warpgroups taking whole tiles in turns) on problems of several units a CTA:
+// every layout, edge tiles, K tails, a batch, C^T, padded operands, fused epilogues. Against cuBLAS.
+std::vector<GemmCase> sm90PingPongCases();
 
 // `count` problems drawn from `seed`, each left to the default schedule of the arch family, so that
 // the heuristics meet sizes no list above names: M and N up to 6144, K up to 4096 (a sixth of the

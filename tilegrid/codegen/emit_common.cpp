@@ -150,6 +150,7 @@ std::string nameOf(const scheduler::MatmulSchedule& s, bool launch) {
   if (launch && (s.params.pad_a || s.params.pad_b)) name += std::string("_pad") + (s.params.pad_a ? "a" : "") + (s.params.pad_b ? "b" : "");
   // sm_90 consumer warpgroups take 64 rows unless the name says otherwise.
   if (s.params.arch == scheduler::Arch::Sm90 && s.params.warp_tile.m != 64) name += fmt::format("_wg{}", s.params.warp_tile.m);
+  if (s.params.pingpong) name += "_pingpong";
   if (s.params.stream_k) name += "_sk";
   // A kernel holding both orientations of C is one kernel for both; its launch names the one it runs.
   if (s.params.swap_ab && (launch || !s.cOrientationAtLaunch())) name += "_swapab";

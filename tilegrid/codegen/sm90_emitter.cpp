@@ -283,7 +283,7 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   // Straight, each consumer stores its rows of the slab as one box; transposed (an m-contiguous
   // slab), as boxes of the atom's width.
   const OperandPlan plan_c =
-      planOperand("C", s.smem_epilogue, p.smem_epilogue, p.cta_tile.m, slab_n, 0, 0, p.swap_ab ? 1 : consumers);
+      planOperand("C", s.smem_epilogue, p.smem_epilogue, p.epilogueRows(), slab_n, 0, 0, p.swap_ab ? 1 : consumers);
   TensorMapSpec map_c;
   map_c.dtype = prob.out_dtype;
   map_c.dims = {static_cast<uint64_t>(layout_c.contiguous), static_cast<uint64_t>(layout_c.rows)};
@@ -309,6 +309,8 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
       .value("WIDTH_STEP", scheduler::kLaunchWidthStep)
       .value("B_ROW_TX_BYTES", b_row_bytes, "bytes a row of a K-major B tile lands: a narrower tile lands fewer")
       .value("CONSUMERS", consumers)
+      .flag("PINGPONG", p.pingpong,
+            "each consumer warpgroup takes whole tiles (WM = BM), the CTA's units in turns; else they share each tile")
       .value("CLUSTER_M", held_cm, "CTAs of a cluster, along M; they share B tiles (the most the kernel holds)")
       .flag("CLUSTER_AT_LAUNCH", p.clusterAtLaunch(),
             "the producer is instanced for CTAs alone and for CLUSTER_M; the launch picks prob.cluster_m")
@@ -316,7 +318,7 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
       .value("CONSUMER_REGS", p.sm90Registers().consumer)
       .value("A_STAGE_ELEMS", p.cta_tile.m * p.cta_tile.k)
       .value("B_STAGE_ELEMS", widest * p.cta_tile.k)
-      .value("C_SMEM_ELEMS", 2 * p.cta_tile.m * slab_n, "two epilogue slab buffers")
+      .value("C_SMEM_ELEMS", 2 * p.epilogueRows() * slab_n, "two epilogue slab buffers, WM rows a consumer")
       .value("STAGE_TX_BYTES", plan_a.landed_bytes + plan_b.landed_bytes,
              "bytes a stage's TMA boxes land in this CTA in a cluster of CLUSTER_M: overlapping boxes count twice")
       .value("STAGE_TX_BYTES_ALONE", plan_a.landed_bytes + plan_b_alone.landed_bytes, "in a CTA alone")

@@ -79,7 +79,7 @@ int64_t blockStep(const ir::TensorDomain& slab, int64_t warpgroup_rows) {
 void addSm90EpilogueConfig(const scheduler::MatmulSchedule& s, ConfigBlock& config) {
   const auto& p = s.params;
   const int64_t slab_n = p.epilogue_tile.n;
-  TG_INTERNAL_CHECK(slab_n <= p.warp_tile.n && slab_n % 8 == 0 && p.epilogue_tile.m == p.cta_tile.m)
+  TG_INTERNAL_CHECK(slab_n <= p.warp_tile.n && slab_n % 8 == 0 && p.epilogue_tile.m == p.epilogueRows())
       << "epilogue tile " << p.epilogue_tile.toString() << " does not tile the cta tile " << p.cta_tile.toString();
   const bool tma_store = tmaStoresC(s), both = s.storesCBothWays();
   const bool both_orientations = s.cOrientationAtLaunch();

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "tilegrid/ir/check.h"
+#include "tilegrid/scheduler/consumer_model.h"
 #include "tilegrid/scheduler/grid_model.h"
 #include "tilegrid/scheduler/operand_padding.h"
 #include "tilegrid/scheduler/sm90_tile_ranking.h"
@@ -128,7 +129,7 @@ void chooseEpilogue(const MatmulProblem& problem, MatmulParams& p) {
     int64_t span = 128 / esize;
     while (span > n) span /= 2;
     if (n % span != 0 && n % (span / 2) == 0 && span / 2 * esize >= 64) span /= 2;
-    setEpilogueTile(problem, p, TileShape{p.cta_tile.m, span, 1});
+    setEpilogueTile(problem, p, TileShape{p.epilogueRows(), span, 1});
   }
 }
 
@@ -295,6 +296,8 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
   };
   // The widths the rule that chose the tile picked among (they may share a kernel, below).
   std::optional<WidthRange> width_range;
+  // Whether the narrow-side rule chose the tile (not the ranking).
+  bool narrow_side = false;
   if (p.arch == Arch::Sm80) {
     choosePads();
     decide("tile", p.cta_tile.toString(),
@@ -304,6 +307,7 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
     decide("orientation", p.swap_ab ? "C^T = B^T A^T" : "C = A B", rule);
     decide("tile", p.cta_tile.toString(), rule);
     choosePads();
+    narrow_side = true;
   } else {
     std::vector<Candidate> ranked;
     std::string rule = chooseTilesSm90(p.kernelProblem(user_problem), device, p, ranked, width_range);
@@ -352,6 +356,43 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
     p.warp_tile.k = p.cta_tile.k;
     if (p.arch == Arch::Sm90) p.instruction_tile = TileShape{64, p.warp_tile.n, 16};
   }
+  // Ping-pong consumers: a user's choice, or the consumer model's for a fused epilogue over a problem of
+  // at least a kPingPongTile a CTA, where the rules above ranked the tiles (not a narrow side).
+  std::optional<ConsumerChoice> modelled;
+  if (!overrides.pingpong && p.arch == Arch::Sm90 && p.persistent && !narrow_side && !overrides.cta_tile &&
+      !overrides.warp_tile && !overrides.stream_k && overrides.method != GridMethod::SplitMerge &&
+      !problem.epilogue.isIdentity() &&
+      ceilDiv(problem.m, kPingPongTile.m) * ceilDiv(problem.n, kPingPongTile.n) * problem.batch >= device.sm_count) {
+    modelled = chooseConsumersSm90(problem);
+  }
+  if (overrides.pingpong.value_or(false) || (modelled && modelled->pingpong)) {
+    p.pingpong = true;
+    if (modelled) {
+      p.cta_tile = kPingPongTile;
+      p.cluster = pairedCluster(problem, p);
+      width_range.reset();
+      for (auto d = decisions.rbegin(); d != decisions.rend(); ++d) {
+        if (d->what != "tile") continue;
+        d->rule = fmt::format("ping-pong consumers (below) take {} tiles; the tile rule chose {} ({})",
+                              kPingPongTile.toString(), d->choice, d->rule);
+        d->choice = p.cta_tile.toString();
+        break;
+      }
+    } else if (!overrides.cta_tile) {
+      // A warpgroup's tile is the one it held sharing the chosen tile: as many accumulators, and the
+      // pair of tiles in flight covers the chosen tile.
+      p.cta_tile.m = p.warp_tile.m;
+    }
+    if (!overrides.warp_tile) p.warp_tile = p.cta_tile;
+    if (p.arch == Arch::Sm90) p.instruction_tile = TileShape{64, p.warp_tile.n, 16};
+    p.stream_k = overrides.stream_k.value_or(false);
+  }
+  if (overrides.pingpong || modelled) {
+    decide("consumers", p.pingpong ? "ping-pong (a tile a warpgroup, in turns)" : "cooperative (sharing each tile)",
+           modelled ? modelled->rule
+                    : overrides.cta_tile || !p.pingpong ? "override"
+                                                        : "override: a warpgroup's tile is its share of the chosen tile");
+  }
   if (overrides.cluster_m) p.cluster = ClusterShape{*overrides.cluster_m, 1};
   decide("cluster", std::to_string(p.cluster.m) + "x" + std::to_string(p.cluster.n),
          overrides.cluster_m ? "override" : "with the tile (above)");
@@ -376,9 +417,10 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
   // A user's tiles and cluster are checked before anything computes with them (threads, waves).
   p.validateShape();
   const bool stream_k_before = p.stream_k;
-  if (!overrides.stream_k) cutSmallProblemsInStep(problem, device, p);
+  if (!overrides.stream_k && !p.pingpong) cutSmallProblemsInStep(problem, device, p);
   decide("stream-k", p.stream_k ? "on" : "off",
          overrides.stream_k                ? "override"
+         : p.pingpong                     ? "ping-pong kernels take whole units"
          : p.stream_k && !stream_k_before ? "cutSmallProblemsInStep: M or N under 128, and the units fill at most "
                                             "half the SMs: the split may cut each into K pieces (work, below)"
          : p.stream_k                     ? "default: persistent sm_90 with M and N of 128 or more"

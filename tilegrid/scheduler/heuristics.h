@@ -45,6 +45,8 @@ struct ScheduleOverrides {
   // sm_90: compile the choices a kernel could read at launch into it (MatmulParams::
   // launch_choices_compiled); by default for short kernels of small problems.
   std::optional<bool> launch_choices_compiled = std::nullopt;
+  // sm_90: consumer warpgroups take tiles of their own in turns (MatmulParams::pingpong); off by default.
+  std::optional<bool> pingpong = std::nullopt;
 };
 
 // Concurrently resident CTAs the grid model plans a wave for.

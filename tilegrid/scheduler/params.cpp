@@ -21,6 +21,7 @@ MmaOrder parseMmaOrder(const std::string& text) {
 
 int64_t MatmulParams::mathGroups() const {
   if (warp_tile.m <= 0 || warp_tile.n <= 0) return 0;
+  if (pingpong) return kPingPongConsumers;
   return (cta_tile.m / warp_tile.m) * (cta_tile.n / warp_tile.n);
 }
 
@@ -127,6 +128,9 @@ void validateTiles(const MatmulParams& p) {
   TG_USER_CHECK(w.m >= 1 && w.n >= 1 && w.k >= 1) << "warp_tile " << w.toString() << ": every extent must be >= 1";
   TG_USER_CHECK(c.m % w.m == 0 && c.n % w.n == 0 && w.k == c.k)
       << "warp_tile " << w.toString() << " must divide cta_tile " << c.toString() << " in m and n and match it in k";
+  TG_USER_CHECK(!p.pingpong || (p.arch == Arch::Sm90 && w == c))
+      << "ping-pong kernels are sm_90 kernels whose consumer warpgroups each take a whole tile: warp_tile "
+      << w.toString() << " must equal cta_tile " << c.toString() << (p.arch == Arch::Sm90 ? "" : " (and arch sm_90)");
   if (p.arch == Arch::Sm80) {
     TG_USER_CHECK(i == (TileShape{16, 8, 16})) << "sm_80 uses mma.sync m16n8k16: instruction_tile must be 16x8x16, got "
                                                << i.toString();
@@ -190,9 +194,9 @@ void validateEpilogue(const MatmulParams& p) {
   // A width that does not divide n ends on a slab overlapping the one before, which must start on an
   // 8-column block of the accumulators.
   const int64_t e = p.epilogue_tile.n;
-  TG_USER_CHECK(p.epilogue_tile.m == c.m && e >= 8 && e % 8 == 0 && e <= c.n && (c.n - e) % 8 == 0)
-      << "sm_90 epilogue_tile " << p.epilogue_tile.toString() << " must span the cta_tile's m (" << c.m
-      << ") and be a multiple of 8 columns up to its n (" << c.n << ")";
+  TG_USER_CHECK(p.epilogue_tile.m == p.epilogueRows() && e >= 8 && e % 8 == 0 && e <= c.n && (c.n - e) % 8 == 0)
+      << "sm_90 epilogue_tile " << p.epilogue_tile.toString() << " must span the consumer warpgroups' rows ("
+      << p.epilogueRows() << (p.pingpong ? ", a tile each" : "") << ") and be a multiple of 8 columns up to its n (" << c.n << ")";
 }
 
 }  // namespace
@@ -238,6 +242,11 @@ void MatmulParams::validate(const MatmulProblem& user_problem, const DeviceSpec&
   TG_USER_CHECK(!stream_k || (persistent && arch == Arch::Sm90))
       << "stream_k needs a persistent sm_90 kernel (it shares the last wave among resident CTAs); this schedule is "
       << scheduler::toString(arch) << (persistent ? " persistent" : " with one CTA per tile");
+  TG_USER_CHECK(!pingpong || (persistent && !stream_k && grid.method != GridMethod::SplitMerge))
+      << "ping-pong kernels hand each consumer warpgroup whole tiles in turn: they need a persistent grid, stream-K "
+         "off and a traversal whose units all exist (none or swizzle-merge); got"
+      << (persistent ? "" : " one CTA per tile") << (stream_k ? " stream-K" : "")
+      << (grid.method == GridMethod::SplitMerge ? " split-merge" : "");
   grid.validate();
   // The operand atoms must tile the operand tiles.
   const auto checkAtom = [](const SmemAtom& atom, const char* what, int64_t mn, int64_t k) {
@@ -306,6 +315,7 @@ std::string MatmulParams::toString(ParamsText what) const {
                                    : fmt::format("{}x{}", cluster.m, cluster.n);
   text += fmt::format(" grid {}{} cluster {} split_k {}", traversal, persistent ? (stream_k ? " persistent stream-k" : " persistent") : "",
                       clusters, split_k);
+  if (pingpong) text += " ping-pong";
   if (swap_ab) text += " swap_ab (computes C^T = B^T A^T)";
   if (mma_order != MmaOrder::Rows) text += fmt::format(" mma {}", scheduler::toString(mma_order));
   if (!shapeAtLaunch()) text += " shape compiled in";
@@ -373,6 +383,7 @@ void to_json(nlohmann::json& j, const MatmulParams& p) {
                      {"wide_tile_grid", p.wide_tile_grid},
                      {"width_at_launch", p.width_at_launch},
                      {"launch_choices_compiled", p.launch_choices_compiled},
+                     {"pingpong", p.pingpong},
                      {"launch_widths", {p.narrowest_width, p.widest_width}}};
 }
 
@@ -416,6 +427,7 @@ void from_json(const nlohmann::json& j, MatmulParams& p) {
     p.wide_tile_grid = j.value("wide_tile_grid", false);
     p.width_at_launch = j.value("width_at_launch", false);
     p.launch_choices_compiled = j.value("launch_choices_compiled", false);
+    p.pingpong = j.value("pingpong", false);
     const nlohmann::json widths = j.value("launch_widths", nlohmann::json::array({0, 0}));
     TG_USER_CHECK(widths.is_array() && widths.size() == 2) << "params.launch_widths must be [narrowest, widest]";
     p.narrowest_width = widths[0].get<int64_t>();

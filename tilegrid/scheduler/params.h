@@ -34,6 +34,8 @@ inline constexpr int64_t kLaunchWidthNarrowest = 64, kLaunchWidthWidest = 256, k
 
 // sm_90 kernels have one producer warpgroup and up to this many consumer warpgroups.
 inline constexpr int64_t kMaxConsumersSm90 = 4;
+// sm_90 ping-pong kernels (MatmulParams::pingpong): consumer warpgroups taking alternate tiles.
+inline constexpr int64_t kPingPongConsumers = 2;
 
 // sm_90: registers a thread of the producer and of each consumer warpgroup keep after setmaxnreg, and
 // the launch bound's share (65536 / threads) the kernel is compiled to. ptxas allocates the code after
@@ -120,6 +122,13 @@ struct MatmulParams {
   // (docs/runtime-shapes.md), so the scheduler compiles them in for kernels short enough to feel it
   // (kShortKernelUs).
   bool launch_choices_compiled = false;
+  // sm_90: the consumer warpgroups take tiles of their own, alternately (kPingPongConsumers of them,
+  // each holding a whole cta_tile: warp_tile == cta_tile), instead of sharing each tile's rows. The
+  // producer fills the stage ring in the order of the CTA's work units, so one warpgroup's main loop
+  // runs while the other stores its tile: the epilogue hides under the next tile's multiplies. Each
+  // warpgroup stages its own slabs (epilogueRows). Persistent, whole units (no stream-K), every unit of
+  // the traversal existing (not split-merge).
+  bool pingpong = false;
 
   // The tile the kernel's code is laid out for: cta_tile, with the widest width where the launch
   // picks the width.
@@ -171,6 +180,9 @@ struct MatmulParams {
 
   // Warps (sm_80) or warpgroups (sm_90) doing math.
   int64_t mathGroups() const;
+  // sm_90: rows of the epilogue's slab buffers: each consumer warpgroup's rows, one after another (the
+  // CTA tile's rows, or a tile a warpgroup in ping-pong kernels).
+  int64_t epilogueRows() const { return mathGroups() * warp_tile.m; }
   int64_t threadsPerCta() const;
   // sm_90: the producer gives up registers the consumers take (setmaxnreg), within what the CTA
   // holds at launch: __launch_bounds__(threads, 1) registers a thread.

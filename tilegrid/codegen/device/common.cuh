@@ -21,6 +21,11 @@ __device__ __forceinline__ void tg_named_barrier_sync(int id, int threads) {
   asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
 
+// Arrives on hardware barrier `id` without waiting: the threads that sync on it wait for these.
+__device__ __forceinline__ void tg_named_barrier_arrive(int id, int threads) {
+  asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
+
 // A configuration's list of integers (tilegrid/codegen/config_block.h: ConfigBlock::array). A struct, not an
 // array: device code copies it into a local constexpr and indexes that (a namespace-scope array is
 // host memory to device code).

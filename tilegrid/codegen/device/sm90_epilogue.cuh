@@ -8,6 +8,13 @@
 // functions of that orientation. Reads the configuration and the printed index functions.
 #pragma once
 
+// The first of a consumer warpgroup's rows in its tile: its share of the tile, or the whole tile where
+// each warpgroup takes tiles of its own (PINGPONG). Its rows of the slab buffers start at consumer * WM
+// either way.
+__device__ __forceinline__ int tg_consumer_tile_row(int consumer) {
+  return tg_config::PINGPONG ? 0 : consumer * tg_config::WM;
+}
+
 // The orientation's tag, which selects the printed index functions of C stored that way.
 template <typename Ep>
 using tg_c_tag = tg_c_orientation<Ep::TRANSPOSED>;
@@ -61,7 +68,7 @@ __device__ __forceinline__ void tg_fill_slab_block(const float (&acc)[Regs], tg_
   using namespace tg_config;
   constexpr tg_c_tag<Ep> c;
   // The block's rows in the tile, for the epilogue.
-  const int tile_row = consumer * WM + mb * 64 + warp * 16 + lane / 4;
+  const int tile_row = tg_consumer_tile_row(consumer) + mb * 64 + warp * 16 + lane / 4;
   const int first_row = consumer * WM + (Ep::BLOCK_STEP == 0 ? mb * 64 : 0) + warp * 16;
   tg_out_t* const slab = smem_c + (Ep::BLOCK_STEP == 0 ? 0 : mb * Ep::BLOCK_STEP);
   if constexpr (Ep::STMATRIX) {
@@ -167,11 +174,13 @@ __device__ __forceinline__ void tg_store_slab_tma(const tg_tensor_map* tmap_c, c
   if constexpr (Ep::TRANSPOSED) {
 #pragma unroll
     for (int box = 0; box < WM / Ep::BOX_ROWS; ++box) {
-      const int m = consumer * WM + box * Ep::BOX_ROWS;
-      store(tile_m * BM + m, n0 + col0, smem_c + tg_smem_epilogue(c, m, 0, buffer));
+      const int m = box * Ep::BOX_ROWS;
+      store(tile_m * BM + tg_consumer_tile_row(consumer) + m, n0 + col0,
+            smem_c + tg_smem_epilogue(c, consumer * WM + m, 0, buffer));
     }
   } else {
-    store(n0 + col0, tile_m * BM + consumer * WM, smem_c + tg_smem_epilogue(c, consumer * WM, 0, buffer));
+    store(n0 + col0, tile_m * BM + tg_consumer_tile_row(consumer),
+          smem_c + tg_smem_epilogue(c, consumer * WM, 0, buffer));
   }
 }
 
@@ -191,7 +200,7 @@ __device__ __forceinline__ void tg_store_slab_direct(tg_out_t* C, const tg_out_t
   constexpr int ROWS = Ep::TRANSPOSED ? SLAB_N : WM, COLS = Ep::TRANSPOSED ? WM : SLAB_N;
 #pragma unroll 4
   for (int r = warp; r < ROWS; r += 4) {
-    const int m_row = tile_m * BM + consumer * WM + r, n_col = n0 + col0 + r;
+    const int m_row = tile_m * BM + tg_consumer_tile_row(consumer) + r, n_col = n0 + col0 + r;
     if (Ep::TRANSPOSED ? n_col >= N : m_row >= M) break;
     const long long batch_offset =
         static_cast<long long>(batch) * (SHAPE_AT_LAUNCH ? prob.batch_stride_c : FIXED_BATCH_STRIDE_C);
@@ -201,7 +210,7 @@ __device__ __forceinline__ void tg_store_slab_direct(tg_out_t* C, const tg_out_t
     }
 #pragma unroll
     for (int e = lane; e < COLS; e += 32) {
-      const int m = Ep::TRANSPOSED ? tile_m * BM + consumer * WM + e : m_row;
+      const int m = Ep::TRANSPOSED ? tile_m * BM + tg_consumer_tile_row(consumer) + e : m_row;
       const int n = Ep::TRANSPOSED ? n_col : n0 + col0 + e;
       if (Ep::TRANSPOSED ? m >= M : n >= N) continue;
       const tg_out_t v = Ep::TRANSPOSED ? smem_c[tg_smem_epilogue(c, consumer * WM + e, r, buffer)]

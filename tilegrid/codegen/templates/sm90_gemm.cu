@@ -6,6 +6,8 @@
 // Warp-specialized and persistent: warpgroup 0 produces (one thread issues TMA tile loads into a
 // STAGES-stage ring of full/empty mbarriers), warpgroups 1..CONSUMERS consume (WM rows each: one
 // wgmma m64nWNk16 per 64 of them and k16 step, from shared-memory descriptors; then the epilogue).
+// The consumers share each tile's rows, or with PINGPONG take whole tiles, the CTA's units in turns,
+// one warpgroup's main loop running while the other stores its tile.
 // Every cluster walks its share of the work units (prob.split, planned on the host for the launched
 // grid: whole units round robin, then with stream-K a range of the last wave's K tiles) and maps each
 // unit to a tile with tg_tile_of, printed from the tile grid's IR like every other schedule-dependent
@@ -48,6 +50,12 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
   static_assert(2 * SLOTS <= FLAG_WORDS, "the flag area holds two flags a slot");
   // A warpgroup's partial sum: a block of 64 rows' accumulators, for 128 threads, per block.
   constexpr int BLOCK_FLOATS = (WN / 2) * 128, SUM_FLOATS = M_BLOCKS * BLOCK_FLOATS;
+  // Hardware barriers: 0 is the CTA's, 1 to CONSUMERS each consumer warpgroup's own (its epilogue),
+  // then two passing the turn between ping-pong warpgroups, one for the even units' turns and one for
+  // the odd.
+  constexpr int PINGPONG_TURN_BARRIER = 1 + CONSUMERS;
+  static_assert(!PINGPONG || (CONSUMERS == 2 && WM == BM && !STREAM_K && TILES_FROM_PRODUCER),
+                "ping-pong kernels: two warpgroups, a whole tile each, whole units that all exist");
 
   extern __shared__ __align__(1024) unsigned char tg_smem_raw[];
   // 128B-swizzled TMA destinations and wgmma operands need 1024-byte alignment; dynamic shared
@@ -66,8 +74,9 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
 #pragma unroll 1
     for (int s = 0; s < STAGES; ++s) {
       tg_mbarrier_init(&full[s], 1);
-      // Released by every consumer warpgroup of every CTA whose B tile the stage shares.
-      tg_mbarrier_init(&empty[s], CONSUMERS * CM);
+      // Released by every consumer warpgroup reading the stage (the one whose tile it holds where each
+      // takes tiles of its own) of every CTA whose B tile the stage shares.
+      tg_mbarrier_init(&empty[s], (PINGPONG ? 1 : CONSUMERS) * CM);
     }
     tg_mbarrier_init_fence();
   }
@@ -148,7 +157,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
     if constexpr (DESCRIPTOR_STEPS) {
 #pragma unroll
       for (int mb = 0; mb < M_BLOCKS; ++mb) {
-        desc_a0[mb] = tg_operand_desc<A>(smem_a_addr, tg_smem_a(consumer * WM + mb * 64, 0, 0));
+        desc_a0[mb] = tg_operand_desc<A>(smem_a_addr, tg_smem_a(tg_consumer_tile_row(consumer) + mb * 64, 0, 0));
       }
       desc_b0 = tg_operand_desc<B>(smem_b_addr, tg_smem_b(0, 0, 0));
     }
@@ -157,6 +166,18 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
     [[maybe_unused]] int epilogue_slabs = 0;  // slabs this warpgroup has stored: picks the buffer
 #pragma unroll 1
     for (int item = 0, unit, k_begin, k_end; tg_work_item(work, K_TILES, item, unit, k_begin, k_end); ++item) {
+      // Ping-pong: the warpgroups take the CTA's units in turns. The producer fills the ring in unit
+      // order, so the other's units pass by here as their stages: one's main loop then runs while the
+      // other stores its tile. (Every unit exists and is whole in such kernels.)
+      if (PINGPONG && item % CONSUMERS != consumer) {
+        iter += k_end - k_begin;
+        continue;
+      }
+      // Ping-pong: a unit's main loop starts once the other warpgroup has waited on every stage of
+      // the unit before (it arrives below). Besides ordering the multiplies, this keeps a warpgroup
+      // from waiting on a stage whose earlier fill, for the other's unit, has not landed yet: the
+      // stage's barrier would then show the parity it waits for one phase early.
+      if (PINGPONG && item > 0) tg_named_barrier_sync(PINGPONG_TURN_BARRIER + item % 2, 2 * 128);
       // The unit's tile: where every unit exists, the one the producer left with the unit's first K
       // tile (picking the factor's instance here, beside the live accumulators, cost the consumers
       // registers and time); a split-merge traversal's overhang units are skipped by both roles alike.
@@ -178,7 +199,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
       if constexpr (HAS_EPILOGUE) {
         // The warpgroup's rows of the tile, in the caller's terms: C^T's columns where the tile is
         // stored transposed.
-        const int width = WIDTH_AT_LAUNCH ? prob.bn : WN, m0 = tile_m * BM + consumer * WM, n0 = tile_n * width;
+        const int width = WIDTH_AT_LAUNCH ? prob.bn : WN, m0 = tile_m * BM + tg_consumer_tile_row(consumer), n0 = tile_n * width;
         if (TRANSPOSED_C && (!STRAIGHT_C || prob.c_transposed)) {
           tg_epilogue_prefetch<128>(prob.epilogue, n0, width, m0, WM, N, M, batch, t);
         } else {
@@ -216,7 +237,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
             if constexpr (DESCRIPTOR_STEPS) {
               desc_a = desc_a0[mb] + static_cast<tg_u64>(stage * A::DESC_STAGE_STEP + kk * A::DESC_KK_STEP);
             } else {
-              desc_a = tg_operand_desc<A>(smem_a_addr, tg_smem_a(consumer * WM + mb * 64, kk * 16, stage));
+              desc_a = tg_operand_desc<A>(smem_a_addr, tg_smem_a(tg_consumer_tile_row(consumer) + mb * 64, kk * 16, stage));
             }
             tg_wgmma<TW, tg_dtype<tg_in_t>::bf16, A::K_MAJOR ? 0 : 1, B::K_MAJOR ? 0 : 1>(
                 tg_leading<TW / 2>(acc[mb]), desc_a, desc_b, kt > k_begin || kk > 0);
@@ -245,6 +266,13 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
           ++iter;
         }
       });
+      if constexpr (PINGPONG) {
+        // The next unit's turn (its warpgroup syncs on it), where the CTA has one.
+        int next_unit, next_begin, next_end;
+        if (tg_work_item(work, K_TILES, item + 1, next_unit, next_begin, next_end)) {
+          tg_named_barrier_arrive(PINGPONG_TURN_BARRIER + (item + 1) % 2, 2 * 128);
+        }
+      }
       tg_wgmma_wait<0>();
       if (t == 0) tg_release_stage<CLUSTER_M>(&empty[(iter - 1) % STAGES], cluster_ctas());
       // A cut unit's accumulated sum, after the flags: a warpgroup tile for each CTA rank and

@@ -181,6 +181,38 @@ TEST(BadInput, LibraryThrowsUserErrorsThatSayWhatIsAllowed) {
          scheduler::chooseParams(problem64(), h100, o);
        },
        {"128x256x128", "shared memory"}},
+      {"ping-pong with stream-K",
+       [&] {
+         scheduler::ScheduleOverrides o;
+         o.pingpong = true;
+         o.stream_k = true;
+         scheduler::chooseParams(problem64(), h100, o);
+       },
+       {"ping-pong", "stream-K off", "got stream-K"}},
+      {"ping-pong with split-merge",
+       [&] {
+         scheduler::ScheduleOverrides o;
+         o.pingpong = true;
+         o.method = scheduler::GridMethod::SplitMerge;
+         scheduler::chooseParams(problem64(), h100, o);
+       },
+       {"ping-pong", "none or swizzle-merge", "split-merge"}},
+      {"ping-pong tile of 256 rows",
+       [&] {
+         scheduler::ScheduleOverrides o;
+         o.pingpong = true;
+         o.cta_tile = scheduler::TileShape{256, 128, 64};
+         scheduler::chooseParams(problem64(), h100, o);
+       },
+       {"256x128x64", "64 or 128 rows"}},
+      {"ping-pong on sm_80",
+       [&] {
+         scheduler::ScheduleOverrides o;
+         o.pingpong = true;
+         o.arch = scheduler::Arch::Sm80;
+         scheduler::chooseParams(problem64(), h100, o);
+       },
+       {"ping-pong", "sm_90"}},
       {"unknown dump name", [] { runtime::DumpConfig::parse("cuda,assembly"); }, {"'assembly'", "valid names"}},
       {"malformed layout", [] { scheduler::Layout2D::parse("(4,4):(1)"); }, {"'(4,4):(1)'", "(R,C):(S0,S1)"}},
       {"null pointer", [] { runtime::checkOperands(problem64(), nullptr, address(256), address(512)); }, {"operand A", "null"}},

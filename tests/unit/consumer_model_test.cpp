@@ -1,12 +1,12 @@
 // The consumer model (scheduler/consumer_model.h) held against its dataset, docs/results/
 // consumers_h100.csv (`tilegrid bench --suite bench/suites/consumers.json --format dataset`): its
-// constants must be what the dataset fits, and its choice between the cooperative kernel and ping-pong
-// 128x128 tiles must be within a stated margin of the faster one measured on all but a stated share
-// of the problems with fused epilogues. A changed constant comes with the measurements behind it.
+// modelled time ratios must fit the measured ones, and the kernel the scheduler picks (cooperative or
+// ping-pong, and the ping-pong kernel's stages) must be within a stated margin of the fastest
+// measured on all but a stated share of the problems. A changed constant or rule comes with the
+// measurements behind it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -14,18 +14,19 @@
 #include <string>
 #include <vector>
 
+#include "tilegrid/codegen/emit_common.h"
 #include "tilegrid/scheduler/consumer_model.h"
-#include "tilegrid/scheduler/heuristics.h"
+#include "tilegrid/scheduler/schedule.h"
 
 namespace tilegrid::scheduler {
 namespace {
 
 constexpr const char* kCooperative = "--pingpong off";
-constexpr const char* kPingPong = "--cta-tile 128x128x64 --pingpong on";
+constexpr const char* kPingPong = "--cta-tile 128x128x64 --pingpong on";  // alone, six stages
 
 struct Row {
   int64_t m = 0, n = 0, k = 0;
-  std::string config, epilogue;
+  std::string config, kernel, epilogue;
   double us = 0;
 };
 
@@ -49,6 +50,7 @@ std::vector<Row> readRows() {
     Row r;
     r.m = std::stoll(cells[0]), r.n = std::stoll(cells[1]), r.k = std::stoll(cells[2]);
     r.config = cells[5];
+    r.kernel = cells[6];
     r.us = std::stod(cells[7]);
     r.epilogue = line.substr(quote + 2, line.size() - quote - 3);
     rows.push_back(r);
@@ -63,116 +65,72 @@ MatmulProblem problemOf(int64_t m, int64_t n, int64_t k, const std::string& epil
   return p.validate();
 }
 
-// Per problem and epilogue: the cooperative and ping-pong times (us).
-struct Pair {
-  double cooperative = 0, pingpong = 0;
-};
-using Shape = std::array<int64_t, 3>;
-
-std::map<Shape, std::map<std::string, Pair>> pairs() {
-  std::map<Shape, std::map<std::string, Pair>> out;
+std::map<std::string, std::vector<Row>> byProblem() {
+  std::map<std::string, std::vector<Row>> out;
   for (const Row& r : readRows()) {
-    Pair& p = out[{r.m, r.n, r.k}][r.epilogue];
-    if (r.config == kCooperative) p.cooperative = r.us;
-    if (r.config == kPingPong) p.pingpong = r.us;
+    out[std::to_string(r.m) + "x" + std::to_string(r.n) + "x" + std::to_string(r.k) + " " + r.epilogue].push_back(r);
   }
   return out;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+const Row* find(const std::vector<Row>& rows, const std::string& config) {
+  for (const Row& r : rows) {
+    if (r.config == config) return &r;
+  }
+  return nullptr;
 }
 
-// Solves the normal equations of least squares (x: rows of features) by Gaussian elimination.
-std::vector<double> leastSquares(const std::vector<std::array<double, 4>>& x, const std::vector<double>& y) {
-  double a[4][5] = {};
-  for (size_t r = 0; r < x.size(); ++r) {
-    for (int i = 0; i < 4; ++i) {
-      for (int j = 0; j < 4; ++j) a[i][j] += x[r][i] * x[r][j];
-      a[i][4] += x[r][i] * y[r];
-    }
-  }
-  for (int c = 0; c < 4; ++c) {
-    int pivot = c;
-    for (int r = c + 1; r < 4; ++r) {
-      if (std::abs(a[r][c]) > std::abs(a[pivot][c])) pivot = r;
-    }
-    for (int j = 0; j < 5; ++j) std::swap(a[c][j], a[pivot][j]);
-    for (int r = 0; r < 4; ++r) {
-      if (r == c) continue;
-      const double f = a[r][c] / a[c][c];
-      for (int j = c; j < 5; ++j) a[r][j] -= f * a[c][j];
-    }
-  }
-  std::vector<double> solution(4);
-  for (int i = 0; i < 4; ++i) solution[static_cast<size_t>(i)] = a[i][4] / a[i][i];
-  return solution;
+// The ping-pong configuration measured for a problem: five stages where its epilogue reads a matrix.
+std::string pingpongConfig(const MatmulProblem& p) {
+  const bool reads_matrix = p.epilogueUses(ir::EpOp::C) || p.epilogueUses(ir::EpOp::Residual);
+  return reads_matrix ? std::string(kPingPong) + " --stages 5" : kPingPong;
 }
 
-TEST(ConsumerModel, ItsConstantsAreWhatTheDatasetFits) {
-  std::vector<std::array<double, 4>> features;
-  std::vector<double> overhead, losses, shares;
-  for (const auto& [shape, by_epilogue] : pairs()) {
-    ASSERT_TRUE(by_epilogue.count("")) << "no plain GEMM measured at " << shape[0] << "x" << shape[1] << "x" << shape[2];
-    const Pair plain = by_epilogue.at("");
-    ASSERT_GT(plain.cooperative, 0);
-    ASSERT_GT(plain.pingpong, 0);
-    losses.push_back(plain.pingpong / plain.cooperative - 1);
-    for (const auto& [epilogue, t] : by_epilogue) {
-      if (epilogue.empty()) continue;
-      const EpilogueFeatures f = epilogueFeatures(problemOf(shape[0], shape[1], shape[2], epilogue));
-      const double k = static_cast<double>(shape[2]);
-      features.push_back({f.aux_bytes / k, f.matrix_bytes / k, f.special_functions / k, f.bias / k});
-      const double cooperative = t.cooperative / plain.cooperative - 1;
-      overhead.push_back(cooperative);
-      shares.push_back((t.pingpong / plain.pingpong - 1) / cooperative);
-    }
+// The model's modelled time ratio against the measured one, cooperative over ping-pong, on every
+// problem: the fit the constants came from.
+TEST(ConsumerModel, ItsTimelineFitsTheDataset) {
+  const DeviceSpec h100 = DeviceSpec::preset("sm_90");
+  std::vector<double> errors;
+  for (const auto& [name, rows] : byProblem()) {
+    const MatmulProblem p = problemOf(rows.front().m, rows.front().n, rows.front().k, rows.front().epilogue);
+    const Row* cooperative = find(rows, kCooperative);
+    const Row* pingpong = find(rows, pingpongConfig(p));
+    ASSERT_TRUE(cooperative && pingpong) << name << ": both kernels must have been measured";
+    const ConsumerChoice c = chooseConsumersSm90(p, h100);
+    errors.push_back(std::abs(std::log(c.gain / (cooperative->us / pingpong->us))));
   }
-  ASSERT_GE(features.size(), 30u) << "the dataset is too small to fit four costs";
-  const std::vector<double> costs = leastSquares(features, overhead);
-  const double expected[] = {kAuxByteCost, kMatrixByteCost, kSpecialFunctionCost, kBiasCost};
-  const char* names[] = {"kAuxByteCost", "kMatrixByteCost", "kSpecialFunctionCost", "kBiasCost"};
-  for (size_t i = 0; i < 4; ++i) {
-    EXPECT_NEAR(costs[i], expected[i], 0.05 * expected[i]) << names[i] << ": the dataset fits " << costs[i];
-  }
-  EXPECT_NEAR(median(losses), kPingPongMainLoopLoss, 0.005) << "kPingPongMainLoopLoss: the dataset's median loss";
-  EXPECT_NEAR(median(shares), kPingPongEpilogueShare, 0.02) << "kPingPongEpilogueShare: the dataset's median share";
+  ASSERT_GE(errors.size(), 40u) << "the dataset is too small to fit six constants";
+  std::sort(errors.begin(), errors.end());
+  // 2.3% in the median, 9.4% at most (2048^3 with an aux output, under two tiles an SM).
+  EXPECT_LE(errors[errors.size() / 2], 0.03) << "median |log(modelled / measured)|";
+  EXPECT_LE(errors.back(), 0.10) << "largest |log(modelled / measured)|";
 }
 
-// Within 3% of the faster kernel on all but 10% of the problems with fused epilogues, and never more than
-// 8% slower: what the model, with its four costs and two constants, reaches on its dataset (its
-// misses are near-ties and problems whose tile counts quantize one kernel's waves worse).
-TEST(ConsumerModel, ItsChoiceIsNearTheFasterKernelMeasured) {
-  constexpr double kMargin = 1.03, kWorst = 1.08, kMaxShareOverMargin = 0.10;
+// The kernel the scheduler picks for each problem of the dataset must have been measured, and be
+// within 3% of the fastest measured on nine problems in ten and within 7% on all (the farthest,
+// 6.8%: 2048^3 with an aux output, 1.9 tiles an SM, where ping-pong measured faster than modelled).
+TEST(ConsumerModel, ItsChoiceIsNearTheFastestKernelMeasured) {
+  constexpr double kMargin = 1.03, kWorst = 1.07, kMaxShareOverMargin = 0.10;
+  const DeviceSpec h100 = DeviceSpec::preset("sm_90");
   int cases = 0, over_margin = 0;
-  for (const auto& [shape, by_epilogue] : pairs()) {
-    for (const auto& [epilogue, t] : by_epilogue) {
-      if (epilogue.empty()) continue;
-      const MatmulProblem p = problemOf(shape[0], shape[1], shape[2], epilogue);
-      const bool pingpong = chooseConsumersSm90(p).pingpong;
-      // The scheduler applies the model to these problems (each has a 128x128 tile an SM or more).
-      EXPECT_EQ(chooseParams(p, DeviceSpec::preset("sm_90")).pingpong, pingpong) << p.toString();
-      const double chosen = pingpong ? t.pingpong : t.cooperative;
-      const double slower = chosen / std::min(t.pingpong, t.cooperative);
-      ++cases;
-      if (slower > kMargin) ++over_margin;
-      EXPECT_LE(slower, kWorst) << p.toString() << ": the model's choice is " << slower << "x the faster";
+  for (const auto& [name, rows] : byProblem()) {
+    const MatmulProblem p = problemOf(rows.front().m, rows.front().n, rows.front().k, rows.front().epilogue);
+    const std::string chosen = codegen::launchName(schedule(p, h100));
+    const Row* measured = nullptr;
+    double fastest = rows.front().us;
+    for (const Row& r : rows) {
+      fastest = std::min(fastest, r.us);
+      if (r.kernel == chosen) measured = &r;
     }
+    ASSERT_NE(measured, nullptr) << name << ": the scheduler's kernel " << chosen << " was not measured";
+    const double slower = measured->us / fastest;
+    ++cases;
+    if (slower > kMargin) ++over_margin;
+    EXPECT_LE(slower, kWorst) << name << ": the scheduler's kernel is " << slower << "x the fastest";
   }
   ASSERT_GT(cases, 0);
   EXPECT_LE(over_margin, kMaxShareOverMargin * cases)
-      << over_margin << " of " << cases << " choices are more than " << kMargin << "x the faster kernel";
-}
-
-// Plain GEMMs have no epilogue to hide: the scheduler keeps them cooperative, which every plain
-// problem of the dataset measured faster.
-TEST(ConsumerModel, PlainGemmsStayCooperative) {
-  for (const auto& [shape, by_epilogue] : pairs()) {
-    const Pair plain = by_epilogue.at("");
-    EXPECT_LT(plain.cooperative, plain.pingpong) << shape[0] << "x" << shape[1] << "x" << shape[2];
-    EXPECT_FALSE(chooseParams(problemOf(shape[0], shape[1], shape[2], ""), DeviceSpec::preset("sm_90")).pingpong);
-  }
+      << over_margin << " of " << cases << " choices are more than " << kMargin << "x the fastest kernel";
 }
 
 }  // namespace

@@ -2,12 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "tilegrid/scheduler/epilogue_plan.h"
 
 namespace tilegrid::scheduler {
 
 EpilogueFeatures epilogueFeatures(const MatmulProblem& problem) {
   EpilogueFeatures f;
+  f.output_bytes = static_cast<double>(bytes(problem.out_dtype));
   for (const EpilogueOperandUse& o : planEpilogue(problem).operands) {
     if (o.written) {
       f.aux_bytes += o.bytes_per_output;
@@ -36,18 +40,23 @@ EpilogueFeatures epilogueFeatures(const MatmulProblem& problem) {
   return f;
 }
 
-ConsumerChoice chooseConsumersSm90(const MatmulProblem& problem) {
+ConsumerChoice chooseConsumersSm90(const MatmulProblem& problem, const DeviceSpec& device) {
   const EpilogueFeatures f = epilogueFeatures(problem);
   ConsumerChoice c;
-  c.epilogue_share = (kAuxByteCost * f.aux_bytes + kMatrixByteCost * f.matrix_bytes +
-                      kSpecialFunctionCost * f.special_functions + kBiasCost * f.bias) /
-                     static_cast<double>(problem.k);
-  c.gain = (1 + c.epilogue_share) / ((1 + kPingPongMainLoopLoss) * (1 + kPingPongEpilogueShare * c.epilogue_share));
+  c.epilogue = (kOutputByteCost * f.output_bytes + kAuxByteCost * f.aux_bytes + kMatrixByteCost * f.matrix_bytes +
+                kSpecialFunctionCost * f.special_functions + kBiasCost * f.bias) /
+               static_cast<double>(problem.k);
+  const int64_t tiles = ceilDiv(problem.m, kPingPongTile.m) * ceilDiv(problem.n, kPingPongTile.n) * problem.batch;
+  const double per_sm = static_cast<double>(tiles) / static_cast<double>(device.sm_count);
+  const double whole = std::ceil(per_sm), e = c.epilogue, loss = kPingPongMainLoopLoss;
+  const double cooperative = per_sm * (1 + e / 2);
+  const double pingpong = std::max(whole * (1 + loss) + e, whole / 2 * (1 + loss + e));
+  c.gain = cooperative / pingpong;
   c.pingpong = c.gain > 1;
   c.rule = fmt::format(
-      "chooseConsumersSm90: the epilogue modelled at {:.2f} of the cooperative main loop, ping-pong at {:.2f}x its "
-      "speed",
-      c.epilogue_share, c.gain);
+      "chooseConsumersSm90: a tile's epilogue modelled at {:.2f} of its main loop, {:.2f} 128x128 tiles an SM; "
+      "ping-pong modelled at {:.2f}x the cooperative kernel's speed",
+      e, per_sm, c.gain);
   return c;
 }
 

@@ -1,22 +1,24 @@
 #pragma once
 // sm_90: whether the consumer warpgroups share each tile (cooperative) or take whole tiles in turns
-// (ping-pong, MatmulParams::pingpong), from a model of what a fused epilogue costs each.
+// (ping-pong, MatmulParams::pingpong), from a timeline model of the two kernels.
 //
-// A cooperative kernel runs its epilogue after the main loop with the tensor cores idle: the epilogue's
-// time adds to the main loop's. Modelled as a share e of the main loop's time: its work per output
-// element over the main loop's, which is proportional to K,
-//   e = (kAuxByteCost * aux bytes written + kMatrixByteCost * c and residual bytes read
-//        + kSpecialFunctionCost * special functions + kBiasCost * [reads a bias]) / K.
-// A ping-pong kernel stores one warpgroup's tile while the other multiplies, so it pays only
-// kPingPongEpilogueShare of that share, but its main loop runs kPingPongMainLoopLoss slower: its
-// 128x128 tiles load more operand bytes per multiply than the cooperative 128x256 pairs. Modelled time
-// of cooperative over ping-pong:
-//   gain = (1 + e) / ((1 + kPingPongMainLoopLoss) * (1 + kPingPongEpilogueShare * e)),
-// and ping-pong where gain > 1: plain GEMMs and light epilogues (bias, one activation over a long K)
-// stay cooperative; auxiliary outputs and matrices read in the epilogue over short K turn ping-pong.
-// The constants are fitted to docs/results/consumers_h100.csv (bench/suites/consumers.json): the
-// costs by least squares on the cooperative kernel's measured epilogue overhead, the loss and share
-// as medians; tests/unit/consumer_model_test.cpp refits them and holds the choices against it.
+// The cooperative kernel compared is the ranked 128x256 tile (two warpgroups of 64x256), the ping-pong
+// kernel 128x128 tiles alone (a warpgroup holds 128x128: as many accumulators). Times are in units of
+// one 128x128 tile's main loop at the cooperative kernel's speed (proportional to K). A tile's
+// epilogue takes
+//   e = (kOutputByteCost * C's bytes + kAuxByteCost * aux bytes + kMatrixByteCost * c and residual
+//        bytes + kSpecialFunctionCost * special functions + kBiasCost * [reads a bias]) / K
+// of it (per output element; the plain GEMM's store of C is an epilogue too). On n 128x128 tiles a
+// CTA (the problem's over the SMs):
+// - cooperative: both warpgroups run each 128x256 tile's main loop, then its epilogue, with the
+//   tensor cores idle: n (1 + e / 2), stream-K sharing the last wave;
+// - ping-pong: one warpgroup's epilogue runs under the other's main loop, which is
+//   kPingPongMainLoopLoss slower (a 128x128 tile loads more operand bytes per multiply), and only the
+//   last epilogue shows: max(N (1 + loss) + e, N / 2 (1 + loss + e)) for N = ceil(n) whole tiles, the
+//   second where the epilogues outlast the main loops.
+// Ping-pong where it is modelled faster. The constants are fitted to docs/results/consumers_h100.csv
+// (bench/suites/consumers.json: least squares on the log of the measured time ratio, docs/epilogues.md),
+// and tests/unit/consumer_model_test.cpp holds the choices and the fit against it.
 #include <string>
 
 #include "tilegrid/scheduler/params.h"
@@ -24,34 +26,35 @@
 
 namespace tilegrid::scheduler {
 
-// Main-loop time per output element, in units of a K step, that each epilogue feature adds.
-inline constexpr double kAuxByteCost = 294;
-inline constexpr double kMatrixByteCost = 235;
-inline constexpr double kSpecialFunctionCost = 101;
-inline constexpr double kBiasCost = 65;
-// How much slower ping-pong's main loop runs than the cooperative kernel's, and the share of the
-// cooperative epilogue's time it still pays.
-inline constexpr double kPingPongMainLoopLoss = 0.087;
-inline constexpr double kPingPongEpilogueShare = 0.52;
-// The tile ping-pong kernels take: each warpgroup holds 128x128 fp32 accumulators, two blocks of 64
-// rows, as many as a 64x256 warpgroup tile of the cooperative 128x256.
+// A 128x128 tile's epilogue time per output element and byte (or function, or bias) over its main
+// loop's per unit of K.
+inline constexpr double kOutputByteCost = 88;
+inline constexpr double kAuxByteCost = 784;
+inline constexpr double kMatrixByteCost = 214;
+inline constexpr double kSpecialFunctionCost = 108;
+inline constexpr double kBiasCost = 159;
+// How much slower ping-pong's main loop runs than the cooperative kernel's.
+inline constexpr double kPingPongMainLoopLoss = 0.035;
+// The tiles the model compares: the cooperative kernel's and the ping-pong kernel's.
+inline constexpr TileShape kCooperativeTile{128, 256, 64};
 inline constexpr TileShape kPingPongTile{128, 128, 64};
+// The shortest K the dataset measured: the model is not applied below it.
+inline constexpr int64_t kShortestModelledK = 768;
 
 // The model's features of a problem's epilogue, per output element.
 struct EpilogueFeatures {
-  double aux_bytes = 0, matrix_bytes = 0, special_functions = 0, bias = 0;
+  double output_bytes = 0, aux_bytes = 0, matrix_bytes = 0, special_functions = 0, bias = 0;
 };
 EpilogueFeatures epilogueFeatures(const MatmulProblem& problem);
 
 struct ConsumerChoice {
   bool pingpong = false;
-  double epilogue_share = 0;  // e: the cooperative epilogue's time over its main loop's
-  double gain = 1;            // modelled cooperative time over ping-pong time
+  double epilogue = 0;  // e: a tile's epilogue over its main loop
+  double gain = 1;      // modelled cooperative time over ping-pong time
   std::string rule;
 };
 
-// The model's choice for `problem` (validated). Only for problems whose default sm_90 schedule would
-// walk at least one kPingPongTile a CTA: the caller checks that.
-ConsumerChoice chooseConsumersSm90(const MatmulProblem& problem);
+// The model's choice for `problem` (validated) on `device`.
+ConsumerChoice chooseConsumersSm90(const MatmulProblem& problem, const DeviceSpec& device);
 
 }  // namespace tilegrid::scheduler

@@ -189,10 +189,18 @@ std::pair<int64_t, int64_t> launchWidthRun(const MatmulProblem& problem, const D
 // widest: the slab is then a function of the tile and its stages in either orientation, so a kernel
 // holding both orientations of C (cOrientationAtLaunch) is the same kernel for problems of either.
 void narrowEpilogueForStages(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
-  constexpr int64_t kWantedStages = 4;
+  // Ping-pong kernels want more: a warpgroup's turn starts on stages the producer filled during the
+  // other's, and their slab buffers are twice as large (a tile a warpgroup). Their 128x128 tiles
+  // hold six stages with 32-column slabs instead of five with 64, which ran faster on 29 of the
+  // 36 problems of docs/results/consumers_h100.csv without a matrix read in the epilogue (5% slower
+  // to 7% faster); with one, the narrower slabs halve the row pieces in flight, and five stages ran
+  // faster on eight of nine (up to 16%; the ninth 0.7% slower).
+  constexpr int64_t kWantedStages = 4, kWantedStagesPingPong = 6;
   if (p.arch != Arch::Sm90) return;
+  const bool reads_matrix = problem.epilogueUses(ir::EpOp::C) || problem.epilogueUses(ir::EpOp::Residual);
+  const int64_t wanted = !p.pingpong ? kWantedStages : reads_matrix ? kWantedStagesPingPong - 1 : kWantedStagesPingPong;
   MatmulParams narrow = p;
-  while (p.stages < kWantedStages && narrow.epilogue_tile.n % 16 == 0 &&
+  while (p.stages < wanted && narrow.epilogue_tile.n % 16 == 0 &&
          (p.swap_ab || narrow.epilogue_tile.n / 2 * bytes(problem.out_dtype) >= 64)) {
     setEpilogueTile(problem, narrow, TileShape{p.epilogue_tile.m, narrow.epilogue_tile.n / 2, 1});
     narrow.stages = mostStages(problem, device, narrow);
@@ -356,20 +364,20 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
     p.warp_tile.k = p.cta_tile.k;
     if (p.arch == Arch::Sm90) p.instruction_tile = TileShape{64, p.warp_tile.n, 16};
   }
-  // Ping-pong consumers: a user's choice, or the consumer model's for a fused epilogue over a problem of
-  // at least a kPingPongTile a CTA, where the rules above ranked the tiles (not a narrow side).
+  // Ping-pong consumers: a user's choice, or the consumer model's where it compares what it was
+  // fitted on: the rules above chose the cooperative 128x256 tile, K is at least the shortest the
+  // dataset measured, and every SM has a 128x128 tile at least.
   std::optional<ConsumerChoice> modelled;
   if (!overrides.pingpong && p.arch == Arch::Sm90 && p.persistent && !narrow_side && !overrides.cta_tile &&
-      !overrides.warp_tile && !overrides.stream_k && overrides.method != GridMethod::SplitMerge &&
-      !problem.epilogue.isIdentity() &&
+      !overrides.warp_tile && !overrides.stream_k && !overrides.cluster_m && overrides.method != GridMethod::SplitMerge &&
+      p.cta_tile == kCooperativeTile && p.warp_tile.m == 64 && problem.k >= kShortestModelledK &&
       ceilDiv(problem.m, kPingPongTile.m) * ceilDiv(problem.n, kPingPongTile.n) * problem.batch >= device.sm_count) {
-    modelled = chooseConsumersSm90(problem);
+    modelled = chooseConsumersSm90(problem, device);
   }
   if (overrides.pingpong.value_or(false) || (modelled && modelled->pingpong)) {
     p.pingpong = true;
     if (modelled) {
       p.cta_tile = kPingPongTile;
-      p.cluster = pairedCluster(problem, p);
       width_range.reset();
       for (auto d = decisions.rbegin(); d != decisions.rend(); ++d) {
         if (d->what != "tile") continue;
@@ -386,6 +394,11 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
     if (!overrides.warp_tile) p.warp_tile = p.cta_tile;
     if (p.arch == Arch::Sm90) p.instruction_tile = TileShape{64, p.warp_tile.n, 16};
     p.stream_k = overrides.stream_k.value_or(false);
+    // Alone: in a cluster a stage waits for the warpgroups of every CTA whose turn it is, and the
+    // CTAs' turns drift apart (128x128 in pairs ran 1-13% slower than alone on four problems, plain
+    // and with an aux output, and in clusters of four 2-16% slower than in pairs:
+    // docs/results/pingpong_clusters_h100.csv).
+    p.cluster = ClusterShape{1, 1};
   }
   if (overrides.pingpong || modelled) {
     decide("consumers", p.pingpong ? "ping-pong (a tile a warpgroup, in turns)" : "cooperative (sharing each tile)",
@@ -395,7 +408,7 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
   }
   if (overrides.cluster_m) p.cluster = ClusterShape{*overrides.cluster_m, 1};
   decide("cluster", std::to_string(p.cluster.m) + "x" + std::to_string(p.cluster.n),
-         overrides.cluster_m ? "override" : "with the tile (above)");
+         overrides.cluster_m ? "override" : p.pingpong ? "ping-pong kernels run alone (consumers, above)" : "with the tile (above)");
   // The widths a rule picks among (the one-wave fit's 112 to 256, trimmed 64-row tiles' 64 to 128)
   // share kernels that read the width at launch, where they can: tiles alone over a K-major B
   // (MatmulParams::width_at_launch), one kernel for each run of widths that fit as many stages

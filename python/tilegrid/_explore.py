@@ -38,8 +38,8 @@ def plan(m, n, k, **options):
     Options are `tilegrid plan`'s, by their Python names: batch, layout ("TN", "NT", "NN", "TT"),
     dtype, out_dtype, lda, ldb, ldc, stride_a, stride_b, stride_c, epilogue, bias_dtype,
     c_in_dtype, residual_dtype, aux_dtype, arch ("sm_80", "sm_90"), factor, method, group,
-    cta_tile (e.g. (128, 256, 64)), warp_tile, stages, cluster, persistent, stream_k, swap_ab,
-    pad_operands, mma_order, width_at_launch, fixed_choices (True / False), specialize_shape,
+    cta_tile (e.g. (128, 256, 64)), warp_tile, stages, cluster, persistent, stream_k, pingpong,
+    swap_ab, pad_operands, mma_order, width_at_launch, fixed_choices (True / False), specialize_shape,
     deterministic, tuned. Planned for the arch's preset device (an H100 for sm_90), no GPU needed.
     """
     return json.loads(_tilegrid.plan(plan_options(m, n, k, options), "json"))

@@ -414,7 +414,9 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
   // (MatmulParams::width_at_launch), one kernel for each run of widths that fit as many stages
   // (launchWidthRun).
   if (overrides.cta_tile) width_range.reset();
-  const bool holds_widths = p.arch == Arch::Sm90 && !overrides.specialize_shape.value_or(false) &&
+  // Ping-pong kernels compile their width in by default: the GPU tests run none that holds several
+  // widths (`--width-at-launch on` builds one).
+  const bool holds_widths = p.arch == Arch::Sm90 && !overrides.specialize_shape.value_or(false) && !p.pingpong &&
                             p.cluster == ClusterShape{1, 1} && majorOfB(problem.layout) == Major::K;
   p.width_at_launch = overrides.width_at_launch.value_or(width_range && holds_widths && !overrides.warp_tile);
   if (p.width_at_launch) {
@@ -471,7 +473,10 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
     decide("stages", std::to_string(p.stages),
            "mostStages: as many as fit in shared memory, up to " +
                std::to_string(p.arch == Arch::Sm80 ? kMaxStagesSm80 : kMaxStagesSm90) +
-               (p.arch == Arch::Sm90 ? " (epilogue slabs narrowed where that buys a fourth)" : ""));
+               (p.arch != Arch::Sm90 ? ""
+                : p.pingpong        ? " (ping-pong: epilogue slabs narrowed where that buys a sixth, or a fifth where the "
+                                      "epilogue reads a matrix)"
+                                    : " (epilogue slabs narrowed where that buys a fourth)"));
   }
 
   // sm_80: column by column where B is K-major, where it measured faster and NT slower

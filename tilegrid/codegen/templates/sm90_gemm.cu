@@ -187,11 +187,10 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
         tg_mbarrier_wait(&full[first], (iter / STAGES) & 1);
         tile_m = unit_tiles[2 * first];
         tile_n = unit_tiles[2 * first + 1];
-        // Every thread has read the stage's tile before the warpgroup's first thread releases the stage,
-        // after which the producer writes a later unit's tile there: the release orders only that
-        // thread's own reads (compute-sanitizer racecheck saw the overwrite race the other threads'
-        // reads where a unit's K tiles are fewer than the stages).
-        tg_named_barrier_sync(1 + consumer, 128);
+        // The producer writes a later unit's tile here once the warpgroup's first thread releases the
+        // stage, after the unit's first wgmma group has completed: a group every warp of the warpgroup
+        // issued after this read. (A warpgroup barrier here, ordering the reads before the release for
+        // the memory model too, cost the heaviest kernels 12 bytes more of spills.)
       } else {
         // Split-merge kernels hold one cluster size (MatmulParams::clusterAtLaunch).
         bool valid;

@@ -181,37 +181,17 @@ TEST(BadInput, LibraryThrowsUserErrorsThatSayWhatIsAllowed) {
          scheduler::chooseParams(problem64(), h100, o);
        },
        {"128x256x128", "shared memory"}},
-      {"ping-pong with stream-K",
-       [&] {
-         scheduler::ScheduleOverrides o;
-         o.pingpong = true;
-         o.stream_k = true;
-         scheduler::chooseParams(problem64(), h100, o);
-       },
+      {"ping-pong with stream-K", [&] { scheduler::chooseParams(problem64(), h100, {.stream_k = true, .pingpong = true}); },
        {"ping-pong", "stream-K off", "got stream-K"}},
       {"ping-pong with split-merge",
-       [&] {
-         scheduler::ScheduleOverrides o;
-         o.pingpong = true;
-         o.method = scheduler::GridMethod::SplitMerge;
-         scheduler::chooseParams(problem64(), h100, o);
-       },
+       [&] { scheduler::chooseParams(problem64(), h100, {.method = scheduler::GridMethod::SplitMerge, .pingpong = true}); },
        {"ping-pong", "none or swizzle-merge", "split-merge"}},
       {"ping-pong tile of 256 rows",
        [&] {
-         scheduler::ScheduleOverrides o;
-         o.pingpong = true;
-         o.cta_tile = scheduler::TileShape{256, 128, 64};
-         scheduler::chooseParams(problem64(), h100, o);
+         scheduler::chooseParams(problem64(), h100, {.cta_tile = scheduler::TileShape{256, 128, 64}, .pingpong = true});
        },
        {"256x128x64", "64 or 128 rows"}},
-      {"ping-pong on sm_80",
-       [&] {
-         scheduler::ScheduleOverrides o;
-         o.pingpong = true;
-         o.arch = scheduler::Arch::Sm80;
-         scheduler::chooseParams(problem64(), h100, o);
-       },
+      {"ping-pong on sm_80", [&] { scheduler::chooseParams(problem64(), h100, {.arch = scheduler::Arch::Sm80, .pingpong = true}); },
        {"ping-pong", "sm_90"}},
       {"unknown dump name", [] { runtime::DumpConfig::parse("cuda,assembly"); }, {"'assembly'", "valid names"}},
       {"malformed layout", [] { scheduler::Layout2D::parse("(4,4):(1)"); }, {"'(4,4):(1)'", "(R,C):(S0,S1)"}},

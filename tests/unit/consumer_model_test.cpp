@@ -14,7 +14,10 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "tilegrid/codegen/emit_common.h"
+#include "tilegrid/scheduler/heuristics.h"
 #include "tilegrid/scheduler/consumer_model.h"
 #include "tilegrid/scheduler/schedule.h"
 
@@ -131,6 +134,27 @@ TEST(ConsumerModel, ItsChoiceIsNearTheFastestKernelMeasured) {
   ASSERT_GT(cases, 0);
   EXPECT_LE(over_margin, kMaxShareOverMargin * cases)
       << over_margin << " of " << cases << " choices are more than " << kMargin << "x the fastest kernel";
+}
+
+// Ping-pong params: a field of their own, two warpgroups each holding the whole tile, no stream-K;
+// params saved before the field existed load as cooperative.
+TEST(PingPongParams, JsonRoundTripAndTheirShape) {
+  const DeviceSpec h100 = DeviceSpec::preset("sm_90");
+  const MatmulParams cooperative = chooseParams(problemOf(4096, 4096, 4096, ""), h100);
+  const MatmulParams pingpong = chooseParams(problemOf(4096, 4096, 4096, ""), h100, {.pingpong = true});
+  EXPECT_FALSE(cooperative.pingpong);
+  EXPECT_TRUE(pingpong.pingpong);
+  EXPECT_EQ(pingpong.mathGroups(), kPingPongConsumers);
+  EXPECT_EQ(pingpong.warp_tile, pingpong.cta_tile);
+  EXPECT_EQ(pingpong.cta_tile.m, cooperative.warp_tile.m);  // a warpgroup's share of the chosen tile
+  EXPECT_EQ(pingpong.epilogueRows(), 2 * pingpong.cta_tile.m);
+  EXPECT_FALSE(pingpong.stream_k);
+  const nlohmann::json j = pingpong;
+  EXPECT_EQ(j.get<MatmulParams>(), pingpong);
+  EXPECT_NE(pingpong.hash(), cooperative.hash());
+  nlohmann::json before = cooperative;
+  before.erase("pingpong");
+  EXPECT_EQ(before.get<MatmulParams>(), cooperative);
 }
 
 }  // namespace

@@ -94,21 +94,6 @@ TEST(MatmulParams, JsonRoundTripHashAndEquality) {
   nlohmann::json before_swap = j;
   before_swap.erase("swap_ab");
   EXPECT_EQ(before_swap.get<MatmulParams>(), p);
-  // Ping-pong consumers: a field of its own, two warpgroups each holding the whole tile, no stream-K;
-  // params saved before it load as cooperative.
-  const MatmulParams pingpong = chooseParams(problem(4096, 4096, 4096), h100, {.pingpong = true});
-  EXPECT_TRUE(pingpong.pingpong);
-  EXPECT_EQ(pingpong.mathGroups(), kPingPongConsumers);
-  EXPECT_EQ(pingpong.warp_tile, pingpong.cta_tile);
-  EXPECT_EQ(pingpong.cta_tile.m, p.warp_tile.m);  // a warpgroup's share of the chosen tile
-  EXPECT_EQ(pingpong.epilogueRows(), 2 * pingpong.cta_tile.m);
-  EXPECT_FALSE(pingpong.stream_k);
-  const nlohmann::json jp = pingpong;
-  EXPECT_EQ(jp.get<MatmulParams>(), pingpong);
-  EXPECT_NE(pingpong.hash(), p.hash());
-  nlohmann::json before_pingpong = j;
-  before_pingpong.erase("pingpong");
-  EXPECT_EQ(before_pingpong.get<MatmulParams>(), p);
 }
 
 // C^T = B^T A^T: the operands trade places, and each operand keeps its storage, so A's contiguous

@@ -40,14 +40,17 @@ EpilogueFeatures epilogueFeatures(const MatmulProblem& problem) {
   return f;
 }
 
+int64_t pingpongTiles(const MatmulProblem& problem) {
+  return ceilDiv(problem.m, kPingPongTile.m) * ceilDiv(problem.n, kPingPongTile.n) * problem.batch;
+}
+
 ConsumerChoice chooseConsumersSm90(const MatmulProblem& problem, const DeviceSpec& device) {
   const EpilogueFeatures f = epilogueFeatures(problem);
   ConsumerChoice c;
   c.epilogue = (kOutputByteCost * f.output_bytes + kAuxByteCost * f.aux_bytes + kMatrixByteCost * f.matrix_bytes +
                 kSpecialFunctionCost * f.special_functions + kBiasCost * f.bias) /
                static_cast<double>(problem.k);
-  const int64_t tiles = ceilDiv(problem.m, kPingPongTile.m) * ceilDiv(problem.n, kPingPongTile.n) * problem.batch;
-  const double per_sm = static_cast<double>(tiles) / static_cast<double>(device.sm_count);
+  const double per_sm = static_cast<double>(pingpongTiles(problem)) / static_cast<double>(device.sm_count);
   const double whole = std::ceil(per_sm), e = c.epilogue, loss = kPingPongMainLoopLoss;
   const double cooperative = per_sm * (1 + e / 2);
   const double pingpong = std::max(whole * (1 + loss) + e, whole / 2 * (1 + loss + e));

@@ -54,6 +54,9 @@ struct ConsumerChoice {
   std::string rule;
 };
 
+// The problem's kPingPongTile tiles, over its batch.
+int64_t pingpongTiles(const MatmulProblem& problem);
+
 // The model's choice for `problem` (validated) on `device`.
 ConsumerChoice chooseConsumersSm90(const MatmulProblem& problem, const DeviceSpec& device);
 

@@ -304,8 +304,6 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
   };
   // The widths the rule that chose the tile picked among (they may share a kernel, below).
   std::optional<WidthRange> width_range;
-  // Whether the narrow-side rule chose the tile (not the ranking).
-  bool narrow_side = false;
   if (p.arch == Arch::Sm80) {
     choosePads();
     decide("tile", p.cta_tile.toString(),
@@ -315,7 +313,6 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
     decide("orientation", p.swap_ab ? "C^T = B^T A^T" : "C = A B", rule);
     decide("tile", p.cta_tile.toString(), rule);
     choosePads();
-    narrow_side = true;
   } else {
     std::vector<Candidate> ranked;
     std::string rule = chooseTilesSm90(p.kernelProblem(user_problem), device, p, ranked, width_range);
@@ -365,13 +362,14 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
     if (p.arch == Arch::Sm90) p.instruction_tile = TileShape{64, p.warp_tile.n, 16};
   }
   // Ping-pong consumers: a user's choice, or the consumer model's where it compares what it was
-  // fitted on: the rules above chose the cooperative 128x256 tile, K is at least the shortest the
-  // dataset measured, and every SM has a 128x128 tile at least.
+  // fitted on: the rules above chose the cooperative 128x256 tile (the narrow-side and small-problem
+  // rules choose others), K is at least the shortest the dataset measured, and every SM has a 128x128
+  // tile at least.
   std::optional<ConsumerChoice> modelled;
-  if (!overrides.pingpong && p.arch == Arch::Sm90 && p.persistent && !narrow_side && !overrides.cta_tile &&
-      !overrides.warp_tile && !overrides.stream_k && !overrides.cluster_m && overrides.method != GridMethod::SplitMerge &&
+  if (!overrides.pingpong && p.arch == Arch::Sm90 && p.persistent && !overrides.cta_tile && !overrides.warp_tile &&
+      !overrides.stream_k && !overrides.cluster_m && overrides.method != GridMethod::SplitMerge &&
       p.cta_tile == kCooperativeTile && p.warp_tile.m == 64 && problem.k >= kShortestModelledK &&
-      ceilDiv(problem.m, kPingPongTile.m) * ceilDiv(problem.n, kPingPongTile.n) * problem.batch >= device.sm_count) {
+      pingpongTiles(problem) >= device.sm_count) {
     modelled = chooseConsumersSm90(problem, device);
   }
   if (overrides.pingpong.value_or(false) || (modelled && modelled->pingpong)) {

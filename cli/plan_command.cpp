@@ -184,6 +184,8 @@ nlohmann::json scheduleJson(const scheduler::MatmulSchedule& s) {
                   {"k", p.k},
                   {"batch", p.batch},
                   {"dtype", scheduler::toString(p.a_dtype)},
+                  {"b_dtype", scheduler::toString(p.b_dtype)},
+                  {"scale", scheduler::toString(p.scale)},
                   {"out_dtype", scheduler::toString(p.out_dtype)},
                   {"layout", scheduler::toString(p.layout)},
                   {"align", {p.align_a, p.align_b, p.align_c}},

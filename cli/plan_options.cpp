@@ -13,12 +13,20 @@ void addPlanOptions(CLI::App& cmd, PlanOptions& o) {
   cmd.add_option("--n", o.n, "Columns of B and C")->required();
   cmd.add_option("--k", o.k, "Reduction extent")->required();
   cmd.add_option("--batch", o.batch, "Batch count")->capture_default_str();
-  cmd.add_option("--dtype", o.dtype, "A and B dtype: bf16 | fp16")->capture_default_str();
-  cmd.add_option("--out-dtype", o.out_dtype, "C dtype: bf16 | fp16 | fp32 (default: --dtype)");
+  cmd.add_option("--dtype", o.dtype, "A and B dtype: bf16 | fp16 | e4m3 | e5m2 (8-bit: sm_90, layout TN)")
+      ->capture_default_str();
+  cmd.add_option("--b-dtype", o.b_dtype, "B's dtype where it differs from A's: e4m3 and e5m2 mix (default: --dtype)");
+  cmd.add_option("--out-dtype", o.out_dtype, "C dtype: bf16 | fp16 | fp32 (default: --dtype, bf16 for 8-bit inputs)");
+  cmd.add_option("--scale", o.scale,
+                 "Scales of 8-bit inputs, fp32, multiplying the product before the epilogue (which may also name "
+                 "scale_a and scale_b itself): none | tensor (one float for A, one for B) | row (one per row of A "
+                 "and column of B) | block128 (1x128 blocks of A, 128x128 of B; not built yet)")
+      ->capture_default_str();
   cmd.add_option("--epilogue", o.epilogue,
                  "Fused epilogue applied to each value before it is stored, e.g. \"gelu(alpha*acc + bias[n])\", "
                  "\"alpha*acc + beta*c\", \"relu(acc + bias[m]); aux = acc + bias[m]\". Names: acc, alpha, beta, c, "
-                 "residual, bias[m] | bias[n]; + - * / max min relu gelu gelu_tanh silu sigmoid tanh exp bf16 fp16");
+                 "residual, bias[m] | bias[n], scale_a, scale_b (with --scale); + - * / max min relu gelu gelu_tanh silu "
+                 "sigmoid tanh exp bf16 fp16");
   cmd.add_option("--bias-dtype", o.bias_dtype, "The epilogue's bias vector: bf16 | fp16 | fp32 (default: C's)");
   cmd.add_option("--c-in-dtype", o.c_in_dtype, "The epilogue's input matrix c: bf16 | fp16 | fp32 (default: C's)");
   cmd.add_option("--residual-dtype", o.residual_dtype, "The epilogue's residual matrix: bf16 | fp16 | fp32 (default: C's)");
@@ -93,8 +101,11 @@ PlanRequest parsePlanOptions(const PlanOptions& o, const std::optional<scheduler
   r.problem.k = parseInt(o.k, "--k");
   r.problem.batch = parseInt(o.batch, "--batch");
   r.problem.a_dtype = r.problem.b_dtype = forOption("--dtype", [&] { return scheduler::parseInputDType(o.dtype); });
-  r.problem.out_dtype = o.out_dtype.empty() ? r.problem.a_dtype
-                                            : forOption("--out-dtype", [&] { return scheduler::parseDType(o.out_dtype); });
+  if (!o.b_dtype.empty()) r.problem.b_dtype = forOption("--b-dtype", [&] { return scheduler::parseInputDType(o.b_dtype); });
+  const scheduler::DType default_out = scheduler::isFp8(r.problem.a_dtype) ? scheduler::DType::BF16 : r.problem.a_dtype;
+  r.problem.out_dtype = o.out_dtype.empty() ? default_out
+                                            : forOption("--out-dtype", [&] { return scheduler::parseOutputDType(o.out_dtype); });
+  r.problem.scale = forOption("--scale", [&] { return scheduler::parseScaleMode(o.scale); });
   r.problem.lda = parseInt(o.lda, "--lda");
   r.problem.ldb = parseInt(o.ldb, "--ldb");
   r.problem.ldc = parseInt(o.ldc, "--ldc");

@@ -16,7 +16,9 @@ struct PlanOptions {
   // Leading dimensions and batch strides in elements; 0 is packed.
   std::string lda = "0", ldb = "0", ldc = "0", stride_a = "0", stride_b = "0", stride_c = "0";
   std::string dtype = "bf16";
-  std::string out_dtype;  // empty: the input dtype
+  std::string b_dtype;    // empty: dtype
+  std::string out_dtype;  // empty: the input dtype (bf16 for 8-bit inputs)
+  std::string scale = "none";
   std::string layout = "TN";
   // A fused epilogue (ir/epilogue.h), and its operands' element types (empty: the output's).
   std::string epilogue, bias_dtype, c_in_dtype, residual_dtype, aux_dtype;

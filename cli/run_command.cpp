@@ -126,6 +126,7 @@ int runRunCommand(const RunCommandOptions& options, std::ostream& out) {
       lt["norm_rel"] = result.cublaslt_errors->norm_rel;
       if (result.cublaslt_errors->aux_norm_rel >= 0) lt["aux_norm_rel"] = result.cublaslt_errors->aux_norm_rel;
     }
+    if (result.cublaslt_refused) lt["refused"] = *result.cublaslt_refused;
     j["cublaslt_fused"] = lt;
   }
   bool alternative_failed = false;
@@ -179,6 +180,7 @@ int runRunCommand(const RunCommandOptions& options, std::ostream& out) {
       out << fmt::format(": {:.3f} ms; ours {:.3f}x faster", result.cublaslt_fused->median_ms,
                          result.cublaslt_fused->median_ms / result.ours->median_ms);
     }
+    if (result.cublaslt_refused) out << ": not run, " << *result.cublaslt_refused;
     out << "\n";
   } else if (!schedule.problem.epilogue.isIdentity() && result.ours) {
     out << "cuBLASLt has no fused epilogue computing this one\n";

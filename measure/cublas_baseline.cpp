@@ -25,12 +25,15 @@ cudaDataType_t cudaType(scheduler::DType t) {
     case scheduler::DType::BF16: return CUDA_R_16BF;
     case scheduler::DType::FP16: return CUDA_R_16F;
     case scheduler::DType::FP32: return CUDA_R_32F;
+    case scheduler::DType::E4M3: return CUDA_R_8F_E4M3;
+    case scheduler::DType::E5M2: return CUDA_R_8F_E5M2;
   }
   return CUDA_R_32F;
 }
 
 void checkCublasPair(const scheduler::MatmulProblem& p, const char* library) {
-  TG_USER_CHECK(p.out_dtype == scheduler::DType::FP32 || p.out_dtype == p.a_dtype)
+  // 8-bit inputs go to cuBLASLt only, which writes any 16-bit or fp32 C from them.
+  TG_USER_CHECK(p.out_dtype == scheduler::DType::FP32 || p.out_dtype == p.a_dtype || scheduler::isFp8(p.a_dtype))
       << library << " has no " << scheduler::toString(p.a_dtype) << " -> " << scheduler::toString(p.out_dtype)
       << " GEMM to check or time against: it writes " << scheduler::toString(p.a_dtype)
       << " or fp32 from these inputs (use --out-dtype " << scheduler::toString(p.a_dtype) << " or fp32, or --no-check)";
@@ -55,6 +58,8 @@ CublasGemm::~CublasGemm() {
 }
 
 void CublasGemm::run(const scheduler::MatmulProblem& p, CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, CUstream stream) {
+  TG_USER_CHECK(!scheduler::isFp8(p.a_dtype))
+      << "cuBLAS's GEMM (cublasGemmEx) takes no 8-bit floats: " << p.toString() << " is timed against cuBLASLt";
   checkCublasPair(p, "cuBLAS");
   currentDevice();
   checkCublas(cublasSetStream(handle_->handle, reinterpret_cast<cudaStream_t>(stream)), "cublasSetStream");

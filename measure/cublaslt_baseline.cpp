@@ -40,6 +40,7 @@ struct LtEpilogue {
   cublasLtEpilogue_t kind;
 };
 constexpr LtEpilogue kLtEpilogues[] = {
+    {"acc", "DEFAULT", CUBLASLT_EPILOGUE_DEFAULT},
     {"alpha * acc + beta * c", "DEFAULT", CUBLASLT_EPILOGUE_DEFAULT},
     {"acc + bias[n]", "BIAS", CUBLASLT_EPILOGUE_BIAS},
     {"alpha * acc + bias[n]", "BIAS", CUBLASLT_EPILOGUE_BIAS},
@@ -57,8 +58,13 @@ const LtEpilogue* ltEpilogueFor(const scheduler::MatmulProblem& p) {
       p.c_in_dtype.value_or(p.out_dtype) != p.out_dtype) {
     return nullptr;
   }
+  // Scales multiply the product before the epilogue (its A and B scale pointers or vectors); row
+  // scale vectors have no batch stride there.
+  if (p.scale == scheduler::ScaleMode::Row && p.batch > 1) return nullptr;
+  if (p.scale == scheduler::ScaleMode::Block128) return nullptr;
   for (const LtEpilogue& e : kLtEpilogues) {
-    if (ir::Epilogue::parse(e.text) == p.epilogue) return &e;
+    const ir::Epilogue menu = ir::Epilogue::parse(e.text);
+    if ((p.scale == scheduler::ScaleMode::None ? menu : ir::scaleAccumulator(menu)) == p.epilogue) return &e;
   }
   return nullptr;
 }
@@ -67,7 +73,10 @@ const LtEpilogue* ltEpilogueFor(const scheduler::MatmulProblem& p) {
 
 std::optional<std::string> CublasLtGemm::epilogueFor(const scheduler::MatmulProblem& problem) {
   const LtEpilogue* e = ltEpilogueFor(problem);
-  return e ? std::optional<std::string>(e->name) : std::nullopt;
+  if (!e) return std::nullopt;
+  if (!scheduler::isFp8(problem.a_dtype)) return std::string(e->name);
+  return fmt::format("{} ({} x {}, scales {})", e->name, scheduler::toString(problem.a_dtype),
+                     scheduler::toString(problem.b_dtype), scheduler::toString(problem.scale));
 }
 
 struct CublasLtGemm::State {
@@ -119,6 +128,17 @@ CublasLtGemm::CublasLtGemm(const scheduler::MatmulProblem& p, int candidates, si
                                 << "\" with these operand types";
     checkEpilogueArgs(p, epilogue);
     setAttribute(s.desc, CUBLASLT_MATMUL_DESC_EPILOGUE, e->kind, "cublasLtMatmulDescSetAttribute(EPILOGUE)");
+    if (p.scale != scheduler::ScaleMode::None) {
+      // Its A is our B (C^T = B^T A^T, above): B's scales go to its A, ours of A to its B.
+      const int32_t mode = p.scale == scheduler::ScaleMode::Row ? CUBLASLT_MATMUL_MATRIX_SCALE_OUTER_VEC_32F
+                                                                : CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F;
+      setAttribute(s.desc, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, mode, "cublasLtMatmulDescSetAttribute(A_SCALE_MODE)");
+      setAttribute(s.desc, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, mode, "cublasLtMatmulDescSetAttribute(B_SCALE_MODE)");
+      setAttribute(s.desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, static_cast<const void*>(epilogue.scale_b),
+                   "cublasLtMatmulDescSetAttribute(A_SCALE_POINTER)");
+      setAttribute(s.desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, static_cast<const void*>(epilogue.scale_a),
+                   "cublasLtMatmulDescSetAttribute(B_SCALE_POINTER)");
+    }
     s.alpha = p.epilogueUses(ir::EpOp::Alpha) ? epilogue.alpha : 1.0f;
     if (p.epilogueUses(ir::EpOp::BiasN)) {
       setAttribute(s.desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, epilogue.bias, "cublasLtMatmulDescSetAttribute(BIAS_POINTER)");

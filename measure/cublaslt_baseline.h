@@ -17,7 +17,9 @@ class CublasLtGemm {
  public:
   // cuBLASLt's fused epilogue that computes the problem's (cublasLtEpilogue_t's name: "BIAS",
   // "RELU_BIAS", "GELU_BIAS", "GELU_AUX_BIAS", or "DEFAULT" for alpha * acc + beta * c), or nothing
-  // where its menu has none. Its GELU is the tanh form (gelu_tanh); its bias runs along N.
+  // where its menu has none. Its GELU is the tanh form (gelu_tanh); its bias runs along N. 8-bit
+  // inputs' tensor and row scales are its A and B scales (scalars, or outer vectors); the name then
+  // says the types and scales, "DEFAULT (e4m3 x e4m3, scales tensor)".
   static std::optional<std::string> epilogueFor(const scheduler::MatmulProblem& problem);
 
   // Sets up the descriptors for `problem` (validated) and asks the heuristic for up to

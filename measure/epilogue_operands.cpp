@@ -50,6 +50,17 @@ EpilogueBuffers::EpilogueBuffers(const MatmulProblem& p, uint64_t seed) {
     aux.emplace(static_cast<size_t>(p.batch * p.m * p.n * scheduler::bytes(*p.aux_dtype)));
     args.aux = reinterpret_cast<void*>(address(*aux));
   }
+  const bool rows = p.scale == scheduler::ScaleMode::Row;
+  const auto scales = [&](std::optional<DeviceBuffer>& buffer, int64_t length, const float*& ptr, int64_t& stride,
+                          uint64_t s) {
+    const int64_t count = rows ? p.batch * length : 1;
+    buffer.emplace(static_cast<size_t>(count) * 4);
+    fillRandomOnDevice(*buffer, scheduler::DType::FP32, static_cast<size_t>(count), s, 0.5f, 2.0f);
+    ptr = reinterpret_cast<const float*>(address(*buffer));
+    stride = rows && p.batch > 1 ? length : 0;
+  };
+  if (p.epilogueUses(EpOp::ScaleA)) scales(scale_a, p.m, args.scale_a, args.scale_a_batch_stride, seed + 13);
+  if (p.epilogueUses(EpOp::ScaleB)) scales(scale_b, p.n, args.scale_b, args.scale_b_batch_stride, seed + 14);
   synchronizeDevice();
 }
 
@@ -60,6 +71,9 @@ std::vector<float> applyEpilogueOnHost(const MatmulProblem& p, const std::vector
   const std::vector<float> bias = hostValues(buffers.bias, p.bias_dtype.value_or(p.out_dtype));
   const std::vector<float> c = hostValues(buffers.c, p.c_in_dtype.value_or(p.out_dtype));
   const std::vector<float> residual = hostValues(buffers.residual, p.residual_dtype.value_or(p.out_dtype));
+  const std::vector<float> scale_a = hostValues(buffers.scale_a, scheduler::DType::FP32);
+  const std::vector<float> scale_b = hostValues(buffers.scale_b, scheduler::DType::FP32);
+  const bool rows = p.scale == scheduler::ScaleMode::Row;
   const bool bias_m = p.epilogueUses(EpOp::BiasM);
   std::vector<float> out(acc.size());
   if (aux) aux->assign(p.hasAux() ? acc.size() : 0, 0.0f);
@@ -74,6 +88,12 @@ std::vector<float> applyEpilogueOnHost(const MatmulProblem& p, const std::vector
         if (!bias.empty()) leaves.bias = bias[static_cast<size_t>(b * buffers.args.bias_batch_stride + (bias_m ? m : n))];
         if (!c.empty()) leaves.c = c[i];
         if (!residual.empty()) leaves.residual = residual[i];
+        if (!scale_a.empty()) {
+          leaves.scale_a = rows ? scale_a[static_cast<size_t>(b * buffers.args.scale_a_batch_stride + m)] : scale_a[0];
+        }
+        if (!scale_b.empty()) {
+          leaves.scale_b = rows ? scale_b[static_cast<size_t>(b * buffers.args.scale_b_batch_stride + n)] : scale_b[0];
+        }
         double aux_value = 0;
         out[i] = static_cast<float>(p.epilogue.evaluate(leaves, &aux_value));
         if (aux && p.hasAux()) (*aux)[i] = static_cast<float>(aux_value);

@@ -17,6 +17,8 @@ struct EpilogueBuffers {
   // Each buffer the epilogue reads or writes (packed: ld N, batch entries back to back; bias one vector
   // per batch entry), and the arguments pointing at them, with alpha and beta away from 1 and 0.
   std::optional<DeviceBuffer> bias, c, residual, aux;
+  // 8-bit inputs' scales (fp32, from 0.5 to 2): one float each, or a vector a batch entry.
+  std::optional<DeviceBuffer> scale_a, scale_b;
   EpilogueArgs args;
   EpilogueBuffers(const MatmulProblem& problem, uint64_t seed);
 };

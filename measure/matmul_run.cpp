@@ -25,11 +25,20 @@ double tolerance(scheduler::DType out) {
     case scheduler::DType::BF16: return 1e-2;  // 8 mantissa bits: ~2e-3 per element
     case scheduler::DType::FP16: return 2e-3;  // 11 bits
     case scheduler::DType::FP32: return 1e-4;  // only the summation order differs
+    case scheduler::DType::E4M3:
+    case scheduler::DType::E5M2: break;  // inputs only
   }
   return 0;
 }
 
-ErrorStats compareOutputs(const std::vector<float>& ours, const std::vector<float>& ref, scheduler::DType out) {
+double tolerance(const scheduler::MatmulProblem& p) {
+  const double out = tolerance(p.out_dtype);
+  if (!scheduler::isFp8(p.a_dtype)) return out;
+  return std::max(out, std::ldexp(std::sqrt(static_cast<double>(p.k)), -14));
+}
+
+ErrorStats compareOutputs(const std::vector<float>& ours, const std::vector<float>& ref, scheduler::DType out,
+                          double bound) {
   TG_USER_CHECK(ours.size() == ref.size()) << "comparing " << ours.size() << " elements with " << ref.size();
   ErrorStats e;
   double diff2 = 0, ref2 = 0, ref_max = 0;
@@ -46,7 +55,7 @@ ErrorStats compareOutputs(const std::vector<float>& ours, const std::vector<floa
   }
   e.max_rel = ref_max > 0 ? e.max_abs / ref_max : e.max_abs;
   e.norm_rel = ref2 > 0 ? std::sqrt(diff2 / ref2) : std::sqrt(diff2);
-  e.tolerance = tolerance(out);
+  e.tolerance = bound > 0 ? bound : tolerance(out);
   e.passed = e.non_finite == 0 && e.norm_rel <= e.tolerance && e.max_rel <= 8 * e.tolerance;
   return e;
 }
@@ -210,6 +219,29 @@ void MatmulLaunch::operator()(CUstream stream) {
 
 std::vector<float> cublasReference(const MatmulBuffers& buffers, CUstream stream, std::vector<float>* aux) {
   const scheduler::MatmulProblem& p = buffers.problem;
+  if (scheduler::isFp8(p.a_dtype)) {
+    // cuBLAS's GEMM takes no 8-bit floats, but every e4m3 and e5m2 value is a bf16 value: its bf16
+    // product of exact copies, in fp32, then the epilogue (the scales with it) on the host.
+    scheduler::MatmulProblem wide = p;
+    wide.a_dtype = wide.b_dtype = scheduler::DType::BF16;
+    wide.out_dtype = scheduler::DType::FP32;
+    wide.scale = scheduler::ScaleMode::None;
+    wide.epilogue = {};
+    wide.align_a = wide.align_b = wide.align_c = 0;
+    wide.bias_dtype = wide.c_in_dtype = wide.residual_dtype = wide.aux_dtype = std::nullopt;
+    wide.validate();
+    const auto widen = [](const DeviceBuffer& in, scheduler::DType type) {
+      const std::vector<uint8_t> bf16 = encode(decode(in.toHost<uint8_t>(), type), scheduler::DType::BF16);
+      DeviceBuffer out(bf16.size());
+      out.copyFromHost(bf16.data(), bf16.size());
+      return out;
+    };
+    const DeviceBuffer a = widen(buffers.a, p.a_dtype), b = widen(buffers.b, p.b_dtype);
+    DeviceBuffer c_ref(static_cast<size_t>(wide.spanC()) * 4);
+    CublasGemm().run(wide, a.ptr(), b.ptr(), c_ref.ptr(), stream);
+    synchronizeDevice();
+    return applyEpilogueOnHost(p, denseC(wide, decode(c_ref.toHost<uint8_t>(), wide.out_dtype)), buffers.epilogue, aux);
+  }
   if (p.epilogue.isIdentity()) {
     DeviceBuffer c_ref(buffers.c.bytes());
     CublasGemm().run(p, buffers.a.ptr(), buffers.b.ptr(), c_ref.ptr(), stream);
@@ -236,7 +268,7 @@ ErrorStats checkLaunch(MatmulLaunch& launch, MatmulBuffers& buffers, const std::
   synchronizeDevice();
   const std::vector<uint8_t> bytes = buffers.c.toHost<uint8_t>();
   const scheduler::MatmulProblem& p = buffers.problem;
-  ErrorStats e = compareOutputs(denseC(p, decode(bytes, p.out_dtype)), reference, p.out_dtype);
+  ErrorStats e = compareOutputs(denseC(p, decode(bytes, p.out_dtype)), reference, p.out_dtype, tolerance(p));
   e.gap_writes = gapWrites(p, bytes, kPoison, e.first_gap_write);
   e.passed = e.passed && e.gap_writes == 0;
   if (buffers.epilogue.aux) {
@@ -293,22 +325,31 @@ RunResult runMatmul(const scheduler::MatmulSchedule& schedule, const codegen::Ke
     }
   }
   // With an epilogue: cuBLASLt's matching fused epilogue, checked like ours (it writes its own C and
-  // aux), and the unfused pair's pointwise kernel.
-  const bool fused = !p.epilogue.isIdentity();
+  // aux), and the unfused pair's pointwise kernel. With 8-bit inputs cuBLASLt is the only baseline
+  // (cuBLAS's GEMM takes none): its FP8 GEMM with the same scales.
+  const bool fp8 = scheduler::isFp8(p.a_dtype);
+  const bool fused = !p.epilogue.isIdentity() || fp8;
   std::unique_ptr<CublasLtGemm> lt;
   std::optional<DeviceBuffer> lt_c;
   std::unique_ptr<PointwiseEpilogue> pointwise;
   if (fused && options.time_cublas) {
-    pointwise = std::make_unique<PointwiseEpilogue>(p);
+    if (!fp8) pointwise = std::make_unique<PointwiseEpilogue>(p);
     result.cublaslt_epilogue = CublasLtGemm::epilogueFor(p);
     if (result.cublaslt_epilogue) {
-      lt = std::make_unique<CublasLtGemm>(p, 8, size_t{32} << 20, buffers.epilogue.args);
+      try {
+        lt = std::make_unique<CublasLtGemm>(p, 8, size_t{32} << 20, buffers.epilogue.args);
+      } catch (const std::runtime_error& e) {
+        result.cublaslt_refused = e.what();
+      }
+    }
+    if (lt) {
       lt_c.emplace(buffers.c.bytes());
       lt->chooseFastest(buffers.a.ptr(), buffers.b.ptr(), lt_c->ptr(), stream.get());
       if (options.check) {
         lt->run(buffers.a.ptr(), buffers.b.ptr(), lt_c->ptr(), stream.get());
         synchronizeDevice();
-        ErrorStats e = compareOutputs(denseC(p, decode(lt_c->toHost<uint8_t>(), p.out_dtype)), reference, p.out_dtype);
+        ErrorStats e = compareOutputs(denseC(p, decode(lt_c->toHost<uint8_t>(), p.out_dtype)), reference, p.out_dtype,
+                                      tolerance(p));
         if (buffers.epilogue.aux) {
           e.aux_norm_rel = compareOutputs(auxOutput(p, buffers.epilogue), aux, *p.aux_dtype).norm_rel;
         }
@@ -323,7 +364,7 @@ RunResult runMatmul(const scheduler::MatmulSchedule& schedule, const codegen::Ke
     // cuBLAS computes the plain product (C = A * B): alone, the bound for a fused epilogue.
     scheduler::MatmulProblem product = p;
     product.epilogue = {};
-    if (options.time_cublas) {
+    if (options.time_cublas && !fp8) {
       if (!cublas) cublas = std::make_unique<CublasGemm>();
       launches.emplace_back([&] { cublas->run(product, buffers.a.ptr(), buffers.b.ptr(), buffers.c.ptr(), stream.get()); });
     }
@@ -340,7 +381,7 @@ RunResult runMatmul(const scheduler::MatmulSchedule& schedule, const codegen::Ke
     std::vector<std::vector<float>> ms = timeInTurns(launches, options.warmup, TurnBudget{options.iterations}, flusher, stream.get());
     result.ours = summarizeTimes(std::move(ms[0]), p.flops());
     for (size_t i = 0; i < others.size(); ++i) result.alternatives[i].time = summarizeTimes(std::move(ms[1 + i]), p.flops());
-    if (options.time_cublas) result.cublas = summarizeTimes(std::move(ms[pair_at - 1]), p.flops());
+    if (options.time_cublas && !fp8) result.cublas = summarizeTimes(std::move(ms[pair_at - 1]), p.flops());
     if (pointwise) result.unfused_pair = summarizeTimes(std::move(ms[pair_at]), p.flops());
     if (lt) result.cublaslt_fused = summarizeTimes(std::move(ms.back()), p.flops());
   }

@@ -32,8 +32,15 @@ struct ErrorStats {
 
 // The tolerance on ||ours - ref|| / ||ref|| for an output dtype: the output rounding dominates.
 double tolerance(scheduler::DType out);
-// Compares two host buffers of `out` elements.
-ErrorStats compareOutputs(const std::vector<float>& ours, const std::vector<float>& reference, scheduler::DType out);
+// The tolerance for a problem's C: its output's, or with 8-bit inputs at least 2^-14 sqrt(K). Hopper's
+// FP8 wgmma adds into an accumulator that keeps about 14 mantissa bits (DeepSeek-V3's report, 3.3.2),
+// so each of the additions along K may lose 2^-14 of the running sum; as a random walk their errors
+// grow as sqrt(K). It is the bound on fp16 and fp32 outputs of deep products, whose own rounding
+// is finer.
+double tolerance(const scheduler::MatmulProblem& problem);
+// Compares two host buffers of `out` elements, against `tolerance` where given (else `out`'s).
+ErrorStats compareOutputs(const std::vector<float>& ours, const std::vector<float>& reference, scheduler::DType out,
+                          double tolerance = 0);
 // C = A * B in fp64 on the host from the decoded inputs (their whole spans, with the problem's
 // leading dimensions and batch strides), as dense floats (batch x M x N), on every core (still slow
 // for large problems: 4096^3 takes minutes).
@@ -93,6 +100,9 @@ struct RunResult {
   // over C), and cuBLASLt's fused epilogue where its menu has this one (checked like ours).
   std::optional<TimingStats> unfused_pair;
   std::optional<std::string> cublaslt_epilogue;
+  // Where cuBLASLt's menu has the epilogue but its heuristic has no algorithm for these types,
+  // scales or epilogue (FP8 with both inputs e5m2, say): its refusal, and nothing of it is timed.
+  std::optional<std::string> cublaslt_refused;
   std::optional<ErrorStats> cublaslt_errors;
   std::optional<TimingStats> cublaslt_fused;
 };

@@ -81,7 +81,7 @@ std::vector<SuiteCase> parseSuite(const std::string& json_text) {
   TG_USER_CHECK(j.is_object() && j.contains("cases") && j.at("cases").is_array())
       << "a suite is an object with a \"cases\" array";
   static const std::set<std::string> kKeys = {"name", "category", "m", "n", "k", "batch", "layouts", "dtype",
-                                              "out_dtype", "lda", "ldb", "ldc", "epilogue", "schedules"};
+                                              "b_dtype", "scale", "out_dtype", "lda", "ldb", "ldc", "epilogue", "schedules"};
   std::vector<SuiteCase> cases;
   std::set<std::string> names;
   for (const nlohmann::json& c : j.at("cases")) {
@@ -119,9 +119,12 @@ std::vector<SuiteCase> parseSuite(const std::string& json_text) {
       p.ldb = wholeNumber(c, name, "ldb", 0);
       p.ldc = wholeNumber(c, name, "ldc", 0);
       p.layout = scheduler::parseLayout(layout);
-      p.a_dtype = p.b_dtype = scheduler::parseDType(text(c, name, "dtype", "bf16"));
-      p.out_dtype = scheduler::parseDType(text(c, name, "out_dtype", scheduler::toString(p.a_dtype)));
       try {
+        p.a_dtype = p.b_dtype = scheduler::parseInputDType(text(c, name, "dtype", "bf16"));
+        p.b_dtype = scheduler::parseInputDType(text(c, name, "b_dtype", scheduler::toString(p.a_dtype)));
+        p.out_dtype = scheduler::parseOutputDType(
+            text(c, name, "out_dtype", scheduler::isFp8(p.a_dtype) ? "bf16" : scheduler::toString(p.a_dtype)));
+        p.scale = scheduler::parseScaleMode(text(c, name, "scale", "none"));
         // A fused epilogue (ir/epilogue.h), its operands of C's type.
         if (c.contains("epilogue")) p.epilogue = ir::Epilogue::parse(text(c, name, "epilogue", ""));
         p.validate();

@@ -3,8 +3,9 @@
 //
 //   {"cases": [{"name": "llama8b-qkv-m1", "category": "decode", "m": 1, "n": 6144, "k": 4096}, ...]}
 //
-// Per case: m, n, k (required); batch (1); layouts (["TN", "NT"]: one run each); dtype ("bf16");
-// out_dtype (the dtype); lda, ldb, ldc (0: packed); schedules: besides the default schedule, each
+// Per case: m, n, k (required); batch (1); layouts (["TN", "NT"]: one run each); dtype ("bf16"), b_dtype
+// (the dtype: e4m3 and e5m2 mix), scale ("none": 8-bit inputs' tensor or row scales); out_dtype (the
+// dtype, bf16 for 8-bit inputs); lda, ldb, ldc (0: packed); schedules: besides the default schedule, each
 // layout also runs under these choices, each an object of swap_ab (bool), cta_tile ([M, N, K]),
 // cluster and stages (whole numbers), which the scheduler takes as overrides: how a tile rule's
 // alternatives are measured into a dataset (`tilegrid bench --format dataset`). Unknown keys are

@@ -35,6 +35,24 @@ TEST(Sm90Emit, EveryVariantCompilesWithoutSpillsOrSerialization) {
   EXPECT_TRUE(failures.empty()) << failures;
 }
 
+// 8-bit inputs: wgmma k32 in every mix of e4m3 and e5m2, with the default schedules' tiles, scales,
+// fused epilogues and ping-pong consumers (testing::sm90Fp8Cases).
+TEST(Sm90Emit, EightBitInputVariantsCompile) {
+  const auto cases = testing::sm90Fp8Cases();
+  ASSERT_GE(cases.size(), 10u);
+  runtime::KernelCache cache;
+  const std::string failures = testing::compileCases(cases, "sm_90", 1, cache);
+  EXPECT_TRUE(failures.empty()) << failures;
+  // The kernel multiplies with the k32 instruction of its inputs' types, K-major (no trans bits).
+  const auto schedule = scheduler::schedule(cases[6].problem, scheduler::DeviceSpec::preset("sm_90"), cases[6].overrides);
+  EXPECT_EQ(schedule.params.instruction_tile.k, 32);
+  EXPECT_EQ(schedule.params.cta_tile.k % 64, 0);
+  const std::string cuda = emit(schedule).cuda;
+  EXPECT_NE(cuda.find("WGMMA_TYPE_A = 2"), std::string::npos);
+  EXPECT_NE(cuda.find("WGMMA_TYPE_B = 3"), std::string::npos);
+  EXPECT_NE(cuda.find("IK = 32"), std::string::npos);
+}
+
 TEST(Sm90Emit, MisalignedOperandsAreReadThroughPaddedCopies) {
   // lda = 4097 (NT: A is M-major) is not 16-byte aligned; K-major B with K = 4096 is.
   const auto problem = testing::makeProblem(4097, 4097, 4096, scheduler::Layout::NT, scheduler::DType::BF16,

@@ -46,9 +46,13 @@ std::string GemmCase::label() const {
     for (int64_t f : *overrides.factors) grid += "_" + std::to_string(f);
   }
   const auto t = overrides.cta_tile;
+  const std::string inputs = problem.a_dtype == problem.b_dtype ? scheduler::toString(problem.a_dtype)
+                                                                : fmt::format("{}x{}", scheduler::toString(problem.a_dtype),
+                                                                              scheduler::toString(problem.b_dtype));
   return fmt::format("{}x{}x{}b{}_{}_{}to{}_{}_{}", problem.m, problem.n, problem.k, problem.batch,
-                     scheduler::toString(problem.layout), scheduler::toString(problem.a_dtype),
-                     scheduler::toString(problem.out_dtype), grid, t ? t->toString() : "tiles") +
+                     scheduler::toString(problem.layout), inputs, scheduler::toString(problem.out_dtype), grid,
+                     t ? t->toString() : "tiles") +
+         (problem.scale != scheduler::ScaleMode::None ? fmt::format("_scales_{}", scheduler::toString(problem.scale)) : "") +
          (problem.packed() ? "" : fmt::format("_ld{}_{}_{}_bs{}_{}_{}", problem.leadingDimA(), problem.leadingDimB(),
                                               problem.leadingDimC(), problem.batchStrideA(), problem.batchStrideB(),
                                               problem.batchStrideC())) +
@@ -479,6 +483,50 @@ std::vector<GemmCase> epilogueCases(scheduler::Arch arch) {
 std::vector<std::string> cublasLtEpilogueTexts() {
   return {"acc + bias[n]", "relu(acc + bias[n])", "gelu_tanh(alpha * acc + bias[n])", "alpha * acc + beta * c",
           "gelu_tanh(acc + bias[n]); aux = acc + bias[n]"};
+}
+
+std::vector<GemmCase> sm90Fp8Cases() {
+  struct Row {
+    int64_t m, n, k, batch;
+    DType a, b, out;
+    scheduler::ScaleMode scale;
+    const char* epilogue = nullptr;
+    bool pingpong = false;
+  };
+  using scheduler::ScaleMode;
+  // Default schedules over what 8-bit inputs reach: a large square (cluster pairs, stream-K's last
+  // wave), a K tail (K not a multiple of the 128-element K tile, its last tile half run), rows
+  // not 16-byte aligned (K = 1000: padded copies), decode (M = 1 and 16: C^T and narrow tiles), a
+  // batch, e4m3 with e5m2 both ways round, fp16 and fp32 out, row scales, scales with a fused
+  // epilogue (GELU with a bias and an aux output) and an epilogue placing them itself, and
+  // ping-pong consumers.
+  const std::vector<Row> rows = {
+      {4096, 4096, 4096, 1, DType::E4M3, DType::E4M3, DType::BF16, ScaleMode::Tensor},
+      {2000, 3000, 4000, 1, DType::E4M3, DType::E4M3, DType::BF16, ScaleMode::Tensor},
+      {1000, 1000, 1000, 1, DType::E5M2, DType::E5M2, DType::FP16, ScaleMode::Row},
+      {1, 4096, 4096, 1, DType::E4M3, DType::E4M3, DType::BF16, ScaleMode::Tensor},
+      {16, 8192, 2048, 1, DType::E4M3, DType::E4M3, DType::BF16, ScaleMode::Row},
+      {512, 768, 1024, 3, DType::E4M3, DType::E4M3, DType::BF16, ScaleMode::Row},
+      {3000, 2048, 2048, 1, DType::E4M3, DType::E5M2, DType::FP32, ScaleMode::None},
+      {2048, 1000, 4096, 1, DType::E5M2, DType::E4M3, DType::BF16, ScaleMode::Tensor},
+      {2048, 2048, 1024, 1, DType::E4M3, DType::E4M3, DType::BF16, ScaleMode::Row,
+       "gelu_tanh(acc + bias[n]); aux = acc + bias[n]"},
+      {1536, 1024, 2048, 1, DType::E4M3, DType::E4M3, DType::BF16, ScaleMode::Tensor, "relu(acc * scale_a) * scale_b"},
+      {4096, 4096, 2048, 1, DType::E4M3, DType::E4M3, DType::BF16, ScaleMode::Tensor, nullptr, true},
+  };
+  std::vector<GemmCase> cases;
+  for (const Row& r : rows) {
+    scheduler::MatmulProblem p;
+    p.m = r.m, p.n = r.n, p.k = r.k, p.batch = r.batch;
+    p.a_dtype = r.a, p.b_dtype = r.b, p.out_dtype = r.out;
+    p.scale = r.scale;
+    if (r.epilogue) p.epilogue = ir::Epilogue::parse(r.epilogue);
+    GemmCase c{p.validate(), {}};
+    c.overrides.arch = scheduler::Arch::Sm90;
+    if (r.pingpong) c.overrides.pingpong = true;
+    cases.push_back(c);
+  }
+  return cases;
 }
 
 }  // namespace tilegrid::testing

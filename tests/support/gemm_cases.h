@@ -51,6 +51,10 @@ std::vector<GemmCase> sm90StreamKCases();
 // Ping-pong kernels (two warpgroups taking whole tiles in turns) on problems of several units a CTA:
 // every layout, edge tiles, K tails, a batch, C^T, padded operands, fused epilogues. Against cuBLAS.
 std::vector<GemmCase> sm90PingPongCases();
+// 8-bit inputs (e4m3, e5m2, mixed), default schedules: scales, K tails, padded rows, decode,
+// batches, output types, fused epilogues, ping-pong. Against cuBLAS's bf16 product of exact copies,
+// and cuBLASLt's FP8 GEMM where it computes the same.
+std::vector<GemmCase> sm90Fp8Cases();
 
 // `count` problems drawn from `seed`, each left to the default schedule of the arch family, so that
 // the heuristics meet sizes no list above names: M and N up to 6144, K up to 4096 (a sixth of the

@@ -254,7 +254,7 @@ TEST(CliPlan, BadInputExitsTwoWithAMessage) {
       {{"--cta-tile", "128,100,64"}, "multiples of 8"},
       {{"--cta-tile", "128,128"}, "expected M,N,K"},
       {{"--arch", "sm_70"}, "expected sm_80 or sm_90"},
-      {{"--dtype", "fp32"}, "bf16 or fp16"},
+      {{"--dtype", "fp32"}, "bf16, fp16, e4m3 or e5m2"},
       {{"--dtype", "int4"}, "got 'int4'"},
       {{"--layout", "XX"}, "expected TN, NT, NN or TT"},
       {{"--factor", "0"}, "factor"},

@@ -109,6 +109,7 @@ std::string nameOf(const scheduler::MatmulSchedule& s, bool launch) {
   const auto& p = s.problem;
   const auto& t = s.params.cta_tile;
   std::string types = scheduler::toString(p.a_dtype);
+  if (p.b_dtype != p.a_dtype) types += std::string("x") + scheduler::toString(p.b_dtype);
   if (p.out_dtype != p.a_dtype) types += std::string("to") + scheduler::toString(p.out_dtype);
   std::string layout = scheduler::toString(p.layout);
   for (char& c : layout) c = static_cast<char>(std::tolower(c));

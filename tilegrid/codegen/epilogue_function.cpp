@@ -21,7 +21,9 @@ std::string floatLiteral(double v) {
 }
 
 // The right-hand side of node i's statement, its operands named e<index>.
-std::string expression(const ir::Epilogue& e, int i) {
+std::string expression(const scheduler::MatmulProblem& p, int i) {
+  const ir::Epilogue& e = p.epilogue;
+  const bool row_scales = p.scale == scheduler::ScaleMode::Row;
   const ir::EpNode& n = e.nodes()[i];
   const std::string a = fmt::format("e{}", n.a), b = fmt::format("e{}", n.b);
   switch (n.op) {
@@ -33,6 +35,8 @@ std::string expression(const ir::Epilogue& e, int i) {
     case EpOp::BiasN: return "tg_ep_vector<tg_bias_t>(ep, n, batch)";
     case EpOp::C: return "in.c";
     case EpOp::Residual: return "in.residual";
+    case EpOp::ScaleA: return row_scales ? "tg_ep_scale(ep.scale_a, ep.batch_stride_scale_a, m, batch)" : "tg_ep_scale(ep.scale_a, 0, 0, 0)";
+    case EpOp::ScaleB: return row_scales ? "tg_ep_scale(ep.scale_b, ep.batch_stride_scale_b, n, batch)" : "tg_ep_scale(ep.scale_b, 0, 0, 0)";
     case EpOp::Neg: return "-" + a;
     case EpOp::Relu: return "tg_relu(" + a + ")";
     case EpOp::Gelu: return "tg_gelu(" + a + ")";
@@ -69,7 +73,7 @@ std::string printEpilogueFunction(const scheduler::MatmulProblem& problem) {
       "ep,\n                                                   const tg_ep_inputs& in, float& aux) {\n";
   const std::vector<bool> live = e.live();
   for (size_t i = 0; i < e.nodes().size(); ++i) {
-    if (live[i]) out += fmt::format("  const float e{} = {};\n", i, expression(e, static_cast<int>(i)));
+    if (live[i]) out += fmt::format("  const float e{} = {};\n", i, expression(problem, static_cast<int>(i)));
   }
   out += e.aux() ? fmt::format("  aux = e{};\n", *e.aux()) : "  aux = 0.f;\n";
   out += "  (void)m; (void)n; (void)batch; (void)ep; (void)in;\n";

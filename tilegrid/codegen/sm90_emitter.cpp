@@ -55,6 +55,8 @@ OperandPlan planOperandUncached(const char* name, const ir::TensorDomain& smem, 
                                 int64_t tile_mn, int64_t tile_k, int64_t wgmma_mn, int64_t groups, int64_t sharers) {
   const SmemOffsets offset(smem);
   const int64_t esize = scheduler::bytes(atom.dtype);
+  // wgmma's K: 32 bytes of a row (k16 for 16-bit elements, k32 for 8-bit).
+  const int64_t instr_k = 32 / esize;
   // Byte offset of (mn, k) in stage 0.
   auto at = [&](int64_t mn, int64_t k) { return offset(mn, k) * esize; };
   const int bits = atom.swizzleBits();
@@ -103,28 +105,28 @@ OperandPlan planOperandUncached(const char* name, const ir::TensorDomain& smem, 
     }
   }
   if (wgmma_mn == 0) return plan;
-  // Descriptor offsets: K-major steps 8-row groups by SBO (and, without a swizzle, the two 8-element
-  // halves of a k16 step by LBO); MN-major steps contiguous blocks by LBO and 8-k groups by SBO
+  // Descriptor offsets: K-major steps 8-row groups by SBO (and, without a swizzle, the two 16-byte
+  // halves of a K step by LBO); MN-major steps contiguous blocks by LBO and 8-k groups by SBO
   // (roles swapped without a swizzle).
   if (k_major) {
     plan.sbo = tile_mn > 8 ? at(8, 0) - at(0, 0) : 8 * span;
-    plan.lbo = plan.width < 16 ? at(0, plan.width) - at(0, 0) : 16;
+    plan.lbo = plan.width < instr_k ? at(0, plan.width) - at(0, 0) : 16;
   } else {
     const int64_t next_block = tile_mn > plan.width ? at(plan.width, 0) - at(0, 0) : 8 * span;
     const int64_t next_group = tile_k > 8 ? at(0, 8) - at(0, 0) : 8 * span;
     plan.lbo = bits == 0 ? next_group : next_block;
     plan.sbo = bits == 0 ? next_block : next_group;
   }
-  // The canonical layout wgmma reads from each descriptor start (one per 64-row block and k16
+  // The canonical layout wgmma reads from each descriptor start (one per 64-row block and K
   // step), against the smem domain.
   for (int64_t g = 0; g < groups; ++g) {
-    for (int64_t kk = 0; kk < tile_k; kk += 16) {
+    for (int64_t kk = 0; kk < tile_k; kk += instr_k) {
       const int64_t start = at(g * wgmma_mn, kk);
       for (int64_t mn = 0; mn < wgmma_mn; ++mn) {
-        for (int64_t k = 0; k < 16; ++k) {
+        for (int64_t k = 0; k < instr_k; ++k) {
           int64_t canonical = 0;
           if (k_major) {
-            const int64_t halves = plan.width < 16 ? (k / plan.width) * plan.lbo + (k % plan.width) * esize : k * esize;
+            const int64_t halves = plan.width < instr_k ? (k / plan.width) * plan.lbo + (k % plan.width) * esize : k * esize;
             canonical = (mn / 8) * plan.sbo + (mn % 8) * span + halves;
           } else {
             const int64_t block = bits == 0 ? plan.sbo : plan.lbo, group = bits == 0 ? plan.lbo : plan.sbo;
@@ -151,9 +153,10 @@ OperandPlan planOperand(const char* name, const ir::TensorDomain& smem, const sc
   return plans.get(ir::memoKey(name, smem, atom, tile_mn, tile_k, wgmma_mn, groups, sharers), [&] { return planOperandUncached(name, smem, atom, tile_mn, tile_k, wgmma_mn, groups, sharers); });
 }
 
-// wgmma descriptors whose start addresses step by constants: from a 64-row block's first k16 step
-// of stage 0 to any k16 step kk of any stage, in 16-byte units. Derived by algebra on the smem
-// domain's offset at (group_mn * g, 16 * kk, stage) for every block g of the tile: the swizzle's
+// wgmma descriptors whose start addresses step by constants: from a 64-row block's first K step
+// of stage 0 to any K step kk of any stage, in 16-byte units. Derived by algebra on the smem
+// domain's offset at (group_mn * g, IK * kk, stage) for every block g of the tile (IK the
+// instruction's K): the swizzle's
 // XOR drops out where the bits it reads are provably clear (ir::simplifyBits), and what remains must
 // be affine in kk and stage with constant steps (ir::affineIn). Nothing otherwise, and the kernel
 // then evaluates the index at every step.
@@ -164,12 +167,12 @@ struct DescriptorSteps {
 std::optional<DescriptorSteps> descriptorStepsUncached(const ir::TensorDomain& smem, DType dtype, int64_t group_mn,
                                                        int64_t tile_k) {
   const SmemOffsets offset(smem);
-  const int64_t esize = scheduler::bytes(dtype);
+  const int64_t esize = scheduler::bytes(dtype), instr_k = 32 / esize;
   const ir::Val g = ir::Val::loopIndex("g"), kk = ir::Val::loopIndex("kk"), stage = ir::Val::loopIndex("stage");
   const std::map<std::string, int64_t> ranges = {
-      {"g", offset.rows() / group_mn - 1}, {"kk", tile_k / 16 - 1}, {"stage", offset.stages() - 1}};
+      {"g", offset.rows() / group_mn - 1}, {"kk", tile_k / instr_k - 1}, {"stage", offset.stages() - 1}};
   const ir::Val start =
-      ir::simplifyBits(ir::substitute(offset.expression(), {{"x", g * group_mn}, {"y", kk * 16}, {"s", stage}}), ranges);
+      ir::simplifyBits(ir::substitute(offset.expression(), {{"x", g * group_mn}, {"y", kk * instr_k}, {"s", stage}}), ranges);
   const auto along_kk = ir::affineIn(start, "kk");
   if (!along_kk) return std::nullopt;
   const auto along_stage = ir::affineIn(along_kk->base, "stage");
@@ -182,8 +185,8 @@ std::optional<DescriptorSteps> descriptorStepsUncached(const ir::TensorDomain& s
   for (int64_t gv = 0; gv <= ranges.at("g"); ++gv) {
     for (int64_t sv = 0; sv <= ranges.at("stage"); ++sv) {
       for (int64_t kv = 0; kv <= ranges.at("kk"); ++kv) {
-        TG_INTERNAL_CHECK(offset(gv * group_mn, kv * 16, sv) == offset(gv * group_mn, 0, 0) + sv * *stage_step + kv * *kk_step)
-            << smem.name() << ": the derived descriptor steps miss block " << gv << ", stage " << sv << ", k16 step " << kv;
+        TG_INTERNAL_CHECK(offset(gv * group_mn, kv * instr_k, sv) == offset(gv * group_mn, 0, 0) + sv * *stage_step + kv * *kk_step)
+            << smem.name() << ": the derived descriptor steps miss block " << gv << ", stage " << sv << ", K step " << kv;
       }
     }
   }
@@ -233,6 +236,19 @@ OperandMap operandMap(const scheduler::MatmulSchedule& s, char operand, const Op
   return out;
 }
 
+// tg_wgmma's number for an input type (wgmma_shapes.cuh: TG_WGMMA_F16, BF16, E4M3, E5M2).
+int wgmmaType(DType type) {
+  switch (type) {
+    case DType::FP16: return 0;
+    case DType::BF16: return 1;
+    case DType::E4M3: return 2;
+    case DType::E5M2: return 3;
+    case DType::FP32: break;
+  }
+  TG_INTERNAL_ERROR() << "wgmma has no " << scheduler::toString(type) << " inputs";
+  return 0;
+}
+
 }  // namespace
 
 KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
@@ -240,9 +256,10 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   // What the kernel computes: with swap_ab, C^T = B^T * A^T over the same buffers.
   const scheduler::MatmulProblem prob = s.kernelProblem();
   TG_USER_CHECK(p.arch == scheduler::Arch::Sm90) << "the sm_90 emitter needs an sm_90 schedule, got " << p.toString();
-  TG_USER_CHECK(prob.a_dtype == prob.b_dtype && prob.a_dtype != DType::FP32)
-      << "sm_90 kernels take bf16 or fp16 inputs of one type, got " << scheduler::toString(prob.a_dtype) << " and "
-      << scheduler::toString(prob.b_dtype);
+  TG_USER_CHECK(prob.a_dtype != DType::FP32 &&
+                (scheduler::isFp8(prob.a_dtype) ? scheduler::isFp8(prob.b_dtype) : prob.a_dtype == prob.b_dtype))
+      << "sm_90 kernels take bf16 or fp16 inputs of one type, or e4m3/e5m2 in any mix, got "
+      << scheduler::toString(prob.a_dtype) << " and " << scheduler::toString(prob.b_dtype);
   // MatmulParams::validate() refuses everything else with the user's words; reaching here is a bug.
   TG_INTERNAL_CHECK((p.warp_tile.m == 64 || p.warp_tile.m == 128) && p.warp_tile.n == p.cta_tile.n &&
                     p.instruction_tile.n == p.warp_tile.n && p.cluster.n == 1 && p.cluster.m <= 4)
@@ -301,7 +318,10 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   const auto steps_b = descriptorSteps(s.smem_b, prob.b_dtype, widest, p.cta_tile.k);
   const bool stepped = steps_a && steps_b;
   ConfigBlock config = commonConfig(s);
-  config.value("FIXED_K_TAIL_STEPS", fixedSize(s, s.kTailSteps()), "k16 steps of a last K tile cut by K")
+  config.value("IK", p.instruction_tile.k, "wgmma's K: 32 bytes of the operands' rows")
+      .value("WGMMA_TYPE_A", wgmmaType(prob.a_dtype), "input types, as tg_wgmma names them (TG_WGMMA_*)")
+      .value("WGMMA_TYPE_B", wgmmaType(prob.b_dtype))
+      .value("FIXED_K_TAIL_STEPS", fixedSize(s, s.kTailSteps()), "K steps of a last K tile cut by K")
       .value("WM", p.warp_tile.m, "rows of a consumer warpgroup")
       .value("WN", widest, "columns of a consumer warpgroup's tile (the widest it holds)")
       .flag("WIDTH_AT_LAUNCH", p.width_at_launch, "the kernel holds tile widths NARROWEST_WN to WN; the launch picks prob.bn")
@@ -334,7 +354,7 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
       .value("MAX_CTAS", !p.stream_k ? 0 : p.clusterAtLaunch() ? scheduler::waveCtas(p, prob, s.device) : s.ctas(),
              "a stream-K launch's persistent grid, at most")
       .value("FLAG_WORDS", streamKFlagWords(s.device), "the workspace's flag area, the same for every kernel of the device")
-      .flag("DESCRIPTOR_STEPS", stepped, "wgmma descriptors step by constants over stages and k16 steps");
+      .flag("DESCRIPTOR_STEPS", stepped, "wgmma descriptors step by constants over stages and K steps");
   const auto add_operand = [&](const char* group, const OperandPlan& plan, Major major,
                                const std::optional<DescriptorSteps>& steps) {
     config.flag("K_MAJOR", major == Major::K, "", group)

@@ -21,7 +21,9 @@ int arity(EpOp op) {
     case EpOp::BiasM:
     case EpOp::BiasN:
     case EpOp::C:
-    case EpOp::Residual: return 0;
+    case EpOp::Residual:
+    case EpOp::ScaleA:
+    case EpOp::ScaleB: return 0;
     case EpOp::Add:
     case EpOp::Sub:
     case EpOp::Mul:
@@ -42,6 +44,8 @@ const char* toString(EpOp op) {
     case EpOp::BiasN: return "bias[n]";
     case EpOp::C: return "c";
     case EpOp::Residual: return "residual";
+    case EpOp::ScaleA: return "scale_a";
+    case EpOp::ScaleB: return "scale_b";
     case EpOp::Neg: return "-";
     case EpOp::Relu: return "relu";
     case EpOp::Gelu: return "gelu";
@@ -158,12 +162,13 @@ std::string Epilogue::toString(int node) const {
   const int ops = arity(n.op);
   if (n.op == EpOp::Constant) return n.value < 0 ? "(" + number(n.value) + ")" : number(n.value);
   if (ops == 0) return ir::toString(n.op);
-  // An operand is parenthesised where it binds more loosely than its user (and, on the right of -
-  // and /, where it binds equally: a - (b - c)).
+  // An operand is parenthesised where it binds more loosely than its user, and on the right where it
+  // binds equally: text reads left to right, so a - (b - c), and a * (b * c) too, which is another
+  // DAG than a * b * c (and rounds differently in fp32).
   const auto operand = [&](int i, bool right) {
     const int p = precedence(nodes_[i].op), q = precedence(n.op);
     const std::string text = toString(i);
-    return p < q || (right && p == q && (n.op == EpOp::Sub || n.op == EpOp::Div)) ? "(" + text + ")" : text;
+    return p < q || (right && p == q && arity(n.op) == 2) ? "(" + text + ")" : text;
   };
   switch (n.op) {
     case EpOp::Neg: return "-" + operand(n.a, false);
@@ -230,6 +235,8 @@ double Epilogue::evaluate(const EpLeaves& in, double* aux) const {
       case EpOp::BiasN: v[i] = in.bias; break;
       case EpOp::C: v[i] = in.c; break;
       case EpOp::Residual: v[i] = in.residual; break;
+      case EpOp::ScaleA: v[i] = in.scale_a; break;
+      case EpOp::ScaleB: v[i] = in.scale_b; break;
       case EpOp::Neg: v[i] = -a; break;
       case EpOp::Relu: v[i] = std::max(a, 0.0); break;
       case EpOp::Gelu: v[i] = gelu(a); break;
@@ -250,6 +257,32 @@ double Epilogue::evaluate(const EpLeaves& in, double* aux) const {
   }
   if (aux != nullptr) *aux = aux_ >= 0 ? v[aux_] : 0;
   return v[output_];
+}
+
+Epilogue scaleAccumulator(const Epilogue& e) {
+  Epilogue out;
+  const int acc = out.leaf(EpOp::Acc);
+  const int scaled = out.binary(EpOp::Mul, out.binary(EpOp::Mul, acc, out.leaf(EpOp::ScaleA)), out.leaf(EpOp::ScaleB));
+  // Operands precede their users: one pass rebuilds every node over the new ones.
+  std::vector<int> at(e.nodes().size(), -1);
+  for (size_t i = 0; i < e.nodes().size(); ++i) {
+    const EpNode& n = e.nodes()[i];
+    if (n.op == EpOp::Acc) {
+      at[i] = scaled;
+    } else if (n.op == EpOp::Constant) {
+      at[i] = out.constant(n.value);
+    } else if (arity(n.op) == 0) {
+      at[i] = out.leaf(n.op);
+    } else if (arity(n.op) == 1) {
+      at[i] = out.unary(n.op, at[n.a]);
+    } else {
+      at[i] = out.binary(n.op, at[n.a], at[n.b]);
+    }
+  }
+  out.setOutput(at[e.output()]);
+  if (e.aux()) out.setAux(at[*e.aux()]);
+  // In the order parsing its text builds the nodes: equal epilogues are equal data.
+  return Epilogue::parse(out.toString());
 }
 
 }  // namespace tilegrid::ir

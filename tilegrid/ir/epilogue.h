@@ -10,6 +10,8 @@
 //   bias[m]        a vector along the output's rows (one value per m), or
 //   bias[n]        along its columns: one bias vector per epilogue, along one of the two
 //   c, residual    matrices of the output's shape, read at (m, n)
+//   scale_a        the scale of A's row m, or A's one scale (the problem's scale mode says which)
+//   scale_b        the scale of B's column n, or B's one scale
 // Operators: + - * / and unary -, max(x, y), min(x, y), relu, gelu (erf form), gelu_tanh (tanh
 // form), silu, sigmoid, tanh, exp, and bf16(x) / fp16(x), which round to that type and back.
 // Text: "expr" or "expr; aux = expr": the value stored, and optionally an auxiliary output stored
@@ -25,7 +27,7 @@ namespace tilegrid::ir {
 
 enum class EpOp {
   // leaves
-  Acc, Alpha, Beta, Constant, BiasM, BiasN, C, Residual,
+  Acc, Alpha, Beta, Constant, BiasM, BiasN, C, Residual, ScaleA, ScaleB,
   // unary
   Neg, Relu, Gelu, GeluTanh, Silu, Sigmoid, Tanh, Exp, RoundBf16, RoundFp16,
   // binary
@@ -46,7 +48,7 @@ struct EpNode {
 
 // The leaves of one output element, for Epilogue::evaluate.
 struct EpLeaves {
-  double acc = 0, alpha = 1, beta = 0, bias = 0, c = 0, residual = 0;
+  double acc = 0, alpha = 1, beta = 0, bias = 0, c = 0, residual = 0, scale_a = 1, scale_b = 1;
 };
 
 class Epilogue {
@@ -96,5 +98,9 @@ class Epilogue {
   int output_ = 0, aux_ = -1;
   uint32_t reads_ = 0;  // bit i: leaf EpOp i is live
 };
+
+// `epilogue` with its accumulator leaf read as acc * scale_a * scale_b: what dequantizes a product
+// of scaled 8-bit inputs before the rest of the expression sees it.
+Epilogue scaleAccumulator(const Epilogue& epilogue);
 
 }  // namespace tilegrid::ir

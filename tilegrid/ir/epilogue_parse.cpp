@@ -24,13 +24,14 @@ struct NamedOp {
 };
 
 constexpr NamedOp kLeaves[] = {{"acc", EpOp::Acc}, {"alpha", EpOp::Alpha}, {"beta", EpOp::Beta},
-                               {"c", EpOp::C},     {"residual", EpOp::Residual}};
+                               {"c", EpOp::C},     {"residual", EpOp::Residual},
+                               {"scale_a", EpOp::ScaleA}, {"scale_b", EpOp::ScaleB}};
 constexpr NamedOp kFunctions[] = {{"relu", EpOp::Relu},       {"gelu", EpOp::Gelu},   {"gelu_tanh", EpOp::GeluTanh},
                                   {"silu", EpOp::Silu},       {"sigmoid", EpOp::Sigmoid}, {"tanh", EpOp::Tanh},
                                   {"exp", EpOp::Exp},         {"bf16", EpOp::RoundBf16}, {"fp16", EpOp::RoundFp16},
                                   {"max", EpOp::Max},         {"min", EpOp::Min}};
 constexpr const char* kAllowed =
-    "acc, alpha, beta, c, residual, bias[m], bias[n], numbers, and the functions relu, gelu, gelu_tanh, silu, "
+    "acc, alpha, beta, c, residual, bias[m], bias[n], scale_a, scale_b, numbers, and the functions relu, gelu, gelu_tanh, silu, "
     "sigmoid, tanh, exp, bf16, fp16, max, min";
 
 class Parser {

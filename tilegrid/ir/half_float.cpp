@@ -1,5 +1,6 @@
 #include "tilegrid/ir/half_float.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -69,5 +70,58 @@ float halfToFloat(uint16_t bits) {
   std::memcpy(&value, &out, 4);
   return value;
 }
+
+namespace {
+
+// An 8-bit float: `mantissa` bits below the point, exponents from 1 - bias (subnormals share it)
+// up, the largest finite magnitude and the pattern of a NaN.
+struct Fp8Format {
+  int mantissa, bias;
+  double largest;
+  uint8_t nan;
+};
+constexpr Fp8Format kE4m3{3, 7, 448.0, 0x7f};
+constexpr Fp8Format kE5m2{2, 15, 57344.0, 0x7f};
+
+uint8_t encodeFp8(float value, const Fp8Format& f) {
+  const uint8_t sign = std::signbit(value) ? 0x80 : 0;
+  if (std::isnan(value)) return static_cast<uint8_t>(sign | f.nan);
+  const double magnitude = std::fabs(static_cast<double>(value));
+  if (magnitude == 0) return sign;
+  // The exponent of the value's binade (the subnormals' below the normal range), and the value in
+  // units of that binade's last mantissa place, rounded to nearest even (the default mode).
+  int binade = 0;
+  std::frexp(magnitude, &binade);
+  const int exponent = std::max(binade - 1, 1 - f.bias);
+  const double place = std::ldexp(1.0, exponent - f.mantissa);
+  const double rounded = std::min(std::nearbyint(magnitude / place) * place, f.largest);
+  // Back to fields: a rounded value may have reached the next binade.
+  std::frexp(rounded, &binade);
+  if (rounded == 0) return sign;
+  const int e = std::max(binade - 1, 1 - f.bias);
+  const bool normal = binade - 1 >= 1 - f.bias;
+  const int field = normal ? e + f.bias : 0;
+  const auto units = static_cast<int>(rounded / std::ldexp(1.0, e - f.mantissa));
+  const int mantissa = normal ? units - (1 << f.mantissa) : units;
+  return static_cast<uint8_t>(sign | field << f.mantissa | mantissa);
+}
+
+float decodeFp8(uint8_t bits, const Fp8Format& f, bool has_infinity) {
+  const double sign = (bits & 0x80) != 0 ? -1.0 : 1.0;
+  const int field = (bits & 0x7f) >> f.mantissa, mantissa = bits & ((1 << f.mantissa) - 1);
+  const int top = (1 << (7 - f.mantissa)) - 1;
+  if (has_infinity && field == top) return mantissa == 0 ? static_cast<float>(sign * HUGE_VAL) : NAN;
+  if (!has_infinity && (bits & 0x7f) == f.nan) return NAN;
+  const double value = field == 0 ? std::ldexp(mantissa, 1 - f.bias - f.mantissa)
+                                  : std::ldexp((1 << f.mantissa) + mantissa, field - f.bias - f.mantissa);
+  return static_cast<float>(sign * value);
+}
+
+}  // namespace
+
+uint8_t floatToE4m3(float value) { return encodeFp8(value, kE4m3); }
+float e4m3ToFloat(uint8_t bits) { return decodeFp8(bits, kE4m3, false); }
+uint8_t floatToE5m2(float value) { return encodeFp8(value, kE5m2); }
+float e5m2ToFloat(uint8_t bits) { return decodeFp8(bits, kE5m2, true); }
 
 }  // namespace tilegrid::ir

@@ -69,6 +69,20 @@ __device__ float tg_value(unsigned long long seed, unsigned long long i, float l
   const float unit = __fmul_rn((float)(h >> 40), 1.0f / 16777216.0f);
   return __fadd_rn(lo, __fmul_rn(__fsub_rn(hi, lo), unit));
 }
+// e4m3 or e5m2, rounded to nearest even and saturated (sm_89 on: the device's own conversion).
+__device__ unsigned char tg_to_fp8(float v, bool e4m3) {
+  unsigned short pair = 0;
+#if __CUDA_ARCH__ >= 890
+  if (e4m3) {
+    asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;" : "=h"(pair) : "f"(0.f), "f"(v));
+  } else {
+    asm("cvt.rn.satfinite.e5m2x2.f32 %0, %1, %2;" : "=h"(pair) : "f"(0.f), "f"(v));
+  }
+#else
+  __trap();  // 8-bit float operands are refused before any buffer is filled for an older device
+#endif
+  return (unsigned char)(pair & 0xff);
+}
 extern "C" __global__ void tilegrid_fill_random(void* out, unsigned long long count, unsigned long long seed,
                                                 float lo, float hi, int dtype) {
   for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < count;
@@ -78,8 +92,10 @@ extern "C" __global__ void tilegrid_fill_random(void* out, unsigned long long co
       ((__nv_bfloat16*)out)[i] = __float2bfloat16_rn(v);
     } else if (dtype == 1) {
       ((__half*)out)[i] = __float2half_rn(v);
-    } else {
+    } else if (dtype == 2) {
       ((float*)out)[i] = v;
+    } else {
+      ((unsigned char*)out)[i] = tg_to_fp8(v, dtype == 3);
     }
   }
 }
@@ -98,7 +114,11 @@ void fillRandomOnDevice(DeviceBuffer& buffer, scheduler::DType type, size_t coun
       << count << " " << scheduler::toString(type) << " elements do not fit a " << buffer.bytes() << "-byte buffer";
   TG_USER_CHECK(lo < hi) << "random fill: lo (" << lo << ") must be below hi (" << hi << ")";
   const LoadedKernel* kernel = &builtinKernel(fillRandomSource());
-  const int dtype = type == scheduler::DType::BF16 ? 0 : type == scheduler::DType::FP16 ? 1 : 2;
+  const int dtype = type == scheduler::DType::BF16   ? 0
+                    : type == scheduler::DType::FP16 ? 1
+                    : type == scheduler::DType::FP32 ? 2
+                    : type == scheduler::DType::E4M3 ? 3
+                                                     : 4;
   KernelArgs args;
   args.add(buffer.ptr()).add(static_cast<unsigned long long>(count)).add(static_cast<unsigned long long>(seed));
   args.add(lo).add(hi).add(dtype);

@@ -57,6 +57,23 @@ void checkEpilogueArgs(const MatmulProblem& p, const EpilogueArgs& a) {
     checkOne(p, {"residual", a.residual, *p.residual_dtype, a.ld_residual, a.residual_batch_stride, true}, 0);
   }
   if (p.hasAux()) checkOne(p, {"aux", a.aux, *p.aux_dtype, a.ld_aux, a.aux_batch_stride, true}, 0);
+  const bool rows = p.scale == scheduler::ScaleMode::Row;
+  if (p.epilogueUses(EpOp::ScaleA)) {
+    checkOne(p, {rows ? "scale_a (A's row scales)" : "scale_a (A's scale)", a.scale_a, scheduler::DType::FP32, 0,
+                 rows ? a.scale_a_batch_stride : 0, false},
+             rows ? p.m : 1);
+    TG_USER_CHECK(rows || a.scale_a_batch_stride == 0)
+        << "scale_a is one float for every batch entry with tensor scales: its batch stride must be 0, got "
+        << a.scale_a_batch_stride;
+  }
+  if (p.epilogueUses(EpOp::ScaleB)) {
+    checkOne(p, {rows ? "scale_b (B's column scales)" : "scale_b (B's scale)", a.scale_b, scheduler::DType::FP32, 0,
+                 rows ? a.scale_b_batch_stride : 0, false},
+             rows ? p.n : 1);
+    TG_USER_CHECK(rows || a.scale_b_batch_stride == 0)
+        << "scale_b is one float for every batch entry with tensor scales: its batch stride must be 0, got "
+        << a.scale_b_batch_stride;
+  }
 }
 
 void checkEpilogueAliasing(const scheduler::MatmulSchedule& schedule, const EpilogueArgs& args, const void* c_out) {
@@ -93,6 +110,10 @@ tg_epilogue_args epilogueLaunchArgs(const MatmulProblem& p, const EpilogueArgs& 
   k.c = a.c;
   k.residual = a.residual;
   k.aux = a.aux;
+  k.scale_a = a.scale_a;
+  k.scale_b = a.scale_b;
+  k.batch_stride_scale_a = a.scale_a_batch_stride;
+  k.batch_stride_scale_b = a.scale_b_batch_stride;
   k.batch_stride_bias = a.bias_batch_stride;
   k.batch_stride_c = stride(a.c_batch_stride, a.ldc);
   k.batch_stride_residual = stride(a.residual_batch_stride, a.ld_residual);

@@ -57,6 +57,12 @@ struct EpilogueArgs {
   int64_t ld_residual = 0, residual_batch_stride = 0;
   void* aux = nullptr;
   int64_t ld_aux = 0, aux_batch_stride = 0;
+  // Scales of 8-bit inputs, fp32 (MatmulProblem::scale): with tensor scales one float each; with row
+  // scales M floats for A's rows and N for B's columns, *_batch_stride elements from one batch
+  // entry's vector to the next (0: one vector for every entry).
+  const float* scale_a = nullptr;
+  const float* scale_b = nullptr;
+  int64_t scale_a_batch_stride = 0, scale_b_batch_stride = 0;
 };
 
 // What a Gemm is built for besides its problem.

@@ -12,6 +12,10 @@ std::vector<uint8_t> encode(const std::vector<float>& values, scheduler::DType t
   for (size_t i = 0; i < values.size(); ++i) {
     if (type == scheduler::DType::FP32) {
       std::memcpy(&bytes[i * 4], &values[i], 4);
+    } else if (type == scheduler::DType::E4M3) {
+      bytes[i] = ir::floatToE4m3(values[i]);
+    } else if (type == scheduler::DType::E5M2) {
+      bytes[i] = ir::floatToE5m2(values[i]);
     } else {
       const uint16_t bits = type == scheduler::DType::BF16 ? floatToBf16(values[i]) : floatToHalf(values[i]);
       std::memcpy(&bytes[i * 2], &bits, 2);
@@ -28,6 +32,10 @@ std::vector<float> decode(const std::vector<uint8_t>& bytes, scheduler::DType ty
   for (size_t i = 0; i < values.size(); ++i) {
     if (type == scheduler::DType::FP32) {
       std::memcpy(&values[i], &bytes[i * 4], 4);
+    } else if (type == scheduler::DType::E4M3) {
+      values[i] = ir::e4m3ToFloat(bytes[i]);
+    } else if (type == scheduler::DType::E5M2) {
+      values[i] = ir::e5m2ToFloat(bytes[i]);
     } else {
       uint16_t bits = 0;
       std::memcpy(&bits, &bytes[i * 2], 2);

@@ -1,6 +1,6 @@
 #pragma once
-// bf16 and fp16 conversions on the host (round to nearest even), for filling and checking buffers
-// without device headers.
+// bf16, fp16, e4m3 and e5m2 conversions on the host (round to nearest even; 8-bit floats saturate),
+// for filling and checking buffers without device headers.
 #include <cstdint>
 #include <vector>
 

@@ -23,7 +23,7 @@ constexpr size_t kMaxCachedGemms = 256;
 // The problem as the caller described it (before validation fills in anything) and the options: a
 // key built without allocating, so that a call that finds its Gemm costs little more than the launch.
 struct Key {
-  std::array<int64_t, 23> fields{};
+  std::array<int64_t, 24> fields{};
   bool operator==(const Key&) const = default;
 };
 
@@ -34,7 +34,7 @@ Key keyOf(const MatmulProblem& p, const GemmOptions& o) {
               static_cast<int64_t>(p.epilogue.hash()), static_cast<int64_t>(p.bias_dtype.value_or(p.out_dtype)),
               static_cast<int64_t>(p.c_in_dtype.value_or(p.out_dtype)),
               static_cast<int64_t>(p.residual_dtype.value_or(p.out_dtype)),
-              static_cast<int64_t>(p.aux_dtype.value_or(p.out_dtype)),
+              static_cast<int64_t>(p.aux_dtype.value_or(p.out_dtype)), static_cast<int64_t>(p.scale),
               ((o.arch ? static_cast<int64_t>(*o.arch) + 1 : 0) * 4 + (o.specialize_shape ? 2 : 0) +
                (o.deterministic ? 1 : 0)) * 3 +
                   (o.fixed_choices ? (*o.fixed_choices ? 2 : 1) : 0)}};

@@ -24,6 +24,9 @@ CUtensorMapDataType dataType(scheduler::DType t) {
     case scheduler::DType::BF16: return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
     case scheduler::DType::FP16: return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
     case scheduler::DType::FP32: return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+    // TMA copies bytes: 8-bit floats travel as unsigned bytes.
+    case scheduler::DType::E4M3:
+    case scheduler::DType::E5M2: return CU_TENSOR_MAP_DATA_TYPE_UINT8;
   }
   return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
 }

@@ -8,6 +8,7 @@
 
 #include "tilegrid/ir/check.h"
 #include "tilegrid/scheduler/consumer_model.h"
+#include "tilegrid/scheduler/eight_bit_inputs.h"
 #include "tilegrid/scheduler/grid_model.h"
 #include "tilegrid/scheduler/operand_padding.h"
 #include "tilegrid/scheduler/sm90_tile_ranking.h"
@@ -257,12 +258,10 @@ void chooseFixedChoices(const MatmulProblem& kernel, const DeviceSpec& device, c
 
 }  // namespace
 
-MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& device,
-                          const ScheduleOverrides& overrides, DecisionTrace* trace) {
-  device.validate();
-  DecisionTrace local;
-  DecisionTrace& decisions = trace ? *trace : local;
-  decisions.clear();
+namespace {
+
+MatmulParams chooseParams16(const MatmulProblem& user_problem, const DeviceSpec& device,
+                            const ScheduleOverrides& overrides, DecisionTrace& decisions) {
   const auto decide = [&](const std::string& what, const std::string& choice, const std::string& rule) {
     decisions.push_back({what, choice, rule, {}});
   };
@@ -515,6 +514,25 @@ MatmulParams chooseParams(const MatmulProblem& user_problem, const DeviceSpec& d
   p.wide_tile_grid = std::max(ceilDiv(kernel.m, p.cta_tile.m), ceilDiv(kernel.n, p.cta_tile.n)) > kNarrowTilesPerDim;
   chooseFixedChoices(kernel, device, overrides, p, decide);
   p.validate(user_problem, device);
+  return p;
+}
+
+}  // namespace
+
+MatmulParams chooseParams(const MatmulProblem& problem, const DeviceSpec& device, const ScheduleOverrides& overrides,
+                          DecisionTrace* trace) {
+  device.validate();
+  DecisionTrace local;
+  DecisionTrace& decisions = trace ? *trace : local;
+  decisions.clear();
+  if (!isFp8(problem.a_dtype)) return chooseParams16(problem, device, overrides, decisions);
+  TG_USER_CHECK(overrides.arch.value_or(device.arch()) == Arch::Sm90)
+      << "8-bit inputs (" << toString(problem.a_dtype) << ", " << toString(problem.b_dtype)
+      << ") need sm_90a's wgmma k32; sm_80 kernels (mma.sync) take bf16 or fp16"
+      << (device.arch() == Arch::Sm90 ? ": use arch sm_90" : ", and " + device.name + " is an sm_80-family device");
+  MatmulParams p = chooseParams16(sixteenBitEquivalent(problem), device, sixteenBitOverrides(overrides), decisions);
+  toEightBitInputs(p, problem, decisions);
+  p.validate(problem, device);
   return p;
 }
 

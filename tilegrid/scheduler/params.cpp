@@ -140,13 +140,16 @@ void validateTiles(const MatmulParams& p) {
     TG_USER_CHECK(p.mathGroups() >= 1 && p.mathGroups() <= 16)
         << "sm_80: cta_tile / warp_tile gives " << p.mathGroups() << " warps; allowed 1 to 16";
   } else {
-    TG_USER_CHECK(i.m == 64 && i.k == 16) << "sm_90 uses wgmma m64nNk16: instruction_tile must be 64xNx16, got "
-                                          << i.toString();
+    TG_USER_CHECK(i.m == 64 && (i.k == 16 || i.k == 32))
+        << "sm_90 uses wgmma m64nNk16 (16-bit inputs) or m64nNk32 (8-bit): instruction_tile must be 64xNx16 or "
+           "64xNx32, got "
+        << i.toString();
     TG_USER_CHECK(i.n >= 8 && i.n <= 256 && i.n % 8 == 0)
         << "sm_90 wgmma N is " << i.n << ": it must be a multiple of 8 from 8 to 256";
     TG_USER_CHECK(w.m % 64 == 0 && w.n % i.n == 0)
         << "sm_90 warpgroup tile " << w.toString() << " must be a multiple of the wgmma shape " << i.toString();
-    TG_USER_CHECK(c.k % 16 == 0) << "sm_90 cta_tile k is " << c.k << ": it must be a multiple of 16 (wgmma k)";
+    TG_USER_CHECK(c.k % (2 * i.k) == 0) << "sm_90 cta_tile k is " << c.k << ": it must be a multiple of " << 2 * i.k
+                                        << " (two wgmma k" << i.k << " steps: a cut last K tile runs half or all of them)";
     TG_USER_CHECK(p.mathGroups() >= 1 && p.mathGroups() <= kMaxConsumersSm90)
         << "sm_90: cta_tile / warp_tile gives " << p.mathGroups() << " consumer warpgroups; allowed 1 to "
         << kMaxConsumersSm90;
@@ -160,8 +163,8 @@ void validateTiles(const MatmulParams& p) {
     TG_USER_CHECK(w.m == 64 || w.m == 128)
         << "sm_90 warpgroup tile " << w.toString() << ": a consumer warpgroup takes 64 or 128 rows";
     TG_USER_CHECK(w.n == c.n && i.n == w.n)
-        << "sm_90 kernels give each consumer warpgroup the whole tile width, one wgmma m64nNk16 per 64 rows and "
-           "k16 step: warpgroup tile "
+        << "sm_90 kernels give each consumer warpgroup the whole tile width, one wgmma m64nNk" << i.k
+        << " per 64 rows and K step: warpgroup tile "
         << w.toString() << " and instruction " << i.toString() << " do not fit cta tile " << c.toString()
         << " (use an n of 8 to 256 in steps of 8)";
     TG_USER_CHECK(p.sm90AccumulatorsFit())
@@ -212,6 +215,12 @@ void MatmulParams::validate(const MatmulProblem& user_problem, const DeviceSpec&
   const MatmulProblem problem = kernelProblem(user_problem);
   validateShape();
   validateEpilogue(*this);
+  TG_USER_CHECK(!isFp8(problem.a_dtype) || arch == Arch::Sm90)
+      << "8-bit inputs (" << scheduler::toString(problem.a_dtype) << ", " << scheduler::toString(problem.b_dtype)
+      << ") need sm_90a's wgmma k32; sm_80 kernels (mma.sync) take bf16 or fp16: use arch sm_90 on a Hopper device";
+  TG_USER_CHECK(arch == Arch::Sm80 || instruction_tile.k == problem.instructionK())
+      << "instruction_tile " << instruction_tile.toString() << " does not fit " << scheduler::toString(problem.a_dtype)
+      << " inputs: wgmma's K is " << problem.instructionK() << " for them (32 bytes of a row)";
   if (arch == Arch::Sm90) {
     // The epilogue slab is stored along C's rows: n-contiguous, or m-contiguous when the kernel
     // computes C^T. Transposed, each consumer's rows are whole atoms, one TMA box each.
@@ -260,6 +269,10 @@ void MatmulParams::validate(const MatmulProblem& user_problem, const DeviceSpec&
   TG_USER_CHECK(smem_a.major == majorOfA(problem.layout) && smem_b.major == majorOfB(problem.layout))
       << "the smem atoms' majors (" << scheduler::toString(smem_a.major) << ", " << scheduler::toString(smem_b.major)
       << ") do not match layout " << scheduler::toString(problem.layout);
+  TG_USER_CHECK(smem_a.dtype == problem.a_dtype && smem_b.dtype == problem.b_dtype)
+      << "the smem atoms hold " << scheduler::toString(smem_a.dtype) << " and " << scheduler::toString(smem_b.dtype)
+      << ", but the kernel's A and B are " << scheduler::toString(problem.a_dtype) << " and "
+      << scheduler::toString(problem.b_dtype);
   const auto checkPad = [&](bool pad, char operand) {
     const bool misaligned = operandMisaligned(problem, operand);
     const int64_t align = operand == 'a' ? problem.align_a : problem.align_b;

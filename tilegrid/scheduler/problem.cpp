@@ -10,27 +10,53 @@
 
 namespace tilegrid::scheduler {
 
-int64_t bytes(DType type) { return type == DType::FP32 ? 4 : 2; }
+int64_t bytes(DType type) { return type == DType::FP32 ? 4 : isFp8(type) ? 1 : 2; }
 
 const char* toString(DType type) {
   switch (type) {
     case DType::BF16: return "bf16";
     case DType::FP16: return "fp16";
     case DType::FP32: return "fp32";
+    case DType::E4M3: return "e4m3";
+    case DType::E5M2: return "e5m2";
   }
   return "?";
 }
 
 DType parseDType(const std::string& text) {
-  return parseEnum(text, {DType::BF16, DType::FP16, DType::FP32}, [](DType t) { return toString(t); }, "dtype");
+  return parseEnum(text, {DType::BF16, DType::FP16, DType::FP32, DType::E4M3, DType::E5M2},
+                   [](DType t) { return toString(t); }, "dtype");
 }
 
 DType parseInputDType(const std::string& text) {
-  for (DType t : {DType::BF16, DType::FP16}) {
+  for (DType t : {DType::BF16, DType::FP16, DType::E4M3, DType::E5M2}) {
     if (text == toString(t)) return t;
   }
-  TG_USER_ERROR() << "A and B must be bf16 or fp16 (tensor-core inputs), got '" << text << "'";
+  TG_USER_ERROR() << "A and B must be bf16, fp16, e4m3 or e5m2 (tensor-core inputs), got '" << text << "'";
   return DType::BF16;
+}
+
+DType parseOutputDType(const std::string& text) {
+  for (DType t : {DType::BF16, DType::FP16, DType::FP32}) {
+    if (text == toString(t)) return t;
+  }
+  TG_USER_ERROR() << "outputs are bf16, fp16 or fp32, got '" << text << "'";
+  return DType::BF16;
+}
+
+const char* toString(ScaleMode mode) {
+  switch (mode) {
+    case ScaleMode::None: return "none";
+    case ScaleMode::Tensor: return "tensor";
+    case ScaleMode::Row: return "row";
+    case ScaleMode::Block128: return "block128";
+  }
+  return "?";
+}
+
+ScaleMode parseScaleMode(const std::string& text) {
+  return parseEnum(text, {ScaleMode::None, ScaleMode::Tensor, ScaleMode::Row, ScaleMode::Block128},
+                   [](ScaleMode m) { return toString(m); }, "scale mode");
 }
 
 const char* toString(Major major) { return major == Major::K ? "K" : "MN"; }
@@ -162,16 +188,33 @@ MatmulProblem& MatmulProblem::validate() {
       << " K=" << k;
   TG_USER_CHECK(batch >= 1 && batch <= kMaxExtent) << "batch must be from 1 to " << kMaxExtent << ", got " << batch;
   TG_USER_CHECK(a_dtype != DType::FP32 && b_dtype != DType::FP32)
-      << "A and B must be bf16 or fp16 (tensor-core inputs), got " << scheduler::toString(a_dtype) << " and "
-      << scheduler::toString(b_dtype);
-  TG_USER_CHECK(a_dtype == b_dtype) << "A and B must have the same dtype, got " << scheduler::toString(a_dtype) << " and "
-                                    << scheduler::toString(b_dtype);
+      << "A and B must be bf16, fp16, e4m3 or e5m2 (tensor-core inputs), got " << scheduler::toString(a_dtype)
+      << " and " << scheduler::toString(b_dtype);
+  const bool fp8 = isFp8(a_dtype);
+  TG_USER_CHECK(fp8 ? isFp8(b_dtype) : a_dtype == b_dtype)
+      << "A and B must have the same 16-bit dtype, or be 8-bit floats (e4m3 and e5m2 in any mix), got "
+      << scheduler::toString(a_dtype) << " and " << scheduler::toString(b_dtype);
+  TG_USER_CHECK(!isFp8(out_dtype)) << "C is bf16, fp16 or fp32, got " << scheduler::toString(out_dtype)
+                                   << " (8-bit inputs accumulate in fp32 like the others)";
+  TG_USER_CHECK(fp8 || scale == ScaleMode::None)
+      << "scales (" << scheduler::toString(scale) << ") dequantize 8-bit inputs; A and B here are "
+      << scheduler::toString(a_dtype) << ": use --scale none, or e4m3/e5m2 inputs";
+  TG_USER_CHECK(scale != ScaleMode::Block128)
+      << "1x128 block scales (block128) are not built yet: tensor and row scales are; scale the K blocks "
+         "into the inputs, or use row scales";
   // Alignments a caller gives are checked against the leading dimensions the caller gave.
   Major major_a = majorOfA(layout), major_b = majorOfB(layout), major_c = Major::K;
   if (align_a == 0) describeOneRowContiguous(major_a, m, k, batch, lda, stride_a, a_dtype);
   if (align_b == 0) describeOneRowContiguous(major_b, n, k, batch, ldb, stride_b, b_dtype);
   if (align_c == 0) describeOneRowContiguous(major_c, m, n, batch, ldc, stride_c, out_dtype);
   layout = layoutOf(major_a, major_b);
+  // wgmma reads 8-bit operands from K-major shared memory only, and TMA copies rows as they are: an
+  // MN-major 8-bit operand would need a transposing copy, which is the caller's to make (once, where
+  // weights are quantized) rather than a hidden pass before every launch.
+  TG_USER_CHECK(!fp8 || layout == Layout::TN)
+      << "8-bit operands must both be K-major (layout TN: A row-major M x K, B stored N x K), got "
+      << scheduler::toString(layout) << ": wgmma reads e4m3/e5m2 K-major only; store the MN-major operand "
+      << "transposed";
   checkOperandLayout("A", "lda", rowsA(), contiguousA(), batch, lda, stride_a, a_dtype);
   checkOperandLayout("B", "ldb", rowsB(), contiguousB(), batch, ldb, stride_b, b_dtype);
   checkOperandLayout("C", "ldc", m, n, batch, ldc, stride_c, out_dtype);
@@ -180,7 +223,14 @@ MatmulProblem& MatmulProblem::validate() {
   checkAlignment(align_c, ldc, stride_c, batch, out_dtype, "C");
   for (std::optional<DType>* t : {&bias_dtype, &c_in_dtype, &residual_dtype, &aux_dtype}) {
     if (!t->has_value()) *t = out_dtype;
+    TG_USER_CHECK(!isFp8(**t)) << "the epilogue's operands are bf16, fp16 or fp32, got " << scheduler::toString(**t);
   }
+  const bool reads_scales = epilogue.reads(ir::EpOp::ScaleA) || epilogue.reads(ir::EpOp::ScaleB);
+  TG_USER_CHECK(scale != ScaleMode::None || !reads_scales)
+      << "the epilogue \"" << epilogue.toString() << "\" reads scale_a or scale_b, but the problem has no scales "
+      << "(scale none): give tensor or row scales";
+  // Scales the epilogue does not place itself multiply the accumulator, before anything else.
+  if (scale != ScaleMode::None && !reads_scales) epilogue = ir::scaleAccumulator(epilogue);
   return *this;
 }
 
@@ -193,12 +243,15 @@ bool MatmulProblem::packed() const {
 std::string MatmulProblem::toString() const {
   std::string text = fmt::format("{}x{}x{}", m, n, k);
   if (batch != 1) text += fmt::format(" batch {}", batch);
-  text += fmt::format(" {} {}->{} (align A/B/C {}/{}/{})", scheduler::toString(layout), scheduler::toString(a_dtype),
+  const std::string inputs = a_dtype == b_dtype ? scheduler::toString(a_dtype)
+                                                : fmt::format("{}x{}", scheduler::toString(a_dtype), scheduler::toString(b_dtype));
+  text += fmt::format(" {} {}->{} (align A/B/C {}/{}/{})", scheduler::toString(layout), inputs,
                       scheduler::toString(out_dtype), align_a, align_b, align_c);
   if (!packed()) {
     text += fmt::format(" ld A/B/C {}/{}/{}", leadingDimA(), leadingDimB(), leadingDimC());
     if (batch != 1) text += fmt::format(" batch strides {}/{}/{}", batchStrideA(), batchStrideB(), batchStrideC());
   }
+  if (scale != ScaleMode::None) text += fmt::format(" scales {}", scheduler::toString(scale));
   if (!epilogue.isIdentity()) {
     text += " epilogue \"" + epilogue.toString() + "\"";
     const std::pair<const char*, const std::optional<DType>*> types[] = {

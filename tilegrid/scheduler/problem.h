@@ -8,13 +8,30 @@
 
 namespace tilegrid::scheduler {
 
-enum class DType { BF16, FP16, FP32 };
+// E4M3 and E5M2 are the 8-bit floats of Hopper's tensor cores (inputs only): 4 exponent bits and 3
+// mantissa bits (bias 7, no infinities, largest 448), or 5 and 2 (bias 15, IEEE-like, largest 57344).
+enum class DType { BF16, FP16, FP32, E4M3, E5M2 };
 
 int64_t bytes(DType type);
 const char* toString(DType type);
 DType parseDType(const std::string& text);
-// The tensor-core input dtypes only (bf16, fp16): what A and B may be.
+// The tensor-core input dtypes only (bf16, fp16, e4m3, e5m2): what A and B may be.
 DType parseInputDType(const std::string& text);
+// The output dtypes: bf16, fp16, fp32.
+DType parseOutputDType(const std::string& text);
+inline bool isFp8(DType type) { return type == DType::E4M3 || type == DType::E5M2; }
+
+// How the scales that dequantize 8-bit inputs apply (DeepSeek-V3 / cuBLASLt terms):
+//   None      the product as computed (no scales)
+//   Tensor    one float for A and one for B, read from device memory: acc * scale_a * scale_b
+//   Row       a float per row of A (M of them) and per column of B (N): acc * scale_a[m] * scale_b[n]
+//   Block128  a float per 1x128 block of A (row m, K block) and per 128x128 block of B, applied to
+//             each K block's partial product in the main loop
+// Tensor and Row are epilogue leaves (ir::EpOp::ScaleA, ScaleB): validate() puts them on the
+// accumulator where the epilogue does not read them itself.
+enum class ScaleMode { None, Tensor, Row, Block128 };
+const char* toString(ScaleMode mode);
+ScaleMode parseScaleMode(const std::string& text);
 
 // Which dimension of an operand is contiguous in memory: K-major (A row-major M x K, B stored N x K)
 // or MN-major (A column-major, B row-major K x N).
@@ -54,6 +71,8 @@ struct MatmulProblem {
   // Element types of the epilogue's bias vector, its input matrices c and residual, and its
   // auxiliary output: out_dtype where unset (validate() fills them in).
   std::optional<DType> bias_dtype, c_in_dtype, residual_dtype, aux_dtype;
+  // Scales of 8-bit inputs (fp32, passed at launch beside the epilogue's operands).
+  ScaleMode scale = ScaleMode::None;
 
   // Checks every field and fills the derived alignments, leading dimensions and batch strides.
   // An operand whose alignment is derived and that is one contiguous row (A or C with M = 1, B with
@@ -73,6 +92,9 @@ struct MatmulProblem {
   int64_t batchStrideA() const { return stride_a ? stride_a : leadingDimA() * rowsA(); }
   int64_t batchStrideB() const { return stride_b ? stride_b : leadingDimB() * rowsB(); }
   int64_t batchStrideC() const { return stride_c ? stride_c : leadingDimC() * m; }
+  // The wgmma instruction's K for the inputs: 32 bytes of each operand's rows (k16 for 16-bit types,
+  // k32 for 8-bit).
+  int64_t instructionK() const { return 32 / bytes(a_dtype); }
   // Elements from an operand's first to one past its last, over every batch entry: what its buffer
   // must hold.
   int64_t spanA() const { return (batch - 1) * batchStrideA() + (rowsA() - 1) * leadingDimA() + contiguousA(); }

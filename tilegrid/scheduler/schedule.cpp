@@ -208,7 +208,7 @@ std::pair<int64_t, int64_t> MatmulSchedule::gridExtents() const {
 
 int64_t MatmulSchedule::kTailSteps() const {
   const int64_t cut = kernelProblem().k % params.cta_tile.k;
-  return cut == 0 ? 0 : ceilDiv(cut, 16);
+  return cut == 0 ? 0 : ceilDiv(cut, params.instruction_tile.k);
 }
 
 int64_t MatmulSchedule::workUnits() const {

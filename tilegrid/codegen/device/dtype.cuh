@@ -8,6 +8,14 @@
 template <typename T>
 struct tg_dtype;
 
+// 8-bit float inputs (e4m3, e5m2): bytes that TMA lands and wgmma reads, never computed with here.
+struct tg_e4m3 {
+  unsigned char bits;
+};
+struct tg_e5m2 {
+  unsigned char bits;
+};
+
 template <>
 struct tg_dtype<__nv_bfloat16> {
   typedef __nv_bfloat162 pair;

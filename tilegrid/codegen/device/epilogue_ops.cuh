@@ -54,6 +54,12 @@ __device__ __forceinline__ float tg_ep_vector(const tg_epilogue_args& ep, int i,
   return tg_dtype<T>::to_float(__ldg(static_cast<const T*>(ep.bias) + batch * ep.batch_stride_bias + i));
 }
 
+// scale_a or scale_b: element `i` of the batch entry's vector of row (column) scales, or with i, batch
+// 0 the one scale of a tensor.
+__device__ __forceinline__ float tg_ep_scale(const float* scale, long long batch_stride, int i, int batch) {
+  return __ldg(scale + batch * batch_stride + i);
+}
+
 // Element (m, n) of a matrix of C's shape with leading dimension `ld`.
 template <typename T>
 __device__ __forceinline__ float tg_ep_matrix(const void* base, long long ld, long long batch_stride, int m, int n,

@@ -13,8 +13,12 @@ struct tg_epilogue_args {
   const void* c;         // matrices of C's shape
   const void* residual;
   void* aux;             // the auxiliary output, C's shape
-  // Elements between batch entries (a bias shared by every entry has 0), and between rows.
+  // The scales of 8-bit A and B: a float each, or one per row of A and column of B.
+  const float* scale_a;
+  const float* scale_b;
+  // Elements between batch entries (a vector shared by every entry has 0), and between rows.
   long long batch_stride_bias, batch_stride_c, batch_stride_residual, batch_stride_aux;
+  long long batch_stride_scale_a, batch_stride_scale_b;
   long long ld_c, ld_residual, ld_aux;
   float alpha, beta;
 };

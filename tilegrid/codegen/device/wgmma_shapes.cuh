@@ -1,30 +1,50 @@
-// tilegrid device helpers: wgmma m64nNk16 for every N a schedule may pick (8 to 256 in steps of 8),
-// as data: one line per shape. An instruction's accumulator registers are asm operands whose numbers
-// are spelled in the PTX string, so each shape needs its own list; the lists are built from 4-register
-// chunks by the preprocessor. tg_wgmma<N, Bf16, TransA, TransB> picks the shape.
+// tilegrid device helpers: wgmma m64nNk16 (16-bit inputs) and m64nNk32 (8-bit inputs) for every N
+// a schedule may pick (8 to 256 in steps of 8), as data: one line per shape. An instruction's
+// accumulator registers are asm operands whose numbers are spelled in the PTX string, so each shape
+// needs its own list; the lists are built from 4-register chunks by the preprocessor.
+// tg_wgmma<N, TypeA, TypeB, TransA, TransB> picks the shape and the input types (TG_WGMMA_* below).
 #pragma once
+
+// Input types, as the kernel's configuration names them (WGMMA_TYPE_A, WGMMA_TYPE_B).
+#define TG_WGMMA_F16 0
+#define TG_WGMMA_BF16 1
+#define TG_WGMMA_E4M3 2
+#define TG_WGMMA_E5M2 3
 
 template <int N>
 struct tg_wgmma_shape;
 
 // D (64 x N fp32; N / 2 registers a thread) += A * B from shared-memory descriptors; scale_d 0
-// overwrites D. Trans bits: 0 K-major, 1 MN-major. REGS lists %0 .. %(N/2 - 1) and ACC their
-// operands; DA, DB and SCALE are the operand numbers of desc_a, desc_b and scale_d that follow them,
-// TA and TB those of the trans bits.
-#define TG_WGMMA_ASM(N, TYPE, REGS, DA, DB, SCALE, TA, TB, ...)                                                \
+// overwrites D. REGS lists %0 .. %(N/2 - 1) and ACC their operands; DA, DB and SCALE are the operand
+// numbers of desc_a, desc_b and scale_d that follow them, TA and TB those of the trans bits (0
+// K-major, 1 MN-major), which 16-bit inputs take and 8-bit ones, K-major only, do not.
+#define TG_WGMMA_ASM16(N, TYPE, REGS, DA, DB, SCALE, TA, TB, ...)                                              \
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" #SCALE ", 0;\nwgmma.mma_async.sync.aligned.m64n" #N      \
                "k16.f32." TYPE "." TYPE " {" REGS "}, %" #DA ", %" #DB ", p, 1, 1, %" #TA ", %" #TB ";\n}\n"   \
+               : __VA_ARGS__                                                                                    \
+               : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(TransA), "n"(TransB))
+#define TG_WGMMA_ASM8(N, TYPES, REGS, DA, DB, SCALE, ...)                                                      \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" #SCALE ", 0;\nwgmma.mma_async.sync.aligned.m64n" #N      \
+               "k32.f32." TYPES " {" REGS "}, %" #DA ", %" #DB ", p, 1, 1;\n}\n"                              \
                : __VA_ARGS__                                                                                    \
                : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(TransA), "n"(TransB))
 #define TG_WGMMA_SHAPE(N, REGS, DA, DB, SCALE, TA, TB, ACC)                                                     \
   template <>                                                                                                   \
   struct tg_wgmma_shape<N> {                                                                                    \
-    template <bool Bf16, int TransA, int TransB>                                                                \
+    template <int TypeA, int TypeB, int TransA, int TransB>                                                     \
     static __device__ __forceinline__ void mma(float (&d)[N / 2], tg_u64 desc_a, tg_u64 desc_b, int scale_d) { \
-      if constexpr (Bf16) {                                                                                     \
-        TG_WGMMA_ASM(N, "bf16", REGS, DA, DB, SCALE, TA, TB, ACC);                                              \
+      if constexpr (TypeA == TG_WGMMA_BF16) {                                                                   \
+        TG_WGMMA_ASM16(N, "bf16", REGS, DA, DB, SCALE, TA, TB, ACC);                                            \
+      } else if constexpr (TypeA == TG_WGMMA_F16) {                                                             \
+        TG_WGMMA_ASM16(N, "f16", REGS, DA, DB, SCALE, TA, TB, ACC);                                             \
+      } else if constexpr (TypeA == TG_WGMMA_E4M3 && TypeB == TG_WGMMA_E4M3) {                                  \
+        TG_WGMMA_ASM8(N, "e4m3.e4m3", REGS, DA, DB, SCALE, ACC);                                                \
+      } else if constexpr (TypeA == TG_WGMMA_E4M3) {                                                            \
+        TG_WGMMA_ASM8(N, "e4m3.e5m2", REGS, DA, DB, SCALE, ACC);                                                \
+      } else if constexpr (TypeB == TG_WGMMA_E4M3) {                                                            \
+        TG_WGMMA_ASM8(N, "e5m2.e4m3", REGS, DA, DB, SCALE, ACC);                                                \
       } else {                                                                                                  \
-        TG_WGMMA_ASM(N, "f16", REGS, DA, DB, SCALE, TA, TB, ACC);                                               \
+        TG_WGMMA_ASM8(N, "e5m2.e5m2", REGS, DA, DB, SCALE, ACC);                                                \
       }                                                                                                         \
     }                                                                                                           \
   };
@@ -160,7 +180,10 @@ TG_WGMMA_SHAPE(240, TG_WGMMA_REGS30, 120, 121, 122, 123, 124, TG_WGMMA_ACC30)
 TG_WGMMA_SHAPE(248, TG_WGMMA_REGS31, 124, 125, 126, 127, 128, TG_WGMMA_ACC31)
 TG_WGMMA_SHAPE(256, TG_WGMMA_REGS32, 128, 129, 130, 131, 132, TG_WGMMA_ACC32)
 
-template <int N, bool Bf16, int TransA, int TransB>
+template <int N, int TypeA, int TypeB, int TransA, int TransB>
 __device__ __forceinline__ void tg_wgmma(float (&d)[N / 2], tg_u64 desc_a, tg_u64 desc_b, bool accumulate) {
-  tg_wgmma_shape<N>::template mma<Bf16, TransA, TransB>(d, desc_a, desc_b, static_cast<int>(accumulate));
+  static_assert(TypeA == TypeB || (TypeA >= TG_WGMMA_E4M3 && TypeB >= TG_WGMMA_E4M3),
+                "16-bit inputs are of one type; 8-bit ones mix");
+  static_assert(TypeA < TG_WGMMA_E4M3 || (TransA == 0 && TransB == 0), "wgmma reads 8-bit operands K-major only");
+  tg_wgmma_shape<N>::template mma<TypeA, TypeB, TransA, TransB>(d, desc_a, desc_b, static_cast<int>(accumulate));
 }

@@ -5,7 +5,8 @@
 //
 // Warp-specialized and persistent: warpgroup 0 produces (one thread issues TMA tile loads into a
 // STAGES-stage ring of full/empty mbarriers), warpgroups 1..CONSUMERS consume (WM rows each: one
-// wgmma m64nWNk16 per 64 of them and k16 step, from shared-memory descriptors; then the epilogue).
+// wgmma m64nWNkIK per 64 of them and K step of IK, from shared-memory descriptors; then the
+// epilogue). IK is 16 for 16-bit inputs and 32 for 8-bit ones: 32 bytes of each operand's rows.
 // The consumers share each tile's rows, or with PINGPONG take whole tiles, the CTA's units in turns,
 // one warpgroup's main loop running while the other stores its tile.
 // Every cluster walks its share of the work units (prob.split, planned on the host for the launched
@@ -29,7 +30,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
   // The problem's sizes: fields of `prob`, or constants where the configuration compiles them in.
   [[maybe_unused]] const int M = SHAPE_AT_LAUNCH ? prob.M : FIXED_M, N = SHAPE_AT_LAUNCH ? prob.N : FIXED_N;
   const int K_TILES = SHAPE_AT_LAUNCH ? prob.k_tiles : FIXED_K_TILES;
-  // k16 steps of the last K tile that reach into K (none cut off when BK divides K).
+  // K steps (IK each) of the last K tile that reach into K (none cut off when BK divides K).
   const int TAIL_STEPS = SHAPE_AT_LAUNCH ? prob.k_tail_steps : FIXED_K_TAIL_STEPS;
   // Work units per batch (tiles, plus the overhang of a split-merge traversal).
   const int UNITS = SHAPE_AT_LAUNCH ? prob.units : FIXED_UNITS;
@@ -150,7 +151,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
     const int consumer = warpgroup - 1;
     const int t = threadIdx.x % 128;
     const tg_u32 smem_a_addr = tg_smem_addr(smem_a), smem_b_addr = tg_smem_addr(smem_b);
-    // Where the operands' start addresses step by constants over stages and k16 steps (derived on
+    // Where the operands' start addresses step by constants over stages and K steps (derived on
     // the smem domains), each step adds them to the warpgroup's first descriptors; otherwise every
     // step indexes the tile in full.
     tg_u64 desc_a0[M_BLOCKS], desc_b0 = 0;
@@ -219,7 +220,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
           f(tg_const<WN>{});
         }
       };
-      // One K tile: `steps` of its k16 steps multiply (fewer in a last K tile cut by K, whose other
+      // One K tile: `steps` of its K steps multiply (fewer in a last K tile cut by K, whose other
       // steps hold only TMA's zero fill). Called with constants, so each call is straight-line code:
       // a branch between wgmmas makes ptxas wait for them.
       auto multiply_k_tile = [&](int kt, int steps, auto width) TG_INLINE {
@@ -233,7 +234,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
           if constexpr (DESCRIPTOR_STEPS) {
             desc_b = desc_b0 + static_cast<tg_u64>(stage * B::DESC_STAGE_STEP + kk * B::DESC_KK_STEP);
           } else {
-            desc_b = tg_operand_desc<B>(smem_b_addr, tg_smem_b(0, kk * 16, stage));
+            desc_b = tg_operand_desc<B>(smem_b_addr, tg_smem_b(0, kk * IK, stage));
           }
 #pragma unroll
           for (int mb = 0; mb < M_BLOCKS; ++mb) {
@@ -241,9 +242,9 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
             if constexpr (DESCRIPTOR_STEPS) {
               desc_a = desc_a0[mb] + static_cast<tg_u64>(stage * A::DESC_STAGE_STEP + kk * A::DESC_KK_STEP);
             } else {
-              desc_a = tg_operand_desc<A>(smem_a_addr, tg_smem_a(tg_consumer_tile_row(consumer) + mb * 64, kk * 16, stage));
+              desc_a = tg_operand_desc<A>(smem_a_addr, tg_smem_a(tg_consumer_tile_row(consumer) + mb * 64, kk * IK, stage));
             }
-            tg_wgmma<TW, tg_dtype<tg_in_t>::bf16, A::K_MAJOR ? 0 : 1, B::K_MAJOR ? 0 : 1>(
+            tg_wgmma<TW, WGMMA_TYPE_A, WGMMA_TYPE_B, A::K_MAJOR ? 0 : 1, B::K_MAJOR ? 0 : 1>(
                 tg_leading<TW / 2>(acc[mb]), desc_a, desc_b, kt > k_begin || kk > 0);
           }
         }
@@ -256,16 +257,16 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
       const int full_end = K_CUT && k_end == K_TILES ? K_TILES - 1 : k_end;
       for_width([&](auto width) TG_INLINE {
 #pragma unroll 1
-        for (int kt = k_begin; kt < full_end; ++kt, ++iter) multiply_k_tile(kt, BK / 16, width);
+        for (int kt = k_begin; kt < full_end; ++kt, ++iter) multiply_k_tile(kt, BK / IK, width);
         if (full_end < k_end) {
           // Two straight-line copies, not one a step count: the cut tile runs half a tile's steps or
-          // a whole tile's (TMA's zero fill past K adds nothing), so at most BK / 32 - 1 steps
+          // a whole tile's (TMA's zero fill past K adds nothing), so at most BK / (2 IK) - 1 steps
           // multiply zeros. A copy for every count cost the consumers registers and spilled.
-          static_assert(BK % 32 == 0, "the cut K tile runs half or all of a K tile's k16 steps");
-          if (TAIL_STEPS <= BK / 32) {
-            multiply_k_tile(full_end, BK / 32, width);
+          static_assert(BK % (2 * IK) == 0, "the cut K tile runs half or all of a K tile's K steps");
+          if (TAIL_STEPS <= BK / (2 * IK)) {
+            multiply_k_tile(full_end, BK / (2 * IK), width);
           } else {
-            multiply_k_tile(full_end, BK / 16, width);
+            multiply_k_tile(full_end, BK / IK, width);
           }
           ++iter;
         }

@@ -1,0 +1,30 @@
+#pragma once
+// Schedules for 8-bit inputs (e4m3, e5m2), chosen by the 16-bit rules on the problem that moves the
+// same bytes.
+//
+// The model: a K tile is 128 bytes of each operand's rows either way (64 bf16 elements or 128 fp8),
+// and wgmma's k32 on 8-bit inputs runs at twice k16's rate on 16-bit ones, so a tile's K tile
+// takes the tensor cores as long, moves the same bytes and fills the same shared memory. Every
+// model the tile, cluster, stream-K and traversal rules consult (waves, K tiles a unit, DRAM
+// traffic, stages) then sees the same figures for an 8-bit problem of K as for the 16-bit problem
+// of K / 2 (rounded up, which is the same K tiles). The 16-bit choice is then re-read in 8-bit
+// elements: K extents double, the instruction's K becomes 32, the atoms' element type changes
+// (their spans in bytes, and so their kinds, stay).
+#include "tilegrid/scheduler/heuristics.h"
+
+namespace tilegrid::scheduler {
+
+// The 16-bit problem moving the same bytes as an 8-bit one: K, the operands' leading dimensions,
+// batch strides and alignments halved (rounded up; alignments down), bf16 inputs, no scales (the
+// epilogue, which may read them, is kept).
+MatmulProblem sixteenBitEquivalent(const MatmulProblem& problem);
+
+// The overrides for the 16-bit problem: a CTA tile's K halved. Throws UserError where a K cannot
+// be (8-bit tiles step K by 64: two k32 steps).
+ScheduleOverrides sixteenBitOverrides(const ScheduleOverrides& overrides);
+
+// `params`, chosen for sixteenBitEquivalent(problem), re-read for the 8-bit `problem`; the trace's
+// tile decisions name the 8-bit tile and a decision says why.
+void toEightBitInputs(MatmulParams& params, const MatmulProblem& problem, DecisionTrace& trace);
+
+}  // namespace tilegrid::scheduler

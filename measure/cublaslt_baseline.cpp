@@ -61,10 +61,11 @@ const LtEpilogue* ltEpilogueFor(const scheduler::MatmulProblem& p) {
   // Scales multiply the product before the epilogue (its A and B scale pointers or vectors); row
   // scale vectors have no batch stride there.
   if (p.scale == scheduler::ScaleMode::Row && p.batch > 1) return nullptr;
-  if (p.scale == scheduler::ScaleMode::Block128) return nullptr;
+  // Block scales apply in the main loop: the epilogue is the menu's as written.
+  const bool scaled_acc = p.scale == scheduler::ScaleMode::Tensor || p.scale == scheduler::ScaleMode::Row;
   for (const LtEpilogue& e : kLtEpilogues) {
     const ir::Epilogue menu = ir::Epilogue::parse(e.text);
-    if ((p.scale == scheduler::ScaleMode::None ? menu : ir::scaleAccumulator(menu)) == p.epilogue) return &e;
+    if ((scaled_acc ? ir::scaleAccumulator(menu) : menu) == p.epilogue) return &e;
   }
   return nullptr;
 }
@@ -122,23 +123,32 @@ CublasLtGemm::CublasLtGemm(const scheduler::MatmulProblem& p, int candidates, si
   s.b = a_k_major ? layout(cudaType(p.a_dtype), p.k, p.m, p.leadingDimA(), p.batch, p.batchStrideA())
                   : layout(cudaType(p.a_dtype), p.m, p.k, p.leadingDimA(), p.batch, p.batchStrideA());
   s.c = layout(cudaType(p.out_dtype), p.n, p.m, p.leadingDimC(), p.batch, p.batchStrideC());
+  if (p.scale != scheduler::ScaleMode::None) {
+    checkEpilogueArgs(p, epilogue);
+    // Its A is our B (C^T = B^T A^T, above): B's scales go to its A, ours of A to its B. Block scales:
+    // B's 128x128 blocks, A's 1x128 (ScaleMode::Block128's layouts are cuBLASLt's).
+    const auto mode = [&](bool ours_of_a) -> int32_t {
+      switch (p.scale) {
+        case scheduler::ScaleMode::Row: return CUBLASLT_MATMUL_MATRIX_SCALE_OUTER_VEC_32F;
+        case scheduler::ScaleMode::Block128:
+          return ours_of_a ? CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F : CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F;
+        default: return CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F;
+      }
+    };
+    setAttribute(s.desc, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, mode(false), "cublasLtMatmulDescSetAttribute(A_SCALE_MODE)");
+    setAttribute(s.desc, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, mode(true), "cublasLtMatmulDescSetAttribute(B_SCALE_MODE)");
+    setAttribute(s.desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, static_cast<const void*>(epilogue.scale_b),
+                 "cublasLtMatmulDescSetAttribute(A_SCALE_POINTER)");
+    setAttribute(s.desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, static_cast<const void*>(epilogue.scale_a),
+                 "cublasLtMatmulDescSetAttribute(B_SCALE_POINTER)");
+  }
   if (!p.epilogue.isIdentity()) {
     const LtEpilogue* e = ltEpilogueFor(p);
     TG_USER_CHECK(e != nullptr) << "cuBLASLt has no fused epilogue computing \"" << p.epilogue.toString()
                                 << "\" with these operand types";
     checkEpilogueArgs(p, epilogue);
     setAttribute(s.desc, CUBLASLT_MATMUL_DESC_EPILOGUE, e->kind, "cublasLtMatmulDescSetAttribute(EPILOGUE)");
-    if (p.scale != scheduler::ScaleMode::None) {
-      // Its A is our B (C^T = B^T A^T, above): B's scales go to its A, ours of A to its B.
-      const int32_t mode = p.scale == scheduler::ScaleMode::Row ? CUBLASLT_MATMUL_MATRIX_SCALE_OUTER_VEC_32F
-                                                                : CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F;
-      setAttribute(s.desc, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, mode, "cublasLtMatmulDescSetAttribute(A_SCALE_MODE)");
-      setAttribute(s.desc, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, mode, "cublasLtMatmulDescSetAttribute(B_SCALE_MODE)");
-      setAttribute(s.desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, static_cast<const void*>(epilogue.scale_b),
-                   "cublasLtMatmulDescSetAttribute(A_SCALE_POINTER)");
-      setAttribute(s.desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, static_cast<const void*>(epilogue.scale_a),
-                   "cublasLtMatmulDescSetAttribute(B_SCALE_POINTER)");
-    }
+
     s.alpha = p.epilogueUses(ir::EpOp::Alpha) ? epilogue.alpha : 1.0f;
     if (p.epilogueUses(ir::EpOp::BiasN)) {
       setAttribute(s.desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, epilogue.bias, "cublasLtMatmulDescSetAttribute(BIAS_POINTER)");

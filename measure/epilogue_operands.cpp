@@ -61,6 +61,18 @@ EpilogueBuffers::EpilogueBuffers(const MatmulProblem& p, uint64_t seed) {
   };
   if (p.epilogueUses(EpOp::ScaleA)) scales(scale_a, p.m, args.scale_a, args.scale_a_batch_stride, seed + 13);
   if (p.epilogueUses(EpOp::ScaleB)) scales(scale_b, p.n, args.scale_b, args.scale_b_batch_stride, seed + 14);
+  if (p.scale == scheduler::ScaleMode::Block128) {
+    const auto blocks = [&](std::optional<DeviceBuffer>& buffer, int64_t count, const float*& ptr, int64_t& stride,
+                            uint64_t s) {
+      buffer.emplace(static_cast<size_t>(p.batch * count) * 4);
+      fillRandomOnDevice(*buffer, scheduler::DType::FP32, static_cast<size_t>(p.batch * count), s, 0.5f, 2.0f);
+      ptr = reinterpret_cast<const float*>(address(*buffer));
+      stride = p.batch > 1 ? count : 0;
+    };
+    blocks(scale_a, scheduler::scaleBlocks(p.k) * p.m, args.scale_a, args.scale_a_batch_stride, seed + 13);
+    blocks(scale_b, scheduler::scaleBlocks(p.n) * scheduler::blockScaleStride(p.k), args.scale_b,
+           args.scale_b_batch_stride, seed + 14);
+  }
   synchronizeDevice();
 }
 
@@ -101,6 +113,31 @@ std::vector<float> applyEpilogueOnHost(const MatmulProblem& p, const std::vector
     }
   }
   return out;
+}
+
+void applyBlockScales(const MatmulProblem& p, const EpilogueBuffers& buffers, std::vector<float>& a,
+                      std::vector<float>& b) {
+  TG_INTERNAL_CHECK(p.scale == scheduler::ScaleMode::Block128 && p.layout == scheduler::Layout::TN &&
+                    buffers.scale_a && buffers.scale_b)
+      << "block scales apply to K-major 8-bit operands with their scale buffers";
+  const std::vector<float> sa = hostValues(buffers.scale_a, scheduler::DType::FP32);
+  const std::vector<float> sb = hostValues(buffers.scale_b, scheduler::DType::FP32);
+  const int64_t stride = scheduler::blockScaleStride(p.k);
+  for (int64_t batch = 0; batch < p.batch; ++batch) {
+    for (int64_t m = 0; m < p.m; ++m) {
+      for (int64_t k = 0; k < p.k; ++k) {
+        a[static_cast<size_t>(batch * p.batchStrideA() + m * p.leadingDimA() + k)] *=
+            sa[static_cast<size_t>(batch * buffers.args.scale_a_batch_stride + k / scheduler::kScaleBlock * p.m + m)];
+      }
+    }
+    for (int64_t n = 0; n < p.n; ++n) {
+      for (int64_t k = 0; k < p.k; ++k) {
+        b[static_cast<size_t>(batch * p.batchStrideB() + n * p.leadingDimB() + k)] *=
+            sb[static_cast<size_t>(batch * buffers.args.scale_b_batch_stride + n / scheduler::kScaleBlock * stride +
+                                   k / scheduler::kScaleBlock)];
+      }
+    }
+  }
 }
 
 std::vector<float> auxOutput(const MatmulProblem& p, const EpilogueBuffers& buffers) {

@@ -17,7 +17,8 @@ struct EpilogueBuffers {
   // Each buffer the epilogue reads or writes (packed: ld N, batch entries back to back; bias one vector
   // per batch entry), and the arguments pointing at them, with alpha and beta away from 1 and 0.
   std::optional<DeviceBuffer> bias, c, residual, aux;
-  // 8-bit inputs' scales (fp32, from 0.5 to 2): one float each, or a vector a batch entry.
+  // 8-bit inputs' scales (fp32, from 0.5 to 2): one float each, a vector a batch entry, or block
+  // scales (MatmulProblem::scale's layouts), each batch entry its own.
   std::optional<DeviceBuffer> scale_a, scale_b;
   EpilogueArgs args;
   EpilogueBuffers(const MatmulProblem& problem, uint64_t seed);
@@ -27,6 +28,11 @@ struct EpilogueBuffers {
 // the auxiliary output, where the epilogue has one, goes to `aux` (dense too).
 std::vector<float> applyEpilogueOnHost(const MatmulProblem& problem, const std::vector<float>& acc,
                                        const EpilogueBuffers& buffers, std::vector<float>* aux);
+
+// Block scales (ScaleMode::Block128) applied to the decoded spans of A and B, in place: what the
+// product of the dequantized inputs is the reference of.
+void applyBlockScales(const MatmulProblem& problem, const EpilogueBuffers& buffers, std::vector<float>& a,
+                      std::vector<float>& b);
 
 // The auxiliary output as the kernel wrote it, dense.
 std::vector<float> auxOutput(const MatmulProblem& problem, const EpilogueBuffers& buffers);

@@ -202,7 +202,7 @@ MatmulLaunch::MatmulLaunch(Gemm gemm, MatmulBuffers& buffers)
 MatmulLaunch::MatmulLaunch(Gemm gemm, const MatmulOperands& operands) : gemm_(std::move(gemm)), operands_(operands) {
   const auto pointer = [](CUdeviceptr p) { return reinterpret_cast<void*>(static_cast<uintptr_t>(p)); };
   checkOperands(gemm_.problem(), pointer(operands.a), pointer(operands.b), pointer(operands.c));
-  if (!gemm_.problem().epilogue.isIdentity()) checkEpilogueArgs(gemm_.problem(), operands.epilogue);
+  if (gemm_.problem().takesEpilogueArgs()) checkEpilogueArgs(gemm_.problem(), operands.epilogue);
   if (gemm_.workspaceSize() > 0) {
     workspace_.emplace(gemm_.workspaceSize());
     workspace_->fill(0, nullptr);
@@ -217,26 +217,43 @@ void MatmulLaunch::operator()(CUstream stream) {
             operands_.epilogue);
 }
 
+namespace {
+
+// A * B in fp64 on the host from the decoded inputs, their block scales applied.
+std::vector<float> hostReferenceProduct(const MatmulBuffers& buffers) {
+  const scheduler::MatmulProblem& p = buffers.problem;
+  std::vector<float> a = decode(buffers.a.toHost<uint8_t>(), p.a_dtype);
+  std::vector<float> b = decode(buffers.b.toHost<uint8_t>(), p.b_dtype);
+  if (p.scale == scheduler::ScaleMode::Block128) applyBlockScales(p, buffers.epilogue, a, b);
+  return referenceGemm(p, a, b);
+}
+
+}  // namespace
+
 std::vector<float> cublasReference(const MatmulBuffers& buffers, CUstream stream, std::vector<float>* aux) {
   const scheduler::MatmulProblem& p = buffers.problem;
   if (scheduler::isFp8(p.a_dtype)) {
     // cuBLAS's GEMM takes no 8-bit floats, but every e4m3 and e5m2 value is a bf16 value: its bf16
-    // product of exact copies, in fp32, then the epilogue (the scales with it) on the host.
+    // product of exact copies, in fp32, then the epilogue (the scales with it) on the host. Block
+    // scales go on the copies (fp32 then: a scaled value needs more bits than bf16 has).
+    const bool blocks = p.scale == scheduler::ScaleMode::Block128;
+    const scheduler::DType copies = blocks ? scheduler::DType::FP32 : scheduler::DType::BF16;
+    std::vector<float> a_values = decode(buffers.a.toHost<uint8_t>(), p.a_dtype);
+    std::vector<float> b_values = decode(buffers.b.toHost<uint8_t>(), p.b_dtype);
+    if (blocks) applyBlockScales(p, buffers.epilogue, a_values, b_values);
     scheduler::MatmulProblem wide = p;
-    wide.a_dtype = wide.b_dtype = scheduler::DType::BF16;
+    wide.a_dtype = wide.b_dtype = copies;
     wide.out_dtype = scheduler::DType::FP32;
     wide.scale = scheduler::ScaleMode::None;
     wide.epilogue = {};
-    wide.align_a = wide.align_b = wide.align_c = 0;
-    wide.bias_dtype = wide.c_in_dtype = wide.residual_dtype = wide.aux_dtype = std::nullopt;
-    wide.validate();
-    const auto widen = [](const DeviceBuffer& in, scheduler::DType type) {
-      const std::vector<uint8_t> bf16 = encode(decode(in.toHost<uint8_t>(), type), scheduler::DType::BF16);
-      DeviceBuffer out(bf16.size());
-      out.copyFromHost(bf16.data(), bf16.size());
+    // (Described, not validated: fp32 inputs are cuBLAS's to take, not a tilegrid problem.)
+    const auto upload = [&](const std::vector<float>& values) {
+      const std::vector<uint8_t> bytes = encode(values, copies);
+      DeviceBuffer out(bytes.size());
+      out.copyFromHost(bytes.data(), bytes.size());
       return out;
     };
-    const DeviceBuffer a = widen(buffers.a, p.a_dtype), b = widen(buffers.b, p.b_dtype);
+    const DeviceBuffer a = upload(a_values), b = upload(b_values);
     DeviceBuffer c_ref(static_cast<size_t>(wide.spanC()) * 4);
     CublasGemm().run(wide, a.ptr(), b.ptr(), c_ref.ptr(), stream);
     synchronizeDevice();
@@ -316,9 +333,7 @@ RunResult runMatmul(const scheduler::MatmulSchedule& schedule, const codegen::Ke
     reference =
         options.reference == Reference::Cublas
             ? cublasReference(buffers, stream.get(), &aux)
-            : applyEpilogueOnHost(p, referenceGemm(p, decode(buffers.a.toHost<uint8_t>(), p.a_dtype),
-                                                   decode(buffers.b.toHost<uint8_t>(), p.b_dtype)),
-                                  buffers.epilogue, &aux);
+            : applyEpilogueOnHost(p, hostReferenceProduct(buffers), buffers.epilogue, &aux);
     result.errors = checkLaunch(launch, buffers, reference, stream.get(), aux);
     for (size_t i = 0; i < others.size(); ++i) {
       result.alternatives[i].errors = checkLaunch(*others[i], buffers, reference, stream.get(), aux);

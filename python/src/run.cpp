@@ -20,11 +20,11 @@ namespace py = pybind11;
 // small problems.
 enum ProblemField {
   kM, kN, kK, kBatch, kLayout, kADType, kBDType, kOutDType, kLda, kLdb, kLdc, kStrideA, kStrideB, kStrideC,
-  kAlignA, kAlignB, kAlignC, kEpilogue, kBiasDType, kCInDType, kResidualDType, kAuxDType, kProblemFields
+  kAlignA, kAlignB, kAlignC, kEpilogue, kBiasDType, kCInDType, kResidualDType, kAuxDType, kScale, kProblemFields
 };
 enum EpilogueField {
   kAlpha, kBeta, kBias, kBiasBatchStride, kC, kLdcIn, kCBatchStride, kResidual, kLdResidual, kResidualBatchStride,
-  kAux, kLdAux, kAuxBatchStride, kEpilogueFields
+  kAux, kLdAux, kAuxBatchStride, kScaleA, kScaleABatchStride, kScaleB, kScaleBBatchStride, kEpilogueFields
 };
 enum OptionField { kArch, kDeterministic, kSpecializeShape, kFixedChoices, kOptionFields };
 
@@ -60,7 +60,8 @@ MatmulProblem problemFrom(const py::tuple& p) {
   problem.layout = scheduler::parseLayout(p[kLayout].cast<std::string>());
   problem.a_dtype = scheduler::parseInputDType(p[kADType].cast<std::string>());
   problem.b_dtype = scheduler::parseInputDType(p[kBDType].cast<std::string>());
-  problem.out_dtype = scheduler::parseDType(p[kOutDType].cast<std::string>());
+  problem.out_dtype = scheduler::parseOutputDType(p[kOutDType].cast<std::string>());
+  problem.scale = scheduler::parseScaleMode(p[kScale].cast<std::string>());
   problem.lda = p[kLda].cast<int64_t>();
   problem.ldb = p[kLdb].cast<int64_t>();
   problem.ldc = p[kLdc].cast<int64_t>();
@@ -95,6 +96,10 @@ EpilogueArgs epilogueFrom(const py::tuple& e) {
   args.aux = const_cast<void*>(pointer(e[kAux]));
   args.ld_aux = e[kLdAux].cast<int64_t>();
   args.aux_batch_stride = e[kAuxBatchStride].cast<int64_t>();
+  args.scale_a = static_cast<const float*>(pointer(e[kScaleA]));
+  args.scale_a_batch_stride = e[kScaleABatchStride].cast<int64_t>();
+  args.scale_b = static_cast<const float*>(pointer(e[kScaleB]));
+  args.scale_b_batch_stride = e[kScaleBBatchStride].cast<int64_t>();
   return args;
 }
 

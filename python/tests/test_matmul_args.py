@@ -82,7 +82,28 @@ def test_epilogue_operands_reach_their_fields(launches):
     p, e = call["problem"], call["epilogue"]
     assert p[EPILOGUE] == "relu(alpha * acc + beta * c + bias[n]); aux = acc"
     assert p[18:22] == ("fp32", "fp32", None, "fp16")  # bias, c, residual, aux dtypes
-    assert e == (0.5, 2.0, BASE + 64, 0, BASE + 128, 80, 0, None, 0, 0, BASE + 256, n, 0)
+    assert e == (0.5, 2.0, BASE + 64, 0, BASE + 128, 80, 0, None, 0, 0, BASE + 256, n, 0, None, 0, None, 0)
+    assert p[22] == "none"  # no scales
+
+
+def test_scales_are_told_apart_by_their_shapes():
+    m, n, k = 300, 200, 1000
+    f32 = dict(typestr="<f4")
+    one = Fake((1,), **f32)
+    assert _matmul._scales(None, one, one, True, "e4m3", m, n, k, 1, 0) == ("tensor", [BASE, 0, BASE, 0], {0})
+    rows = _matmul._scales(None, Fake((m,), **f32), Fake((n,), offset=4096, **f32), True, "e4m3", m, n, k, 1, 0)
+    assert rows == ("row", [BASE, 0, BASE + 4096, 0], {0})
+    # 1x128: M x 8 blocks, M contiguous; 128x128: 2 x 8 blocks, rows 8 apart (already a multiple of four).
+    blocks = _matmul._scales(None, Fake((m, 8), strides=(4, 4 * m), **f32), Fake((2, 8), **f32), True, "e4m3", m, n, k,
+                             1, 0)
+    assert blocks[0] == "block128"
+    with pytest.raises(ValueError, match=r"scale_a: 1x128 block scales are 300x8 with M contiguous"):
+        _matmul._scales(None, Fake((m, 8), **f32), Fake((2, 8), **f32), True, "e4m3", m, n, k, 1, 0)
+    with pytest.raises(ValueError, match=r"scale_b: 128x128 block scales are 2x8"):
+        _matmul._scales("block128", Fake((m, 8), strides=(4, 4 * m), **f32), Fake((2, 7), **f32), True, "e4m3", m, n,
+                        k, 1, 0)
+    with pytest.raises(ValueError, match="scale: 'blocks' is not a scale mode"):
+        _matmul._scales("blocks", one, one, True, "e4m3", m, n, k, 1, 0)
 
 
 def test_refusals_before_launch(launches):

@@ -36,7 +36,8 @@ def plan(m, n, k, **options):
     (params, smem atoms, work split, decisions, tile ranking).
 
     Options are `tilegrid plan`'s, by their Python names: batch, layout ("TN", "NT", "NN", "TT"),
-    dtype, out_dtype, lda, ldb, ldc, stride_a, stride_b, stride_c, epilogue, bias_dtype,
+    dtype ("bf16", "fp16", "e4m3", "e5m2"), b_dtype, scale ("none", "tensor", "row", "block128"),
+    out_dtype, lda, ldb, ldc, stride_a, stride_b, stride_c, epilogue, bias_dtype,
     c_in_dtype, residual_dtype, aux_dtype, arch ("sm_80", "sm_90"), factor, method, group,
     cta_tile (e.g. (128, 256, 64)), warp_tile, stages, cluster, persistent, stream_k, pingpong,
     swap_ab, pad_operands, mma_order, width_at_launch, fixed_choices (True / False), specialize_shape,

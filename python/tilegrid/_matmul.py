@@ -1,8 +1,14 @@
 """matmul: C = A @ B (and a fused epilogue) on GPU tensors, through the library's cached Gemms."""
+import math
+
 from . import _tilegrid
 from ._tensors import current_stream, empty_like_framework, read
 
-_INPUT_DTYPES = ("bf16", "fp16")
+_INPUT_DTYPES = ("bf16", "fp16", "e4m3", "e5m2")
+_FP8_DTYPES = ("e4m3", "e5m2")
+_SCALE_MODES = ("tensor", "row", "block128")
+# Block scales: K elements a block, and the row stride of B's (K blocks padded to four).
+_SCALE_BLOCK = 128
 _OUTPUT_DTYPES = ("bf16", "fp16", "fp32")
 # The most an operand can promise: 16-byte alignment (what TMA and vector loads want).
 _MOST_ALIGN_BYTES = 16
@@ -71,14 +77,23 @@ def _output_matrix(t, batch, m, n, dtype_ok=_OUTPUT_DTYPES):
 
 
 def matmul(a, b, out=None, epilogue=None, *, bias=None, c=None, residual=None, aux=None, alpha=1.0, beta=0.0,
-           out_dtype=None, stream=None, arch=None, deterministic=False, specialize_shape=False, fixed_choices=None):
+           scale_a=None, scale_b=None, scale=None, out_dtype=None, stream=None, arch=None, deterministic=False,
+           specialize_shape=False, fixed_choices=None):
     """out = epilogue(a @ b) on the GPU, on the caller's current stream; returns out (and aux, where
     the epilogue writes one and aux is not given).
 
     a: M x K, b: K x N, or batches B x M x K and B x K x N; bf16 or fp16, with rows or columns
     contiguous (any leading dimension, any 2-byte aligned address; transposed views are read as
-    they are). out: M x N (B x M x N), row-major rows, bf16, fp16 or fp32; a new tensor of a's
-    framework (PyTorch or CuPy) when not given, of out_dtype (default: a's dtype).
+    they are). Or 8-bit floats (torch.float8_e4m3fn, torch.float8_e5m2, in any mix; sm_90), K-major:
+    a's rows and b's columns contiguous (b = w.t() of an N x K weight). out: M x N (B x M x N),
+    row-major rows, bf16, fp16 or fp32; a new tensor of a's framework (PyTorch or CuPy) when not
+    given, of out_dtype (default: a's dtype, bf16 for 8-bit inputs).
+
+    scale_a, scale_b: fp32 scales of 8-bit inputs, multiplying the product (docs/fp8.md). scale
+    "tensor": one element each; "row": M and N elements (or B x M, B x N); "block128": A's
+    M x ceil(K/128) with M contiguous (x.t().contiguous().t() in PyTorch) and B's ceil(N/128) x
+    ceil(K/128) with rows of ceil(K/128) rounded up to four (the layouts torch._scaled_mm and
+    cuBLASLt take). scale=None tells the mode from the shapes.
 
     epilogue: an expression over acc, alpha, beta, bias[m] / bias[n], c, residual, with + - * /,
     max, min, relu, gelu, gelu_tanh, silu, sigmoid, tanh, exp, bf16(), fp16(), and optionally
@@ -98,11 +113,14 @@ def matmul(a, b, out=None, epilogue=None, *, bias=None, c=None, residual=None, a
             raise ValueError(f"{t.name}: expected a matrix or a batch of matrices (2 or 3 dimensions), got shape "
                              f"{_shape_text(t)}")
         if t.dtype not in _INPUT_DTYPES:
-            raise TypeError(f"{t.name}: dtype {t.dtype} is not supported; tilegrid multiplies bf16 or fp16")
+            raise TypeError(f"{t.name}: dtype {t.dtype} is not supported; tilegrid multiplies bf16, fp16, e4m3 "
+                            f"or e5m2")
     if len(ta.shape) != len(tb.shape):
         raise ValueError(f"a and b: both matrices or both batches, got shapes {_shape_text(ta)} and {_shape_text(tb)}")
-    if ta.dtype != tb.dtype:
-        raise TypeError(f"a and b: the same dtype, got {ta.dtype} and {tb.dtype}")
+    fp8 = ta.dtype in _FP8_DTYPES
+    if fp8 != (tb.dtype in _FP8_DTYPES) or (not fp8 and ta.dtype != tb.dtype):
+        raise TypeError(f"a and b: the same 16-bit dtype, or 8-bit floats (e4m3 and e5m2 in any mix), got {ta.dtype} "
+                        f"and {tb.dtype}")
     batch = ta.shape[0] if len(ta.shape) == 3 else 1
     if len(ta.shape) == 3 and tb.shape[0] != batch:
         raise ValueError(f"a and b: the same batch count, got shapes {_shape_text(ta)} and {_shape_text(tb)}")
@@ -127,7 +145,7 @@ def matmul(a, b, out=None, epilogue=None, *, bias=None, c=None, residual=None, a
     _check_unused(info, bias, c, residual, aux, alpha, beta)
 
     if out is None:
-        dtype = out_dtype or ta.dtype
+        dtype = out_dtype or ("bf16" if fp8 else ta.dtype)
         if dtype not in _OUTPUT_DTYPES:
             raise TypeError(f"out_dtype: {dtype!r} is not supported; expected one of {', '.join(_OUTPUT_DTYPES)}")
         out = empty_like_framework(a, (batch, m, n) if len(ta.shape) == 3 else (m, n), dtype, handle)
@@ -144,12 +162,13 @@ def matmul(a, b, out=None, epilogue=None, *, bias=None, c=None, residual=None, a
         if aux is None:
             raise TypeError("aux: the epilogue writes aux; pass a tensor for it")
         returned_aux = aux
+    mode, scale_fields, scale_devices = _scales(scale, scale_a, scale_b, fp8, ta.dtype, m, n, k, batch, handle)
     # Field orders: python/src/run.cpp (ProblemField, EpilogueField, OptionField).
     problem = [m, n, k, batch, layout, ta.dtype, tb.dtype, tc.dtype, lda, ldb, ldc, stride_a, stride_b, stride_c,
                _alignment(ta, lda, stride_a), _alignment(tb, ldb, stride_b), _alignment(tc, ldc, stride_c),
-               epilogue or "", None, None, None, None]
-    args = [float(alpha), float(beta), None, 0, None, 0, 0, None, 0, 0, None, 0, 0]
-    devices = {ta.device, tb.device, tc.device}
+               epilogue or "", None, None, None, None, mode]
+    args = [float(alpha), float(beta), None, 0, None, 0, 0, None, 0, 0, None, 0, 0] + scale_fields
+    devices = {ta.device, tb.device, tc.device} | scale_devices
     if info is not None:
         if info["bias"] is not None:
             t = read(bias, "bias", handle)
@@ -195,3 +214,59 @@ def _check_unused(info, bias, c, residual, aux, alpha, beta):
         if value != default and (info is None or not info[name]):
             raise ValueError(f"{name}: {value} given, but the epilogue does not use {name} (write it in the expression, "
                              f"e.g. '{name} * acc')")
+
+
+def _scales(scale, scale_a, scale_b, fp8, dtype, m, n, k, batch, handle):
+    """The scale mode, the epilogue fields (scale_a, its batch stride, scale_b, its batch stride) and
+    the scales' devices, from the scale tensors' shapes and strides (docs/fp8.md gives the layouts)."""
+    if scale is not None and scale not in _SCALE_MODES + ("none",):
+        raise ValueError(f"scale: {scale!r} is not a scale mode; expected one of {', '.join(_SCALE_MODES)}")
+    if scale_a is None and scale_b is None:
+        if scale not in (None, "none"):
+            raise TypeError(f"scale: {scale!r} given without scale_a and scale_b; pass both")
+        return "none", [None, 0, None, 0], set()
+    if scale_a is None or scale_b is None:
+        raise TypeError(f"{'scale_a' if scale_a is None else 'scale_b'}: needed with "
+                        f"{'scale_b' if scale_a is None else 'scale_a'}")
+    if not fp8:
+        raise TypeError(f"scale_a, scale_b: scales dequantize 8-bit inputs; a and b are {dtype}")
+    sa, sb = read(scale_a, "scale_a", handle), read(scale_b, "scale_b", handle)
+    for t in (sa, sb):
+        if t.dtype != "fp32":
+            raise TypeError(f"{t.name}: scales are fp32, got {t.dtype}")
+    def numel(t):
+        return math.prod(t.shape)
+
+    if scale in (None, "none"):
+        # One element each: tensor scales (the same as row scales where M = N = 1); vectors: row
+        # scales; matrices: block scales.
+        scale = ("tensor" if numel(sa) == 1 and numel(sb) == 1
+                 else "row" if len(sa.shape) <= 1 + (batch > 1) and len(sa.shape) == len(sb.shape)
+                 else "block128")
+    if scale == "tensor":
+        for t in (sa, sb):
+            if numel(t) != 1:
+                raise ValueError(f"{t.name}: a tensor scale is one element, got shape {_shape_text(t)}")
+        return "tensor", [sa.ptr, 0, sb.ptr, 0], {sa.device, sb.device}
+    if scale == "row":
+        fields = []
+        for t, length in ((sa, m), (sb, n)):
+            shapes = ((length,), (batch, length)) if batch > 1 else ((length,), (1, length))
+            if tuple(t.shape) not in shapes or (length > 1 and t.strides[-1] != 1):
+                raise ValueError(f"{t.name}: row scales are a contiguous vector of {length} (or {batch}x{length}), "
+                                 f"got shape {_shape_text(t)} with strides {t.strides}")
+            fields += [t.ptr, t.strides[0] if len(t.shape) == 2 and batch > 1 else 0]
+        return "row", fields, {sa.device, sb.device}
+    k_blocks, n_blocks = -(-k // _SCALE_BLOCK), -(-n // _SCALE_BLOCK)
+    padded = (k_blocks + 3) // 4 * 4
+    want_a, want_b = (m, k_blocks), (n_blocks, k_blocks)
+    if tuple(sa.shape[-2:]) != want_a or len(sa.shape) != 2 + (batch > 1) or (sa.strides[-2] != 1 and m > 1) \
+            or (k_blocks > 1 and sa.strides[-1] != m):
+        raise ValueError(f"scale_a: 1x128 block scales are {m}x{k_blocks} with M contiguous (strides (1, {m}): "
+                         f"x.t().contiguous().t()), got shape {_shape_text(sa)} with strides {sa.strides}")
+    if tuple(sb.shape[-2:]) != want_b or len(sb.shape) != 2 + (batch > 1) or (sb.strides[-1] != 1 and k_blocks > 1) \
+            or (n_blocks > 1 and sb.strides[-2] != padded):
+        raise ValueError(f"scale_b: 128x128 block scales are {n_blocks}x{k_blocks} with rows {padded} elements apart "
+                         f"(K blocks padded to four), got shape {_shape_text(sb)} with strides {sb.strides}")
+    return "block128", [sa.ptr, sa.strides[0] if batch > 1 else 0, sb.ptr, sb.strides[0] if batch > 1 else 0], \
+        {sa.device, sb.device}

@@ -19,6 +19,10 @@ def _torch_dtype_name(dtype):
     if not _TORCH_DTYPES:
         import torch
         _TORCH_DTYPES.update({torch.bfloat16: "bf16", torch.float16: "fp16", torch.float32: "fp32"})
+        # 8-bit floats, where this PyTorch has them (OCP's e4m3 without infinities: "fn").
+        for attr, name in (("float8_e4m3fn", "e4m3"), ("float8_e5m2", "e5m2")):
+            if hasattr(torch, attr):
+                _TORCH_DTYPES[getattr(torch, attr)] = name
     return _TORCH_DTYPES.get(dtype) or str(dtype).replace("torch.", "")
 
 
@@ -27,7 +31,7 @@ class Tensor(NamedTuple):
     ptr: int
     shape: Tuple[int, ...]
     strides: Tuple[int, ...]  # in elements
-    dtype: str  # "bf16", "fp16", "fp32", or another type's name (refused by the caller)
+    dtype: str  # "bf16", "fp16", "fp32", "e4m3", "e5m2", or another type's name (refused by the caller)
     element_bytes: int
     device: int
 

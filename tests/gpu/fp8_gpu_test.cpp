@@ -41,11 +41,12 @@ TEST_P(Sm90Fp8, MatchesTheExactProductAndCublasLt) {
 INSTANTIATE_TEST_SUITE_P(Cases, Sm90Fp8, ::testing::ValuesIn(sm90Fp8Cases()), caseName);
 
 // Odd sizes everywhere (edge tiles, a K tail of 45 elements read through padded copies, a batch),
-// row scales, against fp64 on the host from the decoded inputs.
+// row, tensor and block scales, against fp64 on the host from the decoded inputs.
 TEST(Sm90Fp8Small, MatchesFp64Reference) {
   std::vector<GemmCase> cases;
   for (const auto& [a, b, scale] : {std::tuple{scheduler::DType::E4M3, scheduler::DType::E4M3, scheduler::ScaleMode::Row},
-                                    std::tuple{scheduler::DType::E5M2, scheduler::DType::E4M3, scheduler::ScaleMode::Tensor}}) {
+                                    std::tuple{scheduler::DType::E5M2, scheduler::DType::E4M3, scheduler::ScaleMode::Tensor},
+                                    std::tuple{scheduler::DType::E4M3, scheduler::DType::E4M3, scheduler::ScaleMode::Block128}}) {
     scheduler::MatmulProblem p;
     p.m = 257, p.n = 131, p.k = 301, p.batch = 2;
     p.a_dtype = a, p.b_dtype = b, p.out_dtype = scheduler::DType::FP32, p.scale = scale;

@@ -498,8 +498,8 @@ std::vector<GemmCase> sm90Fp8Cases() {
   // wave), a K tail (K not a multiple of the 128-element K tile, its last tile half run), rows
   // not 16-byte aligned (K = 1000: padded copies), decode (M = 1 and 16: C^T and narrow tiles), a
   // batch, e4m3 with e5m2 both ways round, fp16 and fp32 out, row scales, scales with a fused
-  // epilogue (GELU with a bias and an aux output) and an epilogue placing them itself, and
-  // ping-pong consumers.
+  // epilogue (GELU with a bias and an aux output) and an epilogue placing them itself, ping-pong
+  // consumers, and block scales.
   const std::vector<Row> rows = {
       {4096, 4096, 4096, 1, DType::E4M3, DType::E4M3, DType::BF16, ScaleMode::Tensor},
       {2000, 3000, 4000, 1, DType::E4M3, DType::E4M3, DType::BF16, ScaleMode::Tensor},
@@ -513,6 +513,12 @@ std::vector<GemmCase> sm90Fp8Cases() {
        "gelu_tanh(acc + bias[n]); aux = acc + bias[n]"},
       {1536, 1024, 2048, 1, DType::E4M3, DType::E4M3, DType::BF16, ScaleMode::Tensor, "relu(acc * scale_a) * scale_b"},
       {4096, 4096, 2048, 1, DType::E4M3, DType::E4M3, DType::BF16, ScaleMode::Tensor, nullptr, true},
+      // Block scales: 128x128 tiles (clusters, stream-K), a K tail and edge tiles with a fused
+      // epilogue, decode in 64x128 tiles, a batch, e5m2 with e4m3.
+      {4096, 4096, 4096, 1, DType::E4M3, DType::E4M3, DType::BF16, ScaleMode::Block128},
+      {2000, 3000, 4000, 1, DType::E4M3, DType::E4M3, DType::BF16, ScaleMode::Block128, "gelu_tanh(acc + bias[n])"},
+      {16, 8192, 2048, 1, DType::E4M3, DType::E4M3, DType::BF16, ScaleMode::Block128},
+      {640, 1152, 1024, 2, DType::E5M2, DType::E4M3, DType::FP16, ScaleMode::Block128},
   };
   std::vector<GemmCase> cases;
   for (const Row& r : rows) {

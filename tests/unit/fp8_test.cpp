@@ -120,6 +120,22 @@ TEST(EightBitInputs, AreScheduledAsTheSixteenBitProblemOfHalfK) {
   }
 }
 
+// Block scales: a K tile is a block, tiles stay within one 128-column block of B, each warpgroup holds
+// 64 rows (a second set of accumulators beside its totals), C = A B even where M is small.
+TEST(EightBitInputs, BlockScalesTakeTilesOfOneScaleBlock) {
+  const auto device = scheduler::DeviceSpec::preset("sm_90");
+  for (const auto& [m, rows] : {std::pair<int64_t, int64_t>{4096, 128}, {2000, 128}, {64, 64}, {1, 64}}) {
+    const auto s = scheduler::schedule(fp8Problem(m, 3000, 4000, 1, DType::E4M3, DType::E4M3, ScaleMode::Block128), device);
+    EXPECT_EQ(s.params.cta_tile, (scheduler::TileShape{rows, 128, 128})) << m;
+    EXPECT_EQ(s.params.warp_tile.m, 64) << m;
+    EXPECT_FALSE(s.params.swap_ab) << m;
+    EXPECT_FALSE(s.params.pingpong) << m;
+    EXPECT_TRUE(s.problem.epilogue.isIdentity()) << "block scales are the main loop's, not the epilogue's";
+  }
+  EXPECT_EQ(scheduler::blockScaleStride(4000), 32);  // 32 blocks
+  EXPECT_EQ(scheduler::blockScaleStride(4097), 36);  // 33 blocks, padded to four
+}
+
 TEST(EightBitInputs, TheLastKTileRunsItsK32Steps) {
   const auto device = scheduler::DeviceSpec::preset("sm_90");
   // 4000 = 31 K tiles of 128 and 32: one k32 step of the last.

@@ -321,6 +321,9 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   config.value("IK", p.instruction_tile.k, "wgmma's K: 32 bytes of the operands' rows")
       .value("WGMMA_TYPE_A", wgmmaType(prob.a_dtype), "input types, as tg_wgmma names them (TG_WGMMA_*)")
       .value("WGMMA_TYPE_B", wgmmaType(prob.b_dtype))
+      .flag("BLOCK_SCALES", prob.scale == scheduler::ScaleMode::Block128,
+            "each K tile's sum is scaled by A's 1x128 and B's 128x128 block scales into the totals")
+      .value("BLOCK_SCALE_COLUMNS", scheduler::kScaleBlock, "columns of B sharing a block scale")
       .value("FIXED_K_TAIL_STEPS", fixedSize(s, s.kTailSteps()), "K steps of a last K tile cut by K")
       .value("WM", p.warp_tile.m, "rows of a consumer warpgroup")
       .value("WN", widest, "columns of a consumer warpgroup's tile (the widest it holds)")
@@ -378,7 +381,7 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   source.kernel_name = config.kernelName();
   source.cuda = assembleKernel({kernelSummary(s),
                                 {"dtype", "work_split", "problem", "epilogue_ops", "mbarrier", "cluster", "tma", "tma_boxes", "wgmma",
-                                 "wgmma_shapes", "stmatrix", "stream_k"},
+                                 "wgmma_shapes", "stmatrix", "stream_k", "block_scales"},
                                 emitMatmulIndexFunctions(s),
                                 &config,
                                 printEpilogueFunction(s.problem),

@@ -57,6 +57,15 @@ void checkEpilogueArgs(const MatmulProblem& p, const EpilogueArgs& a) {
     checkOne(p, {"residual", a.residual, *p.residual_dtype, a.ld_residual, a.residual_batch_stride, true}, 0);
   }
   if (p.hasAux()) checkOne(p, {"aux", a.aux, *p.aux_dtype, a.ld_aux, a.aux_batch_stride, true}, 0);
+  if (p.scale == scheduler::ScaleMode::Block128) {
+    // A's blocks: M floats a K block; B's: a row of K blocks (padded to four) a 128-column block.
+    const int64_t k_blocks = scheduler::scaleBlocks(p.k);
+    checkOne(p, {"scale_a (A's 1x128 block scales)", a.scale_a, scheduler::DType::FP32, 0, a.scale_a_batch_stride, false},
+             k_blocks * p.m);
+    checkOne(p, {"scale_b (B's 128x128 block scales)", a.scale_b, scheduler::DType::FP32, 0, a.scale_b_batch_stride, false},
+             scheduler::scaleBlocks(p.n) * scheduler::blockScaleStride(p.k));
+    return;
+  }
   const bool rows = p.scale == scheduler::ScaleMode::Row;
   if (p.epilogueUses(EpOp::ScaleA)) {
     checkOne(p, {rows ? "scale_a (A's row scales)" : "scale_a (A's scale)", a.scale_a, scheduler::DType::FP32, 0,

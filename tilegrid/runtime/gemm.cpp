@@ -176,7 +176,7 @@ void Gemm::run(const void* a, const void* b, void* c, void* workspace, size_t wo
   const State& s = *state_;
   runtime::checkOperands(s.schedule.problem, a, b, c);
   tg_problem problem_args = s.problem_args;
-  if (!s.schedule.problem.epilogue.isIdentity()) {
+  if (s.schedule.problem.takesEpilogueArgs()) {
     runtime::checkEpilogueArgs(s.schedule.problem, epilogue);
     runtime::checkEpilogueAliasing(s.schedule, epilogue, c);
     problem_args.epilogue = runtime::epilogueLaunchArgs(s.schedule.problem, epilogue);

@@ -23,8 +23,18 @@ MatmulProblem sixteenBitEquivalent(const MatmulProblem& problem) {
   return half;
 }
 
-ScheduleOverrides sixteenBitOverrides(const ScheduleOverrides& overrides) {
+ScheduleOverrides sixteenBitOverrides(const MatmulProblem& problem, const ScheduleOverrides& overrides) {
   ScheduleOverrides half = overrides;
+  if (problem.scale == ScaleMode::Block128) {
+    // A K tile is a scale block, and each consumer warpgroup holds a second set of accumulators (a
+    // block's partial sum): 64 rows of a 128-column tile (or less where M is), C = A B, cooperative.
+    const int64_t rows = problem.m <= 64 ? 64 : 128;
+    // (The 16-bit K tile: half of the 8-bit one.)
+    if (!half.cta_tile) half.cta_tile = TileShape{rows, kScaleBlock, kScaleBlock / 2};
+    if (!half.swap_ab) half.swap_ab = false;
+    if (!half.pingpong) half.pingpong = false;
+    if (!half.width_at_launch) half.width_at_launch = false;
+  }
   if (overrides.cta_tile) {
     TG_USER_CHECK(overrides.cta_tile->k >= 64 && overrides.cta_tile->k % 64 == 0)
         << "cta tile " << overrides.cta_tile->toString()
@@ -35,6 +45,10 @@ ScheduleOverrides sixteenBitOverrides(const ScheduleOverrides& overrides) {
 }
 
 void toEightBitInputs(MatmulParams& p, const MatmulProblem& problem, DecisionTrace& trace) {
+  if (problem.scale == ScaleMode::Block128 && p.cta_tile.m == 128 && p.warp_tile.m == 128) {
+    // The tile override left the warpgroup tile to the scheduler; block scales take 64 rows a warpgroup.
+    p.warp_tile.m = 64;
+  }
   const std::string sixteen_bit_tile = p.cta_tile.toString();
   p.cta_tile.k *= 2;
   p.warp_tile.k *= 2;

@@ -19,9 +19,11 @@ namespace tilegrid::scheduler {
 // epilogue, which may read them, is kept).
 MatmulProblem sixteenBitEquivalent(const MatmulProblem& problem);
 
-// The overrides for the 16-bit problem: a CTA tile's K halved. Throws UserError where a K cannot
-// be (8-bit tiles step K by 64: two k32 steps).
-ScheduleOverrides sixteenBitOverrides(const ScheduleOverrides& overrides);
+// The overrides for the 16-bit problem: a CTA tile's K halved; with block scales, the tile they need
+// where none is given (64 or 128 rows, 128 columns, a K tile a scale block), C = A B, cooperative
+// consumers, the width compiled in. Throws UserError where a K cannot be halved (8-bit tiles step K
+// by 64: two k32 steps).
+ScheduleOverrides sixteenBitOverrides(const MatmulProblem& problem, const ScheduleOverrides& overrides);
 
 // `params`, chosen for sixteenBitEquivalent(problem), re-read for the 8-bit `problem`; the trace's
 // tile decisions name the 8-bit tile and a decision says why.

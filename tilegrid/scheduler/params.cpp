@@ -218,6 +218,15 @@ void MatmulParams::validate(const MatmulProblem& user_problem, const DeviceSpec&
   TG_USER_CHECK(!isFp8(problem.a_dtype) || arch == Arch::Sm90)
       << "8-bit inputs (" << scheduler::toString(problem.a_dtype) << ", " << scheduler::toString(problem.b_dtype)
       << ") need sm_90a's wgmma k32; sm_80 kernels (mma.sync) take bf16 or fp16: use arch sm_90 on a Hopper device";
+  // Block scales: a K tile is a scale block, each warpgroup promotes its 64 rows' partial sums (a
+  // second set of accumulators) and a tile's columns share B's scale.
+  TG_USER_CHECK(problem.scale != ScaleMode::Block128 ||
+                (arch == Arch::Sm90 && !swap_ab && !pingpong && cta_tile.k == kScaleBlock && warp_tile.m == 64 &&
+                 cta_tile.n <= kScaleBlock && kScaleBlock % cta_tile.n == 0))
+      << "block scales (block128) are applied per K tile by consumer warpgroups of 64 rows to tiles within one "
+         "128-column block of B: they need cta_tile k 128, n dividing 128, warp_tile m 64, C = A B (no swap_ab) and "
+         "no ping-pong; got "
+      << toString();
   TG_USER_CHECK(arch == Arch::Sm80 || instruction_tile.k == problem.instructionK())
       << "instruction_tile " << instruction_tile.toString() << " does not fit " << scheduler::toString(problem.a_dtype)
       << " inputs: wgmma's K is " << problem.instructionK() << " for them (32 bytes of a row)";

@@ -199,9 +199,6 @@ MatmulProblem& MatmulProblem::validate() {
   TG_USER_CHECK(fp8 || scale == ScaleMode::None)
       << "scales (" << scheduler::toString(scale) << ") dequantize 8-bit inputs; A and B here are "
       << scheduler::toString(a_dtype) << ": use --scale none, or e4m3/e5m2 inputs";
-  TG_USER_CHECK(scale != ScaleMode::Block128)
-      << "1x128 block scales (block128) are not built yet: tensor and row scales are; scale the K blocks "
-         "into the inputs, or use row scales";
   // Alignments a caller gives are checked against the leading dimensions the caller gave.
   Major major_a = majorOfA(layout), major_b = majorOfB(layout), major_c = Major::K;
   if (align_a == 0) describeOneRowContiguous(major_a, m, k, batch, lda, stride_a, a_dtype);
@@ -229,8 +226,13 @@ MatmulProblem& MatmulProblem::validate() {
   TG_USER_CHECK(scale != ScaleMode::None || !reads_scales)
       << "the epilogue \"" << epilogue.toString() << "\" reads scale_a or scale_b, but the problem has no scales "
       << "(scale none): give tensor or row scales";
+  TG_USER_CHECK(scale != ScaleMode::Block128 || !reads_scales)
+      << "the epilogue \"" << epilogue.toString() << "\" reads scale_a or scale_b, but block scales apply to each K "
+      << "block's product in the main loop: the epilogue's acc is already scaled";
   // Scales the epilogue does not place itself multiply the accumulator, before anything else.
-  if (scale != ScaleMode::None && !reads_scales) epilogue = ir::scaleAccumulator(epilogue);
+  if ((scale == ScaleMode::Tensor || scale == ScaleMode::Row) && !reads_scales) {
+    epilogue = ir::scaleAccumulator(epilogue);
+  }
   return *this;
 }
 

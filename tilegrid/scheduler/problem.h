@@ -25,13 +25,20 @@ inline bool isFp8(DType type) { return type == DType::E4M3 || type == DType::E5M
 //   None      the product as computed (no scales)
 //   Tensor    one float for A and one for B, read from device memory: acc * scale_a * scale_b
 //   Row       a float per row of A (M of them) and per column of B (N): acc * scale_a[m] * scale_b[n]
-//   Block128  a float per 1x128 block of A (row m, K block) and per 128x128 block of B, applied to
-//             each K block's partial product in the main loop
+//   Block128  a float per 1x128 block of A (row m, K block kb) and per 128x128 block of B (column
+//             block nb, K block kb), applied to each K block's partial product in the main loop
+//             (DeepSeek-V3's recipe). Laid out as cuBLASLt and torch._scaled_mm take them: A's at
+//             kb * M + m (M contiguous), B's at nb * blockScaleStride(K) + kb (K blocks padded to 4).
 // Tensor and Row are epilogue leaves (ir::EpOp::ScaleA, ScaleB): validate() puts them on the
-// accumulator where the epilogue does not read them itself.
+// accumulator where the epilogue does not read them itself. Block scales are the main loop's: the
+// epilogue sees the scaled sum and names no scale.
 enum class ScaleMode { None, Tensor, Row, Block128 };
 const char* toString(ScaleMode mode);
 ScaleMode parseScaleMode(const std::string& text);
+// Block128: the K extent of a block and the K blocks of `k`, and the row stride of B's block scales.
+inline constexpr int64_t kScaleBlock = 128;
+inline int64_t scaleBlocks(int64_t extent) { return (extent + kScaleBlock - 1) / kScaleBlock; }
+inline int64_t blockScaleStride(int64_t k) { return (scaleBlocks(k) + 3) / 4 * 4; }
 
 // Which dimension of an operand is contiguous in memory: K-major (A row-major M x K, B stored N x K)
 // or MN-major (A column-major, B row-major K x N).
@@ -109,6 +116,9 @@ struct MatmulProblem {
   // Whether the epilogue reads (or, for aux, writes) an operand, and its element type.
   bool epilogueUses(ir::EpOp leaf) const { return epilogue.reads(leaf); }
   bool hasAux() const { return epilogue.aux().has_value(); }
+  // Whether a launch passes operands beside A, B and C (runtime::EpilogueArgs): the epilogue's, or
+  // block scales, which the main loop reads.
+  bool takesEpilogueArgs() const { return !epilogue.isIdentity() || scale == ScaleMode::Block128; }
   double flops() const { return 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) * static_cast<double>(batch); }
   std::string toString() const;
   bool operator==(const MatmulProblem&) const = default;

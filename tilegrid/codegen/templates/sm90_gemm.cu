@@ -163,6 +163,8 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
       desc_b0 = tg_operand_desc<B>(smem_b_addr, tg_smem_b(0, 0, 0));
     }
     float acc[M_BLOCKS][WN / 2];
+    // With block scales, a K tile's sum (block_scales.cuh); other kernels never touch it.
+    [[maybe_unused]] float part[M_BLOCKS][WN / 2];
     int iter = 0;
     [[maybe_unused]] int epilogue_slabs = 0;  // slabs this warpgroup has stored: picks the buffer
 #pragma unroll 1
@@ -220,12 +222,25 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
           f(tg_const<WN>{});
         }
       };
+      // Block scales: the unit's first K tile's, loaded before its main loop.
+      [[maybe_unused]] tg_block_scales<M_BLOCKS> next_scales;
+      [[maybe_unused]] const auto load_scales = [&](tg_block_scales<M_BLOCKS>& s, int kt) TG_INLINE {
+        tg_load_block_scales(s, prob.epilogue, M, K_TILES, tile_m * BM + tg_consumer_tile_row(consumer),
+                             tile_n * BN / BLOCK_SCALE_COLUMNS, batch, kt, t);
+      };
+      if constexpr (BLOCK_SCALES) load_scales(next_scales, k_begin);
       // One K tile: `steps` of its K steps multiply (fewer in a last K tile cut by K, whose other
       // steps hold only TMA's zero fill). Called with constants, so each call is straight-line code:
       // a branch between wgmmas makes ptxas wait for them.
       auto multiply_k_tile = [&](int kt, int steps, auto width) TG_INLINE {
         constexpr int TW = decltype(width)::value;
         const int stage = iter % STAGES;
+        // The block's scales, loaded a K tile ahead so that their latency hides behind its multiplies.
+        [[maybe_unused]] tg_block_scales<M_BLOCKS> scales;
+        if constexpr (BLOCK_SCALES) {
+          scales = next_scales;
+          if (kt + 1 < k_end) load_scales(next_scales, kt + 1);
+        }
         tg_mbarrier_wait(&full[stage], (iter / STAGES) & 1);
         tg_wgmma_fence();
 #pragma unroll
@@ -244,14 +259,31 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
             } else {
               desc_a = tg_operand_desc<A>(smem_a_addr, tg_smem_a(tg_consumer_tile_row(consumer) + mb * 64, kk * IK, stage));
             }
-            tg_wgmma<TW, WGMMA_TYPE_A, WGMMA_TYPE_B, A::K_MAJOR ? 0 : 1, B::K_MAJOR ? 0 : 1>(
-                tg_leading<TW / 2>(acc[mb]), desc_a, desc_b, kt > k_begin || kk > 0);
+            if constexpr (BLOCK_SCALES) {
+              tg_wgmma<TW, WGMMA_TYPE_A, WGMMA_TYPE_B, 0, 0>(tg_leading<TW / 2>(part[mb]), desc_a, desc_b, kk > 0);
+            } else {
+              tg_wgmma<TW, WGMMA_TYPE_A, WGMMA_TYPE_B, A::K_MAJOR ? 0 : 1, B::K_MAJOR ? 0 : 1>(
+                  tg_leading<TW / 2>(acc[mb]), desc_a, desc_b, kt > k_begin || kk > 0);
+            }
           }
         }
         tg_wgmma_commit();
-        // Keep this k tile's wgmmas in flight; once the previous tile's are done, its stage is free.
-        tg_wgmma_wait<1>();
-        if (kt > k_begin && t == 0) tg_release_stage<CLUSTER_M>(&empty[(iter - 1) % STAGES], cluster_ctas());
+        if constexpr (BLOCK_SCALES) {
+          // The block's sum, scaled into the totals: the other consumer warpgroup's wgmmas keep the
+          // tensor cores busy meanwhile.
+          // Its stage is free as soon as they are done.
+          tg_wgmma_wait<0>();
+          if (t == 0) tg_release_stage<CLUSTER_M>(&empty[stage], cluster_ctas());
+#pragma unroll
+          for (int mb = 0; mb < M_BLOCKS; ++mb) {
+            tg_promote_block(tg_leading<TW / 2>(acc[mb]), tg_leading<TW / 2>(part[mb]), scales.a[mb][0],
+                             scales.a[mb][1], scales.b, kt == k_begin);
+          }
+        } else {
+          // Keep this k tile's wgmmas in flight; once the previous tile's are done, its stage is free.
+          tg_wgmma_wait<1>();
+          if (kt > k_begin && t == 0) tg_release_stage<CLUSTER_M>(&empty[(iter - 1) % STAGES], cluster_ctas());
+        }
       };
       const bool K_CUT = TAIL_STEPS != 0;
       const int full_end = K_CUT && k_end == K_TILES ? K_TILES - 1 : k_end;
@@ -279,7 +311,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
         }
       }
       tg_wgmma_wait<0>();
-      if (t == 0) tg_release_stage<CLUSTER_M>(&empty[(iter - 1) % STAGES], cluster_ctas());
+      if (!BLOCK_SCALES && t == 0) tg_release_stage<CLUSTER_M>(&empty[(iter - 1) % STAGES], cluster_ctas());
       // A cut unit's accumulated sum, after the flags: a warpgroup tile for each CTA rank and
       // consumer (kernels with ACCUMULATE only).
       [[maybe_unused]] const auto total_of = [&] {

@@ -108,7 +108,7 @@ def test_bad_input_is_refused_naming_the_argument(torch_cuda):
         (lambda: tilegrid.matmul(a.cpu(), b), ValueError, "a: is on cpu"),
         (lambda: tilegrid.matmul(a, b[:32]), ValueError, "a's columns must match b's rows"),
         (lambda: tilegrid.matmul(a.float(), b.float()), TypeError, "a: dtype fp32"),
-        (lambda: tilegrid.matmul(a, b.half()), TypeError, "the same dtype"),
+        (lambda: tilegrid.matmul(a, b.half()), TypeError, "the same 16-bit dtype"),
         (lambda: tilegrid.matmul(a[:, ::2], b[::2]), ValueError, "a: the M x K matrix has strides"),
         (lambda: tilegrid.matmul(a, b, torch.empty(64, 64, device="cuda", dtype=torch.bfloat16).t()), ValueError,
          "out: its rows must be contiguous"),

@@ -58,7 +58,7 @@ def test_fused_epilogue_sees_the_scaled_product(fp8_cuda):
     a, b = quantized(torch, 512, 768, 1024, torch.float8_e4m3fn, torch.float8_e4m3fn)
     bias = torch.randn(768, device="cuda", dtype=torch.bfloat16)
     ra, rb = torch.rand(512, device="cuda") + 0.5, torch.rand(768, device="cuda") + 0.5
-    out = tilegrid.matmul(a, b, "relu(acc + bias[n])", bias=bias, scale_a=ra, scale_b=rb)
+    out = tilegrid.matmul(a, b, epilogue="relu(acc + bias[n])", bias=bias, scale_a=ra, scale_b=rb)
     ref = torch.relu((a.float() @ b.float()) * ra[:, None] * rb[None, :] + bias.float())
     assert_close(out, ref)
 

@@ -37,6 +37,7 @@ using scheduler::Arch;
 using scheduler::DType;
 using scheduler::Layout;
 using scheduler::MatmulProblem;
+using scheduler::ScaleMode;
 
 // The operands of the problem's fused epilogue (MatmulProblem::epilogue), passed at each launch. Each
 // is in the caller's terms, element (m, n) of a row-major M x N output, and of the element type the

@@ -1,6 +1,7 @@
 #include "tilegrid/runtime/epilogue_args.h"
 
 #include <cstdint>
+#include <string>
 
 #include "tilegrid/ir/check.h"
 #include "tilegrid/scheduler/schedule.h"
@@ -66,23 +67,18 @@ void checkEpilogueArgs(const MatmulProblem& p, const EpilogueArgs& a) {
              scheduler::scaleBlocks(p.n) * scheduler::blockScaleStride(p.k));
     return;
   }
+  // Tensor and row scales: one float, or a vector along M (A's) or N (B's) a batch entry.
   const bool rows = p.scale == scheduler::ScaleMode::Row;
-  if (p.epilogueUses(EpOp::ScaleA)) {
-    checkOne(p, {rows ? "scale_a (A's row scales)" : "scale_a (A's scale)", a.scale_a, scheduler::DType::FP32, 0,
-                 rows ? a.scale_a_batch_stride : 0, false},
-             rows ? p.m : 1);
-    TG_USER_CHECK(rows || a.scale_a_batch_stride == 0)
-        << "scale_a is one float for every batch entry with tensor scales: its batch stride must be 0, got "
-        << a.scale_a_batch_stride;
-  }
-  if (p.epilogueUses(EpOp::ScaleB)) {
-    checkOne(p, {rows ? "scale_b (B's column scales)" : "scale_b (B's scale)", a.scale_b, scheduler::DType::FP32, 0,
-                 rows ? a.scale_b_batch_stride : 0, false},
-             rows ? p.n : 1);
-    TG_USER_CHECK(rows || a.scale_b_batch_stride == 0)
-        << "scale_b is one float for every batch entry with tensor scales: its batch stride must be 0, got "
-        << a.scale_b_batch_stride;
-  }
+  const auto scale = [&](EpOp leaf, const char* name, const char* vector, const float* ptr, int64_t stride,
+                         int64_t length) {
+    if (!p.epilogueUses(leaf)) return;
+    const std::string label = std::string(name) + (rows ? vector : " (one scale)");
+    checkOne(p, {label.c_str(), ptr, scheduler::DType::FP32, 0, rows ? stride : 0, false}, rows ? length : 1);
+    TG_USER_CHECK(rows || stride == 0) << name << " is one float for every batch entry with tensor scales: its batch "
+                                       << "stride must be 0, got " << stride;
+  };
+  scale(EpOp::ScaleA, "scale_a", " (A's row scales)", a.scale_a, a.scale_a_batch_stride, p.m);
+  scale(EpOp::ScaleB, "scale_b", " (B's column scales)", a.scale_b, a.scale_b_batch_stride, p.n);
 }
 
 void checkEpilogueAliasing(const scheduler::MatmulSchedule& schedule, const EpilogueArgs& args, const void* c_out) {

@@ -54,6 +54,9 @@ san_cli() {  # name, tool, timeout
 --m 4096 --n 4096 --k 4096
 --m 4096 --n 2048 --k 192 --arch sm_80
 --m 4000 --n 2000 --k 200 --arch sm_80 --layout NT
+--m 257 --n 131 --k 301 --batch 2 --dtype e4m3 --scale block128 --out-dtype fp32
+--m 257 --n 131 --k 301 --batch 2 --dtype e4m3 --b-dtype e5m2 --scale row
+--m 2048 --n 2048 --k 512 --dtype e4m3 --scale block128
 SHAPES
   printf "%-28s rc=%-3s %4ss  %s runs, summaries: %s\n" "$name" $rc $(( $(date +%s) - start )) \
     "$(grep -c '^== ' $w/$name.log)" "$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' $w/$name.log | sort | uniq -c | tr -s ' ' | tr '\n' ';')" \

@@ -269,9 +269,8 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
         }
         tg_wgmma_commit();
         if constexpr (BLOCK_SCALES) {
-          // The block's sum, scaled into the totals: the other consumer warpgroup's wgmmas keep the
-          // tensor cores busy meanwhile.
-          // Its stage is free as soon as they are done.
+          // Once the tile's wgmmas are done its stage is free, and the block's sum is scaled into the
+          // totals while the other consumer warpgroup's wgmmas keep the tensor cores busy.
           tg_wgmma_wait<0>();
           if (t == 0) tg_release_stage<CLUSTER_M>(&empty[stage], cluster_ctas());
 #pragma unroll

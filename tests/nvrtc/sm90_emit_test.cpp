@@ -41,7 +41,7 @@ TEST(Sm90Emit, EightBitInputVariantsCompile) {
   const auto cases = testing::sm90Fp8Cases();
   ASSERT_GE(cases.size(), 10u);
   runtime::KernelCache cache;
-  const std::string failures = testing::compileCases(cases, "sm_90", 1, cache);
+  const std::string failures = testing::compileCases(cases, "sm_90", kVariantStride, cache);
   EXPECT_TRUE(failures.empty()) << failures;
   // The kernel multiplies with the k32 instruction of its inputs' types, K-major (no trans bits).
   const auto schedule = scheduler::schedule(cases[6].problem, scheduler::DeviceSpec::preset("sm_90"), cases[6].overrides);

@@ -32,15 +32,15 @@ __device__ __forceinline__ void tg_load_block_scales(tg_block_scales<M_BLOCKS>& 
   s.b = __ldg(ep.scale_b + batch * ep.batch_stride_scale_b + static_cast<long long>(column_block) * stride + kb);
 }
 
-// total = part * scales (the unit's first block) or total += part * scales: the fragment's element i
-// lies on the thread's first row where i % 4 < 2, else on its second.
+// total += part * scales (the totals start at zero with each unit): the fragment's element i lies on
+// the thread's first row where i % 4 < 2, else on its second.
 template <int N>
 __device__ __forceinline__ void tg_promote_block(float (&total)[N], const float (&part)[N], float scale_a0,
-                                                 float scale_a1, float scale_b, bool first) {
+                                                 float scale_a1, float scale_b) {
   const float s0 = scale_a0 * scale_b, s1 = scale_a1 * scale_b;
 #pragma unroll
   for (int i = 0; i < N; ++i) {
     const float s = i % 4 < 2 ? s0 : s1;
-    total[i] = first ? part[i] * s : fmaf(part[i], s, total[i]);
+    total[i] = fmaf(part[i], s, total[i]);
   }
 }

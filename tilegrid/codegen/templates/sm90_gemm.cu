@@ -228,7 +228,15 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
         tg_load_block_scales(s, prob.epilogue, M, K_TILES, tile_m * BM + tg_consumer_tile_row(consumer),
                              tile_n * BN / BLOCK_SCALE_COLUMNS, batch, kt, t);
       };
-      if constexpr (BLOCK_SCALES) load_scales(next_scales, k_begin);
+      if constexpr (BLOCK_SCALES) {
+        load_scales(next_scales, k_begin);
+        // The totals start from zero once a unit, so that each block's sum is added alike.
+#pragma unroll
+        for (int mb = 0; mb < M_BLOCKS; ++mb) {
+#pragma unroll
+          for (int i = 0; i < WN / 2; ++i) acc[mb][i] = 0.f;
+        }
+      }
       // One K tile: `steps` of its K steps multiply (fewer in a last K tile cut by K, whose other
       // steps hold only TMA's zero fill). Called with constants, so each call is straight-line code:
       // a branch between wgmmas makes ptxas wait for them.
@@ -276,7 +284,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
 #pragma unroll
           for (int mb = 0; mb < M_BLOCKS; ++mb) {
             tg_promote_block(tg_leading<TW / 2>(acc[mb]), tg_leading<TW / 2>(part[mb]), scales.a[mb][0],
-                             scales.a[mb][1], scales.b, kt == k_begin);
+                             scales.a[mb][1], scales.b);
           }
         } else {
           // Keep this k tile's wgmmas in flight; once the previous tile's are done, its stage is free.

@@ -123,8 +123,8 @@ CublasLtGemm::CublasLtGemm(const scheduler::MatmulProblem& p, int candidates, si
   s.b = a_k_major ? layout(cudaType(p.a_dtype), p.k, p.m, p.leadingDimA(), p.batch, p.batchStrideA())
                   : layout(cudaType(p.a_dtype), p.m, p.k, p.leadingDimA(), p.batch, p.batchStrideA());
   s.c = layout(cudaType(p.out_dtype), p.n, p.m, p.leadingDimC(), p.batch, p.batchStrideC());
+  if (p.takesEpilogueArgs()) checkEpilogueArgs(p, epilogue);
   if (p.scale != scheduler::ScaleMode::None) {
-    checkEpilogueArgs(p, epilogue);
     // Its A is our B (C^T = B^T A^T, above): B's scales go to its A, ours of A to its B. Block scales:
     // B's 128x128 blocks, A's 1x128 (ScaleMode::Block128's layouts are cuBLASLt's).
     const auto mode = [&](bool ours_of_a) -> int32_t {
@@ -146,7 +146,6 @@ CublasLtGemm::CublasLtGemm(const scheduler::MatmulProblem& p, int candidates, si
     const LtEpilogue* e = ltEpilogueFor(p);
     TG_USER_CHECK(e != nullptr) << "cuBLASLt has no fused epilogue computing \"" << p.epilogue.toString()
                                 << "\" with these operand types";
-    checkEpilogueArgs(p, epilogue);
     setAttribute(s.desc, CUBLASLT_MATMUL_DESC_EPILOGUE, e->kind, "cublasLtMatmulDescSetAttribute(EPILOGUE)");
 
     s.alpha = p.epilogueUses(ir::EpOp::Alpha) ? epilogue.alpha : 1.0f;

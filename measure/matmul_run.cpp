@@ -343,11 +343,11 @@ RunResult runMatmul(const scheduler::MatmulSchedule& schedule, const codegen::Ke
   // aux), and the unfused pair's pointwise kernel. With 8-bit inputs cuBLASLt is the only baseline
   // (cuBLAS's GEMM takes none): its FP8 GEMM with the same scales.
   const bool fp8 = scheduler::isFp8(p.a_dtype);
-  const bool fused = !p.epilogue.isIdentity() || fp8;
+  const bool with_cublaslt = !p.epilogue.isIdentity() || fp8;
   std::unique_ptr<CublasLtGemm> lt;
   std::optional<DeviceBuffer> lt_c;
   std::unique_ptr<PointwiseEpilogue> pointwise;
-  if (fused && options.time_cublas) {
+  if (with_cublaslt && options.time_cublas) {
     if (!fp8) pointwise = std::make_unique<PointwiseEpilogue>(p);
     result.cublaslt_epilogue = CublasLtGemm::epilogueFor(p);
     if (result.cublaslt_epilogue) {

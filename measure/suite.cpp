@@ -33,12 +33,14 @@ bool flag(const nlohmann::json& c, const std::string& name, const char* key) {
 // One entry of a case's "schedules": the overrides, and their text as `tilegrid run` options in the
 // order the tile datasets name them.
 std::pair<std::string, scheduler::ScheduleOverrides> parseSchedule(const nlohmann::json& s, const std::string& name) {
-  static const std::set<std::string> kScheduleKeys = {"swap_ab", "cta_tile", "cluster", "stages", "pingpong"};
+  static const std::set<std::string> kScheduleKeys = {"swap_ab", "cta_tile", "cluster", "stages", "pingpong",
+                                                      "stream_k"};
   TG_USER_CHECK(s.is_object() && !s.empty())
-      << "suite case '" << name << "': each schedule is an object of swap_ab, cta_tile, cluster, stages and pingpong";
+      << "suite case '" << name
+      << "': each schedule is an object of swap_ab, cta_tile, cluster, stages, pingpong and stream_k";
   for (const auto& [key, value] : s.items()) {
     TG_USER_CHECK(kScheduleKeys.count(key) > 0) << "suite case '" << name << "': unknown schedule field '" << key
-                                                << "' (allowed: swap_ab, cta_tile, cluster, stages, pingpong)";
+                                                << "' (allowed: swap_ab, cta_tile, cluster, stages, pingpong, stream_k)";
   }
   scheduler::ScheduleOverrides o;
   std::string text;
@@ -61,6 +63,10 @@ std::pair<std::string, scheduler::ScheduleOverrides> parseSchedule(const nlohman
   if (s.contains("pingpong")) {
     o.pingpong = flag(s, name, "pingpong");
     text += std::string(" --pingpong ") + (*o.pingpong ? "on" : "off");
+  }
+  if (s.contains("stream_k")) {
+    o.stream_k = flag(s, name, "stream_k");
+    text += std::string(" --stream-k ") + (*o.stream_k ? "on" : "off");
   }
   if (s.contains("stages")) {
     o.stages = wholeNumber(s, name, "stages", 0);

@@ -19,14 +19,28 @@ namespace {
 namespace py = pybind11;
 
 #if TILEGRID_HAVE_DLPACK
-// bf16, fp16 and fp32 by tilegrid's names; anything else by DLPack's code and bits, for the message.
+// DLPack 1.0's codes of the 8-bit floats tilegrid reads (dlpack.h's kDLFloat8_e4m3fn, OCP's e4m3
+// without infinities, which PyTorch's float8_e4m3fn exports as, and kDLFloat8_e5m2), by number:
+// headers before 1.0 do not name them, and the numbers are part of DLPack's ABI.
+constexpr uint8_t kDLPackFloat8E4M3FN = 10, kDLPackFloat8E5M2 = 12;
+// Codes 7 to 14 are DLPack's 8-bit float variants (with infinities, fnuz, e3m4, e8m0...).
+constexpr uint8_t kDLPackFirstFloat8 = 7, kDLPackLastFloat8 = 14;
+
+// bf16, fp16, fp32, e4m3 and e5m2 by tilegrid's names; anything else by DLPack's code and bits, for the
+// message.
 std::string dtypeName(const DLDataType& t) {
   if (t.lanes == 1 && t.code == kDLBfloat && t.bits == 16) return "bf16";
   if (t.lanes == 1 && t.code == kDLFloat && t.bits == 16) return "fp16";
   if (t.lanes == 1 && t.code == kDLFloat && t.bits == 32) return "fp32";
+  if (t.lanes == 1 && t.code == kDLPackFloat8E4M3FN && t.bits == 8) return "e4m3";
+  if (t.lanes == 1 && t.code == kDLPackFloat8E5M2 && t.bits == 8) return "e5m2";
+  const std::string lanes = t.lanes == 1 ? "" : "x" + std::to_string(t.lanes);
+  if (t.code >= kDLPackFirstFloat8 && t.code <= kDLPackLastFloat8) {
+    return "float8 variant (DLPack code " + std::to_string(t.code) + ")" + lanes;
+  }
   const char* code = t.code == kDLFloat ? "float" : t.code == kDLInt ? "int" : t.code == kDLUInt ? "uint"
                      : t.code == kDLBfloat ? "bfloat" : "type";
-  return std::string(code) + std::to_string(t.bits) + (t.lanes == 1 ? "" : "x" + std::to_string(t.lanes));
+  return std::string(code) + std::to_string(t.bits) + lanes;
 }
 #endif
 

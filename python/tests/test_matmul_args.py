@@ -1,6 +1,8 @@
 """What matmul derives from its tensors, without a GPU: the extension's launch is replaced by a
 recorder, and tensors are plain objects with a __cuda_array_interface__ over made-up addresses, so
 every layout, leading dimension, batch stride, alignment and epilogue operand can be checked."""
+import ctypes
+
 import pytest
 
 import tilegrid
@@ -123,3 +125,36 @@ def test_refusals_before_launch(launches):
     with pytest.raises(TypeError, match="stream: expected"):
         tilegrid.matmul(a, b, out, stream=object())
     assert launches == []
+
+
+class _DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class _DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class _DLManagedTensor(ctypes.Structure):
+    """dlpack.h's DLManagedTensor (its DLTensor inline), the layout every DLPack version shares."""
+    _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice), ("ndim", ctypes.c_int32), ("dtype", _DLDataType),
+                ("shape", ctypes.POINTER(ctypes.c_int64)), ("strides", ctypes.POINTER(ctypes.c_int64)),
+                ("byte_offset", ctypes.c_uint64), ("manager_ctx", ctypes.c_void_p), ("deleter", ctypes.c_void_p)]
+
+
+@pytest.mark.parametrize("code, bits, name", [(10, 8, "e4m3"), (12, 8, "e5m2"), (4, 16, "bf16"), (2, 32, "fp32"),
+                                              (11, 8, "float8 variant (DLPack code 11)"), (1, 8, "uint8")])
+def test_dlpack_element_types_are_named(code, bits, name):
+    if not tilegrid._tilegrid.have_dlpack:
+        pytest.skip("built without dlpack/dlpack.h")
+    shape = (ctypes.c_int64 * 2)(3, 5)
+    managed = _DLManagedTensor(data=BASE, device=_DLDevice(2, 0), ndim=2, dtype=_DLDataType(code, bits, 1),
+                               shape=shape, strides=None, byte_offset=0)
+    new_capsule = ctypes.pythonapi.PyCapsule_New
+    new_capsule.restype = ctypes.py_object
+    new_capsule.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+    capsule_name = b"dltensor"
+    info = tilegrid._tilegrid.tensor_info(new_capsule(ctypes.addressof(managed), capsule_name, None))
+    assert info["dtype"] == name
+    assert info["element_bytes"] == bits // 8
+    assert tuple(info["shape"]) == (3, 5) and tuple(info["strides"]) == (5, 1)

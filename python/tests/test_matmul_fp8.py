@@ -80,3 +80,32 @@ def test_bad_input_is_refused_naming_the_argument(fp8_cuda):
     with pytest.raises(ValueError, match="scale_a: 1x128 block scales"):
         tilegrid.matmul(a, b, scale_a=torch.ones(64, 1, device="cuda").t().contiguous(), scale_b=torch.ones(1, 1, device="cuda"),
                         scale="block128")
+
+
+class DLPackOnly:
+    """A tensor seen only through DLPack, as CuPy or JAX arrays are."""
+
+    def __init__(self, tensor):
+        self.tensor = tensor
+
+    def __dlpack__(self, stream=None):
+        return self.tensor.__dlpack__(stream=stream)
+
+    def __dlpack_device__(self):
+        return self.tensor.__dlpack_device__()
+
+
+def test_dlpack_float8_inputs(fp8_cuda):
+    torch = fp8_cuda
+    if not tilegrid._tilegrid.have_dlpack:
+        pytest.skip("built without dlpack/dlpack.h")
+    a, b = quantized(torch, 200, 264, 512, torch.float8_e4m3fn, torch.float8_e5m2)
+    try:
+        a.__dlpack__()
+    except (BufferError, RuntimeError, TypeError) as e:
+        pytest.skip(f"this PyTorch exports no float8 through DLPack: {e}")
+    out = torch.empty(200, 264, device="cuda", dtype=torch.bfloat16)
+    sa, sb = torch.tensor([0.5], device="cuda"), torch.tensor([2.0], device="cuda")
+    tilegrid.matmul(DLPackOnly(a), DLPackOnly(b), DLPackOnly(out), scale_a=DLPackOnly(sa), scale_b=DLPackOnly(sb))
+    torch.cuda.synchronize()
+    assert_close(out, a.float() @ b.float())

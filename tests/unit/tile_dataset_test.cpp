@@ -112,8 +112,9 @@ Verdict judge(const std::map<Problem, std::vector<Measured>>& dataset, const Dev
 std::string datasetPath(const char* name) { return std::string(TILEGRID_SOURCE_DIR) + "/docs/results/" + name; }
 
 // The tile rules on the H100 their datasets were measured on, all datasets together: narrow tiles for
-// M or N of 32 or less (sm90_tiles.cpp: narrowSideSm90), and short, one-tile and batched problems
-// (shortOrOneTileSm90) beside the rules they override.
+// M or N of 32 or less (sm90_tiles.cpp: narrowSideSm90), short, one-tile and batched problems
+// (shortOrOneTileSm90) beside the rules they override, and the skinny tile's depth at M of 33 to 64
+// (skinnyTile).
 TEST(TileDataset, ChoicesAreWithinThreePercentOfTheBestMeasuredOnNineInTen) {
   constexpr double kMargin = 0.03;       // run-to-run spread of medians on one machine is about 1%
   constexpr double kSlowerShare = 0.10;  // problems allowed past the margin
@@ -122,6 +123,10 @@ TEST(TileDataset, ChoicesAreWithinThreePercentOfTheBestMeasuredOnNineInTen) {
   const auto small = readDataset(datasetPath("small_tiles_h100.csv"));
   ASSERT_GE(small.size(), 16u);
   dataset.insert(small.begin(), small.end());
+  // A problem in two datasets (48x4096x4096) is judged on the runs of both.
+  for (const auto& [problem, runs] : readDataset(datasetPath("decode_rows_h100.csv"))) {
+    dataset[problem].insert(dataset[problem].end(), runs.begin(), runs.end());
+  }
   const Verdict v = judge(dataset, DeviceSpec::preset("sm_90"), kMargin);
   EXPECT_LE(v.slower, kSlowerShare * v.problems) << v.slower << " of " << v.problems << " problems:\n" << v.report;
 }
@@ -144,6 +149,26 @@ TEST(TileDataset, RowsOfTheSmallSideWouldFail) {
   EXPECT_GT(slower, problems / 2);
 }
 
+
+// The test can fail on the skinny tile's depth too: 64-deep 64x64 tiles (the choice before skinnyTile
+// deepened them) are the slowest of their problem's 64x64 runs on most of its problems.
+TEST(TileDataset, ShallowSkinnyTilesWouldFail) {
+  const auto dataset = readDataset(datasetPath("decode_rows_h100.csv"));
+  int slower = 0, problems = 0;
+  for (const auto& [problem, runs] : dataset) {
+    double shallow = 0, deep = 0;
+    for (const Measured& r : runs) {
+      if (r.kernel.find("_64x64x64_") != std::string::npos) shallow = r.us;
+      if (r.kernel.find("_64x64x128_") != std::string::npos && r.kernel.find("swapab") == std::string::npos) deep = r.us;
+    }
+    ASSERT_GT(shallow, 0) << problem.name() << ": no 64-deep 64x64 run";
+    ASSERT_GT(deep, 0) << problem.name() << ": no 128-deep 64x64 run";
+    ++problems;
+    if (shallow > deep) ++slower;
+  }
+  EXPECT_GE(problems, 16);
+  EXPECT_GT(slower, problems * 3 / 4) << slower << " of " << problems;
+}
 
 // Paired measurements: two tile and cluster choices (" C^T" where the kernel computes C^T) for one
 // problem, timed in one process on an H100. The scheduler must never pick the slower of a pair that

@@ -155,6 +155,21 @@ int64_t skinnyTileWidth(const MatmulProblem& problem, const DeviceSpec& device) 
   return 64;
 }
 
+// The skinny tile: 64 rows as wide as skinnyTileWidth. Where that is 64 columns, a stage of 64 deep
+// holds 8 KiB of B, and the stage's barrier round trip, not DRAM, bounds each SM's read rate; 128
+// deep doubles the bytes each round trip brings (the narrow tiles' 256-deep stages are the same
+// trade) and still fits six stages. Measured at M = 48 and 64 on eight LLM projections, TN and NT,
+// against 64x64x64 and C^T tiles: docs/results/decode_rows_h100.csv, held by
+// tests/unit/tile_dataset_test.cpp. Wider tiles keep 64: their stages already hold 32-64 KiB of B.
+// So does K under 2048, where a unit's loop is a few stages long and start-up, not the read rate,
+// is its time (the measured problems' K is 4096 to 28672).
+TileShape skinnyTile(const MatmulProblem& problem, const DeviceSpec& device) {
+  constexpr int64_t kNarrowestWidth = 64, kDeepK = 128, kShallowK = 64, kShortestKForDeep = 2048;
+  const int64_t width = skinnyTileWidth(problem, device);
+  const bool deep = width == kNarrowestWidth && problem.k >= kShortestKForDeep;
+  return TileShape{64, width, deep ? kDeepK : kShallowK};
+}
+
 }  // namespace
 
 // Where 128x128 tiles would run alone over about a wave, 128-row tiles as wide as fills the SMs
@@ -275,8 +290,7 @@ std::optional<std::string> shortOrOneTileSm90(const MatmulProblem& problem, cons
 // rankSm90Tiles picks, else chooseSmallTileSm90's.
 std::string chooseTilesSm90(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p,
                             std::vector<Candidate>& ranked, std::optional<WidthRange>& widths) {
-  setSm90Tile(p, problem.m <= 64 ? TileShape{64, skinnyTileWidth(problem, device), 64}
-                                 : TileShape{128, problem.n <= 128 ? 128 : 256, 64});
+  setSm90Tile(p, problem.m <= 64 ? skinnyTile(problem, device) : TileShape{128, problem.n <= 128 ? 128 : 256, 64});
   p.cluster = pairedCluster(problem, p);
   if (!p.persistent) return "chooseTilesSm90: one CTA per tile: the default tile, pairs over two tile rows or more";
   std::optional<RankedTile> chosen;

@@ -18,9 +18,10 @@ void addPlanOptions(CLI::App& cmd, PlanOptions& o) {
   cmd.add_option("--b-dtype", o.b_dtype, "B's dtype where it differs from A's: e4m3 and e5m2 mix (default: --dtype)");
   cmd.add_option("--out-dtype", o.out_dtype, "C dtype: bf16 | fp16 | fp32 (default: --dtype, bf16 for 8-bit inputs)");
   cmd.add_option("--scale", o.scale,
-                 "Scales of 8-bit inputs, fp32, multiplying the product before the epilogue (which may also name "
-                 "scale_a and scale_b itself): none | tensor (one float for A, one for B) | row (one per row of A "
-                 "and column of B) | block128 (1x128 blocks of A, 128x128 of B; not built yet)")
+                 "Scales of 8-bit inputs, fp32: none | tensor (one float for A, one for B) | row (one per row of A "
+                 "and column of B): both multiply the product before the epilogue, which may also name scale_a and "
+                 "scale_b itself | block128 (one per row of A and 128-deep K block, one per 128x128 block of B): "
+                 "applied per K block in the main loop")
       ->capture_default_str();
   cmd.add_option("--epilogue", o.epilogue,
                  "Fused epilogue applied to each value before it is stored, e.g. \"gelu(alpha*acc + bias[n])\", "

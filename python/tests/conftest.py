@@ -28,3 +28,22 @@ def cli():
         return subprocess.run([exe, *args], check=True, capture_output=True, text=True).stdout
 
     return run
+
+
+class DLPackOnly:
+    """A tensor seen only through DLPack, as CuPy or JAX arrays are."""
+
+    def __init__(self, tensor):
+        self.tensor = tensor
+
+    def __dlpack__(self, stream=None):
+        return self.tensor.__dlpack__(stream=stream)
+
+    def __dlpack_device__(self):
+        return self.tensor.__dlpack_device__()
+
+
+@pytest.fixture(scope="session")
+def dlpack_only():
+    """Wraps a tensor so that tilegrid reads it through DLPack alone (DLPackOnly)."""
+    return DLPackOnly

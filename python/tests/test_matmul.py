@@ -135,19 +135,6 @@ def test_gradients_are_not_needed(torch_cuda):
     assert_close(tilegrid.matmul(a, b), reference(a.detach(), b))
 
 
-class DLPackOnly:
-    """A tensor seen only through DLPack, as CuPy or JAX arrays are."""
-
-    def __init__(self, tensor):
-        self.tensor = tensor
-
-    def __dlpack__(self, stream=None):
-        return self.tensor.__dlpack__(stream=stream)
-
-    def __dlpack_device__(self):
-        return self.tensor.__dlpack_device__()
-
-
 class ArrayInterfaceOnly:
     """A tensor seen only through __cuda_array_interface__, as Numba arrays are."""
 
@@ -155,7 +142,8 @@ class ArrayInterfaceOnly:
         self.__cuda_array_interface__ = tensor.__cuda_array_interface__
 
 
-def test_dlpack_and_cuda_array_interface_inputs(torch_cuda):
+def test_dlpack_and_cuda_array_interface_inputs(torch_cuda, dlpack_only):
+    DLPackOnly = dlpack_only
     torch = torch_cuda
     if not tilegrid._tilegrid.have_dlpack:
         pytest.skip("built without dlpack/dlpack.h")

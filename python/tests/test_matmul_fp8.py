@@ -82,20 +82,8 @@ def test_bad_input_is_refused_naming_the_argument(fp8_cuda):
                         scale="block128")
 
 
-class DLPackOnly:
-    """A tensor seen only through DLPack, as CuPy or JAX arrays are."""
-
-    def __init__(self, tensor):
-        self.tensor = tensor
-
-    def __dlpack__(self, stream=None):
-        return self.tensor.__dlpack__(stream=stream)
-
-    def __dlpack_device__(self):
-        return self.tensor.__dlpack_device__()
-
-
-def test_dlpack_float8_inputs(fp8_cuda):
+def test_dlpack_float8_inputs(fp8_cuda, dlpack_only):
+    DLPackOnly = dlpack_only
     torch = fp8_cuda
     if not tilegrid._tilegrid.have_dlpack:
         pytest.skip("built without dlpack/dlpack.h")

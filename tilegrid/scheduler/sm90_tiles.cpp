@@ -78,8 +78,8 @@ int64_t inStepPieceKTiles(const MatmulProblem& problem, const WaveFit& fit, int6
 //   recover more than the idle half of a pair costs, so 128x256 tiles then pair even over odd rows
 //   (14 such problems in the pairs dataset, 1000x3000x4096 NT among them).
 // - Where N is 128 or less and 128x128 tiles are at most half the SMs, the same 64x128 pairs.
-std::string chooseSmallTileSm90(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p,
-                                std::optional<WidthRange>& widths) {
+std::optional<std::string> chooseSmallTileSm90(const MatmulProblem& problem, const DeviceSpec& device,
+                                               MatmulParams& p, std::optional<WidthRange>& widths) {
   constexpr int64_t kShortestPieceForWideTiles = 128;
   const TileShape wide{128, 256, 64}, square{128, 128, 64}, narrow{64, 128, 64};
   const auto is = [&](const TileShape& t) { return p.cta_tile.m == t.m && p.cta_tile.n == t.n; };
@@ -141,7 +141,7 @@ std::string chooseSmallTileSm90(const MatmulProblem& problem, const DeviceSpec& 
             : on_sectors   ? "they fill 2/3 of the SMs, alone"
                            : "they fill 2/3 of the SMs, in pairs (rows off 32-byte sectors)");
   }
-  return "chooseSmallTileSm90: no small-problem rule applies: the default tile";
+  return std::nullopt;
 }
 
 // Where M is at most 64, the problem is bound by reading B, and the more SMs read it the faster it
@@ -158,11 +158,12 @@ int64_t skinnyTileWidth(const MatmulProblem& problem, const DeviceSpec& device) 
 // The skinny tile: 64 rows as wide as skinnyTileWidth. Where that is 64 columns, a stage of 64 deep
 // holds 8 KiB of B, and the stage's barrier round trip, not DRAM, bounds each SM's read rate; 128
 // deep doubles the bytes each round trip brings (the narrow tiles' 256-deep stages are the same
-// trade) and still fits six stages. Measured at M = 48 and 64 on eight LLM projections, TN and NT,
+// trade) and still fits six stages. Measured at M = 48 and 64 on six Llama-3 projections, TN and NT,
 // against 64x64x64 and C^T tiles: docs/results/decode_rows_h100.csv, held by
 // tests/unit/tile_dataset_test.cpp. Wider tiles keep 64: their stages already hold 32-64 KiB of B.
 // So does K under 2048, where a unit's loop is a few stages long and start-up, not the read rate,
-// is its time (the measured problems' K is 4096 to 28672).
+// is its time: the measured problems reach down to K = 2048 (the e4m3 runs at K = 4096, scheduled as
+// the 16-bit problem of K/2), not below.
 TileShape skinnyTile(const MatmulProblem& problem, const DeviceSpec& device) {
   constexpr int64_t kNarrowestWidth = 64, kDeepK = 128, kShallowK = 64, kShortestKForDeep = 2048;
   const int64_t width = skinnyTileWidth(problem, device);
@@ -309,7 +310,10 @@ std::string chooseTilesSm90(const MatmulProblem& problem, const DeviceSpec& devi
     return fmt::format("rankSm90Tiles: the best score of the ranking, {:.3f} ({:.2f} speed x {:.3f} useful x {:.3f} busy)",
                        chosen->score(), chosen->speed, chosen->fit.useful, chosen->fit.busy);
   }
-  return chooseSmallTileSm90(problem, device, p, widths);
+  if (auto rule = chooseSmallTileSm90(problem, device, p, widths)) return *rule;
+  if (problem.m > 64) return "chooseSmallTileSm90: no small-problem rule applies: the default tile";
+  return "skinnyTile: M is at most 64: 64 rows, the widest of 256, 128, 64 columns giving half the SMs a tile, 128 "
+         "deep where 64 wide and K is 2048 or more";
 }
 
 

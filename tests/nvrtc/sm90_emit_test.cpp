@@ -65,9 +65,9 @@ TEST(Sm90Emit, MisalignedOperandsAreReadThroughPaddedCopies) {
   EXPECT_EQ(a.padded->rows, 4096u);
   EXPECT_EQ(a.padded->row_bytes, 4097u * 2);
   EXPECT_EQ(a.padded->src_pitch, 4097u * 2);
-  EXPECT_EQ(a.padded->dst_pitch, 4104u * 2);
+  EXPECT_EQ(a.padded->dst_pitch, 4160u * 2);  // whole 128-byte lines
   ASSERT_TRUE(a.tensor_map.has_value());
-  EXPECT_EQ(a.tensor_map->strides_bytes[0], 4104u * 2);
+  EXPECT_EQ(a.tensor_map->strides_bytes[0], 4160u * 2);
   EXPECT_EQ(a.tensor_map->dims, (std::vector<uint64_t>{4097, 4096}));
   const auto tn = testing::makeProblem(4097, 4097, 4096, scheduler::Layout::TN, scheduler::DType::BF16,
                                        scheduler::DType::BF16);

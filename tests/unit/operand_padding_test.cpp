@@ -167,15 +167,15 @@ TEST(OperandPadding, Sm80KernelReadsTheCopyAtItsPitch) {
   EXPECT_EQ(a.padded->row_bytes, 4097u * 2);
   EXPECT_EQ(a.padded->src_pitch, 4097u * 2);
   EXPECT_EQ(a.padded->src_batch_pitch, 4097u * 4096 * 2);
-  EXPECT_EQ(a.padded->dst_pitch, 4104u * 2);
+  EXPECT_EQ(a.padded->dst_pitch, 4160u * 2);  // whole 128-byte lines
   EXPECT_FALSE(source.args[2].padded.has_value());  // N-major B, ldb 304: aligned
   // The copy is made at launch: the launch's name says so, the kernel's does not.
   EXPECT_EQ(source.kernel_name.find("_pad"), std::string::npos) << source.kernel_name;
   EXPECT_NE(codegen::launchName(s).find("_pada"), std::string::npos) << codegen::launchName(s);
-  // The kernel reads the copy's batch stride at launch: 4096 rows of 4104.
+  // The kernel reads the copy's batch stride at launch: 4096 rows of 4160.
   EXPECT_EQ(testing::configValue(source.cuda, "SHAPE_AT_LAUNCH"), "true");
-  EXPECT_EQ(codegen::problemArgs(s, s.ctas()).batch_stride_a, 4096 * 4104);
-  EXPECT_EQ(codegen::problemArgs(s, s.ctas()).lda, 4104);
+  EXPECT_EQ(codegen::problemArgs(s, s.ctas()).batch_stride_a, 4096 * 4160);
+  EXPECT_EQ(codegen::problemArgs(s, s.ctas()).lda, 4160);
 }
 
 }  // namespace

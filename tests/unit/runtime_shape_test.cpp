@@ -291,9 +291,10 @@ TEST(RuntimeShape, ProblemArgumentDescribesTheKernelProblem) {
   EXPECT_EQ(args.K, 1000);
   EXPECT_EQ(args.batch, 3);
   // The kernel's A is the caller's B (N-major: K rows of N = 5000) and its B the caller's A (M-major:
-  // K rows of M = 300, 8-byte aligned, so read through a copy whose rows are padded to 16 bytes).
+  // K rows of M = 300, 8-byte aligned, so read through a copy whose rows are padded to whole 128-byte
+  // lines).
   EXPECT_EQ(args.lda, 5000);
-  EXPECT_EQ(args.ldb, 304);
+  EXPECT_EQ(args.ldb, 320);
   EXPECT_EQ(args.ldc, 5000);
   EXPECT_EQ(args.batch_stride_c, 300 * 5000 + 40);
   EXPECT_EQ(args.tiles_m, ceilDiv(5000, s.params.cta_tile.m));

@@ -6,6 +6,12 @@ namespace tilegrid::scheduler {
 
 int64_t granuleElems(DType type) { return 16 / bytes(type); }
 
+int64_t paddedPitchElems(DType type, int64_t contiguous) {
+  constexpr int64_t kLineBytes = 128;
+  const int64_t line = kLineBytes / bytes(type);
+  return (contiguous + line - 1) / line * line;
+}
+
 bool operandMisaligned(const MatmulProblem& problem, char operand) {
   TG_INTERNAL_CHECK(operand == 'a' || operand == 'b') << "operand '" << operand << "': a GEMM pads only A and B";
   return operand == 'a' ? problem.align_a < granuleElems(problem.a_dtype)

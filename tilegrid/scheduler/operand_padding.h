@@ -1,16 +1,21 @@
 #pragma once
 // Padded operand copies. An operand whose rows (or pointer) the problem does not promise 16-byte
-// aligned can be read through a copy whose rows are padded to 16 bytes, which the runtime makes
+// aligned can be read through a copy whose rows are padded to whole 128-byte lines, which the runtime makes
 // before every launch (tilegrid/runtime/builtin_kernels.h: padRows) and times with it. sm_90 kernels must
 // read such operands that way (TMA loads 16-byte aligned rows only); sm_80 kernels may, instead of
-// copying in narrower pieces. The copy is the operand's global domain with its contiguous axis split
-// by the 16-byte granule (buildGlobalMatrix): the split's overhang is the padding.
+// copying in narrower pieces. The copy is the operand's global domain (buildGlobalMatrix) with the
+// padded pitch as its leading dimension.
 #include "tilegrid/scheduler/problem.h"
 
 namespace tilegrid::scheduler {
 
-// Elements of `type` in 16 bytes: the widest copy and the pitch a padded row is rounded up to.
+// Elements of `type` in 16 bytes: the widest copy, and the alignment TMA needs of rows.
 int64_t granuleElems(DType type);
+
+// The row pitch, in elements, of a padded copy whose rows hold `contiguous` elements of `type`: rounded
+// up to whole 128-byte lines, so that each row of a TMA box (one 128-byte swizzle span) or a 16-byte
+// copy group starts where a line does and reads the fewest 32-byte sectors.
+int64_t paddedPitchElems(DType type, int64_t contiguous);
 
 // Whether operand 'a' or 'b' of `problem` is promised less than 16-byte alignment.
 bool operandMisaligned(const MatmulProblem& problem, char operand);

@@ -49,9 +49,8 @@ OperandLayout layoutOf(const MatmulProblem& problem, const MatmulParams& params,
   o.user_batch_stride = a ? problem.batchStrideA() : problem.batchStrideB();
   o.padded = a ? params.pad_a : params.pad_b;
   if (o.padded) {
-    // The padded copy: rows rounded up to 16 bytes, batch entries back to back.
-    const int64_t granule = granuleElems(a ? problem.a_dtype : problem.b_dtype);
-    o.ld = ceilDiv(o.contiguous, granule) * granule;
+    // The padded copy: rows rounded up to whole lines, batch entries back to back.
+    o.ld = paddedPitchElems(a ? problem.a_dtype : problem.b_dtype, o.contiguous);
     o.batch_stride = o.ld * o.rows;
   } else {
     o.ld = o.user_ld;

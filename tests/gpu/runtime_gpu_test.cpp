@@ -1,8 +1,10 @@
 // Runtime tests on a real GPU. Each skips itself (GTEST_SKIP) when there is no driver or device.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
+#include <span>
 
 #include "tilegrid/codegen/device_helpers.h"
 #include "tilegrid/ir/indexer.h"
@@ -230,6 +232,39 @@ TEST(Gpu, PadRowsCopiesEveryRow) {
         }
       }
     }
+  }
+}
+
+// One launch makes two copies (a GEMM's A and B): each lands at its own destination, whole, though
+// the copies differ in size, pitch and source alignment.
+TEST(Gpu, PadRowsMakesTwoCopiesInOneLaunch) {
+  REQUIRE_DEVICE();
+  const codegen::PaddedCopy first{1001, 257 * 2, 257 * 2, 320 * 2, 1001, 1001 * 257 * 2};
+  const codegen::PaddedCopy second{515, 257 * 2, 257 * 2, 320 * 2, 515, 515 * 257 * 2};
+  const auto source_bytes = [](const codegen::PaddedCopy& c) { return (c.rows - 1) * c.src_pitch + c.row_bytes; };
+  std::vector<uint8_t> host(source_bytes(first) + source_bytes(second) + 2);
+  for (uint64_t i = 0; i < host.size(); ++i) host[i] = static_cast<uint8_t>((i * 2654435761u) >> 11);
+  DeviceBuffer src(host.size()), dst(first.rows * first.dst_pitch + second.rows * second.dst_pitch);
+  src.copyFromHost(host.data(), host.size());
+  // The second source starts 2 bytes past the first's end: off 16 bytes.
+  const uint64_t second_at = source_bytes(first) + 2;
+  const std::array<PadJob, 2> jobs = {PadJob{src.ptr(), source_bytes(first), dst.ptr(), first},
+                                      PadJob{src.ptr() + second_at, source_bytes(second),
+                                             dst.ptr() + first.rows * first.dst_pitch, second}};
+  Stream stream;
+  padRows(std::span<const PadJob>(jobs), stream.get());
+  stream.synchronize();
+  const auto out = dst.toHost<uint8_t>();
+  uint64_t dst_at = 0, src_at = 0;
+  for (const codegen::PaddedCopy& c : {first, second}) {
+    for (uint64_t r = 0; r < c.rows; ++r) {
+      for (uint64_t b = 0; b < c.row_bytes; ++b) {
+        ASSERT_EQ(out[dst_at + r * c.dst_pitch + b], host[src_at + r * c.src_pitch + b])
+            << (src_at == 0 ? "first" : "second") << " copy, row " << r << " byte " << b;
+      }
+    }
+    dst_at += c.rows * c.dst_pitch;
+    src_at = second_at;
   }
 }
 

@@ -1,8 +1,10 @@
 #include "tilegrid/runtime/gemm.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <mutex>
+#include <span>
 #include <thread>
 
 #include "tilegrid/codegen/emit.h"
@@ -193,7 +195,16 @@ void Gemm::run(const void* a, const void* b, void* c, void* workspace, size_t wo
     return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(o == Operand::A ? a : o == Operand::B ? b : c));
   };
   const auto ws = static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(workspace));
-  for (const State::Pad& pad : s.pads) runtime::padRows(address(pad.operand), pad.src_bytes, ws + pad.at, pad.copy, stream);
+  // Every padded copy in one launch: a launch less, and the copies share one tail.
+  if (!s.pads.empty()) {
+    std::array<runtime::PadJob, runtime::kMaxPadsALaunch> jobs;
+    TG_INTERNAL_CHECK(s.pads.size() <= jobs.size()) << s.pads.size() << " padded copies for one GEMM";
+    for (size_t i = 0; i < s.pads.size(); ++i) {
+      const State::Pad& pad = s.pads[i];
+      jobs[i] = {address(pad.operand), pad.src_bytes, ws + pad.at, pad.copy};
+    }
+    runtime::padRows(std::span<const runtime::PadJob>(jobs.data(), s.pads.size()), stream);
+  }
   runtime::KernelArgs args;
   for (const State::Arg& arg : s.args) {
     const CUdeviceptr at = arg.padded_at ? ws + *arg.padded_at : address(arg.operand);

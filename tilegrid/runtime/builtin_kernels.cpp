@@ -103,8 +103,8 @@ struct PadCopiesArg {
   PadCopyArg copy[kMaxPadsALaunch];
   int count;
 };
-static_assert(sizeof(PadCopyArg) == 9 * 8 && sizeof(PadCopiesArg) == kMaxPadsALaunch * 9 * 8 + 8,
-              "PadCopiesArg's layout is tg_pad_copies'");
+static_assert(kMaxPadsALaunch == 2 && sizeof(PadCopyArg) == 9 * 8 && sizeof(PadCopiesArg) == 2 * 9 * 8 + 8,
+              "PadCopiesArg's layout is tg_pad_copies' (two copies, then the count)");
 
 }  // namespace
 

@@ -9,7 +9,7 @@ int64_t granuleElems(DType type) { return 16 / bytes(type); }
 int64_t paddedPitchElems(DType type, int64_t contiguous) {
   constexpr int64_t kLineBytes = 128;
   const int64_t line = kLineBytes / bytes(type);
-  return (contiguous + line - 1) / line * line;
+  return ceilDiv(contiguous, line) * line;
 }
 
 bool operandMisaligned(const MatmulProblem& problem, char operand) {

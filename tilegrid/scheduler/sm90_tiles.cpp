@@ -37,6 +37,9 @@ ClusterShape evenRowPairs(const MatmulProblem& problem, const MatmulParams& p) {
 }
 
 constexpr int64_t kLongestKForNarrowTiles = 8192;
+// Beyond K = 8192, 128x128 tiles stay unless in-step cuts would split each unit into this many
+// pieces or more (chooseSmallTileSm90).
+constexpr int64_t kMostPiecesForSquareTiles = 12;
 
 // The narrowest width (a multiple of kLaunchWidthStep, at least kTrimmedNarrowWidths' narrowest) that
 // covers `n` columns in as many tiles as `width` does. A wgmma's time and a stage's B bytes grow
@@ -63,7 +66,12 @@ int64_t inStepPieceKTiles(const MatmulProblem& problem, const WaveFit& fit, int6
 //   pieces amortize. Under half a wave of 128x256 pairs, those stay where each in-step piece spans at
 //   least 128 K tiles; shorter pieces take 128x128 tiles (twice the units, half the pieces each).
 // - More, smaller tiles put more SMs to reading: under half a wave of 128x128, 64x128 pairs, unless K
-//   is over 8192, where 128x128 pairs cut in two amortize their partial sums over long K. 64x128
+//   is over 8192, where 128x128 pairs cut into a few pieces amortize their partial sums over long K.
+//   Cut into 12 pieces or more, every 128x128 unit takes that many whole-tile partial sums, which
+//   64x128 pairs halve (twice the units, half the pieces each) for a third more L2 reads; pieces of
+//   11 or fewer keep 128x128 (docs/results/cut_pieces_h100.csv, its deciding pairs in
+//   small_problem_pairs_h100.csv: at 33, 16 and 14 pieces a unit 64x128 pairs ran up to 21% faster
+//   and at most 2% slower; at 11 and fewer 2-21% slower). 64x128
 //   tiles alone over a K-major B are trimmed to the problem's width where that cuts off 8 columns or
 //   more (trimmedWidth: 4096x200x4096 in two columns of 104). Trimmed tiles read their width at
 //   launch, so every width from 64 to 120 shares one kernel; at the full width that kernel is
@@ -98,7 +106,16 @@ std::optional<std::string> chooseSmallTileSm90(const MatmulProblem& problem, con
   const bool wide_under_half = is(wide) && p.stream_k && waves(wide, p.cluster.m) < 0.5;
   const bool wide_cut_short =
       wide_under_half && inStepPieceKTiles(problem, fit(wide, p.cluster.m), wide.k) < kShortestPieceForWideTiles;
-  const bool narrow_fits = waves(square, 1) <= 0.5 && problem.k <= kLongestKForNarrowTiles;
+  // The in-step pieces each 128x128 unit would be cut into, paired as they would pair; 0 where a
+  // whole tile grid of one tile is left to shortOrOneTileSm90.
+  const auto square_pieces = [&] {
+    const int64_t rows = ceilDiv(problem.m, square.m), columns = ceilDiv(problem.n, square.n);
+    if (rows * columns * problem.batch < 2) return int64_t{0};
+    const WaveFit f = fit(square, rows % 2 == 0 ? 2 : 1);
+    return inStepPieces(f.units, f.slots, ceilDiv(problem.k, square.k));
+  };
+  const bool narrow_fits = waves(square, 1) <= 0.5 && (problem.k <= kLongestKForNarrowTiles ||
+                                                       square_pieces() >= kMostPiecesForSquareTiles);
   if (wide_cut_short || (is(square) && narrow_fits)) {
     setSm90Tile(p, narrow_fits ? narrow : square);
     const bool alone = narrow_fits ? narrow_alone() : square_fits() && on_sectors;
@@ -114,8 +131,11 @@ std::optional<std::string> chooseSmallTileSm90(const MatmulProblem& problem, con
       }
     }
     return std::string("chooseSmallTileSm90: ") +
-           (narrow_fits ? "128x128 tiles fill at most half a wave and K is at most 8192: 64x128"
-                        : "128x256 pairs would be cut into pieces under 128 K tiles: 128x128") +
+           (!narrow_fits ? "128x256 pairs would be cut into pieces under 128 K tiles: 128x128"
+            : problem.k <= kLongestKForNarrowTiles
+                ? "128x128 tiles fill at most half a wave and K is at most 8192: 64x128"
+                : fmt::format("128x128 tiles fill at most half a wave and would be cut into {} pieces a unit: 64x128",
+                              square_pieces())) +
            (alone ? ", alone (they fill most of a wave on 32-byte sectors)" : ", in pairs over even tile rows") + trim;
   }
   if (wide_under_half) {

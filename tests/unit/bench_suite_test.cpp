@@ -114,6 +114,8 @@ TEST(BenchSuite, SchedulesRunBesideTheDefaultAndRenderAsADataset) {
   // The datasets' suites list their problems under the configurations the rules chose among.
   EXPECT_EQ(runtime::readSuite(std::string(TILEGRID_SOURCE_DIR) + "/bench/suites/tile_narrow.json").size(), 140u);
   EXPECT_EQ(runtime::readSuite(std::string(TILEGRID_SOURCE_DIR) + "/bench/suites/tile_small.json").size(), 160u);
+  EXPECT_EQ(runtime::readSuite(std::string(TILEGRID_SOURCE_DIR) + "/bench/suites/tile_narrow_rows.json").size(), 228u);
+  EXPECT_EQ(runtime::readSuite(std::string(TILEGRID_SOURCE_DIR) + "/bench/suites/tile_cut_pieces.json").size(), 130u);
 }
 
 TEST(BenchSuite, TheTablesInTheDocsAreTheCheckedInRunsRendered) {

@@ -455,13 +455,17 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
                           // N of 128 or less: 64x128 pairs where 128x128 tiles are at most half the SMs
                           // (4096x128x4096: 166 vs 147). M of 64: the widest tile whose tiles give half
                           // the SMs one. M or N of 32 or less: the small side is wgmma's N, in 64-row
-                          // tiles 256 deep (narrow_tiles_h100.csv).
+                          // tiles 256 deep (narrow_tiles_h100.csv); 128-row tiles at widths 8 and 16
+                          // where they take fewer rounds on as many SMs (narrow_rows_h100.csv: 28672
+                          // rows, 2 rounds on 112 SMs against 4; 57344, 112 SMs against 128, stay).
                           Expect{4096, 128, 4096, Layout::TN, TileShape{64, 128, 64}, 2},
                           Expect{32, 4096, 4096, Layout::TN, TileShape{64, 32, 256}, 1, true},
                           Expect{64, 11008, 4096, Layout::TN, TileShape{64, 128, 64}, 1},
-                          Expect{8, 28672, 4096, Layout::TT, TileShape{64, 8, 256}, 1, true},
+                          Expect{8, 28672, 4096, Layout::TT, TileShape{128, 8, 256}, 1, true},
+                          Expect{8, 57344, 8192, Layout::TT, TileShape{64, 8, 256}, 1, true},
                           Expect{4096, 32, 4096, Layout::TN, TileShape{64, 32, 256}, 1},
-                          Expect{14336, 16, 4096, Layout::NT, TileShape{64, 16, 256}, 1},
+                          Expect{32, 28672, 4096, Layout::TN, TileShape{64, 32, 256}, 1, true},
+                          Expect{14336, 16, 4096, Layout::NT, TileShape{128, 16, 256}, 1},
                           // Alone over an odd number of tile rows (896x2048x4096: 510 vs 434 in pairs),
                           // then fitted to one wave computing C^T: 16 x 8 tiles of 128x112 (546 vs
                           // 507), 640x2560x8192 20 x 6 (562 vs 457). Not with K = 4097 (rows off

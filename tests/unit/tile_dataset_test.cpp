@@ -7,6 +7,7 @@
 
 #include <fstream>
 #include <map>
+#include <numeric>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -62,8 +63,13 @@ std::map<Problem, std::vector<Measured>> readDataset(const std::string& path) {
       ADD_FAILURE() << path << ": malformed row '" << line << "'";
       continue;
     }
-    problems[{std::stoll(c[0]), std::stoll(c[1]), std::stoll(c[2]), std::stoll(c[3]), c[4]}].push_back(
-        {c[5], withoutFixed(c[6]), std::stod(c[7])});
+    // Keyed by the layout a problem validates to: a one-row operand is read K-major whichever way it
+    // is described (1xNxK NT runs as TT), so runs recorded under either name are of one problem.
+    MatmulProblem p;
+    p.m = std::stoll(c[0]), p.n = std::stoll(c[1]), p.k = std::stoll(c[2]), p.batch = std::stoll(c[3]);
+    p.layout = parseLayout(c[4]);
+    p.validate();
+    problems[{p.m, p.n, p.k, p.batch, toString(p.layout)}].push_back({c[5], withoutFixed(c[6]), std::stod(c[7])});
   }
   return problems;
 }
@@ -124,13 +130,40 @@ TEST(TileDataset, ChoicesAreWithinThreePercentOfTheBestMeasuredOnNineInTen) {
   ASSERT_GE(small.size(), 16u);
   dataset.insert(small.begin(), small.end());
   // A problem in two datasets (48x4096x4096, 256x256x32768) is judged on the runs of both.
-  for (const char* more : {"decode_rows_h100.csv", "cut_pieces_h100.csv"}) {
+  for (const char* more : {"decode_rows_h100.csv", "cut_pieces_h100.csv", "narrow_rows_h100.csv"}) {
     for (const auto& [problem, runs] : readDataset(datasetPath(more))) {
       dataset[problem].insert(dataset[problem].end(), runs.begin(), runs.end());
     }
   }
   const Verdict v = judge(dataset, DeviceSpec::preset("sm_90"), kMargin);
   EXPECT_LE(v.slower, kSlowerShare * v.problems) << v.slower << " of " << v.problems << " problems:\n" << v.report;
+}
+
+// Narrow problems over a wave: 128-row tiles where they take fewer rounds on as many SMs
+// (tallerNarrowTile). Its own margin check, and a control: 64-row tiles everywhere (the choice before
+// the rule, measured as "--cta-tile 64xWx256 --cluster 1") miss the margin on more of the problems.
+TEST(TileDataset, NarrowTilesTakeFewerRoundsOnAsManySms) {
+  constexpr double kMargin = 0.03;
+  const auto dataset = readDataset(datasetPath("narrow_rows_h100.csv"));
+  ASSERT_GE(dataset.size(), 30u);
+  const Verdict chosen = judge(dataset, DeviceSpec::preset("sm_90"), kMargin);
+  int short_rows_slower = 0;
+  for (const auto& [problem, runs] : dataset) {
+    std::map<std::string, std::vector<double>> by_kernel;
+    for (const Measured& r : runs) by_kernel[r.kernel].push_back(r.us);
+    double best = 0, short_rows = 0;
+    for (const auto& [kernel, us] : by_kernel) {
+      const double mean = std::accumulate(us.begin(), us.end(), 0.0) / us.size();
+      if (best == 0 || mean < best) best = mean;
+      if (kernel.find("_64x8x256_") != std::string::npos || kernel.find("_64x16x256_") != std::string::npos) {
+        short_rows = mean;
+      }
+    }
+    ASSERT_GT(short_rows, 0) << problem.name() << ": no 64-row run";
+    short_rows_slower += short_rows > best * (1 + kMargin);
+  }
+  EXPECT_LE(chosen.slower, chosen.problems / 10) << chosen.report;
+  EXPECT_GE(short_rows_slower, 5);
 }
 
 // The test can fail: 64x64 tiles holding the small side as M (what the scheduler picked before the

@@ -236,6 +236,35 @@ std::optional<std::string> fitOneWaveSm90(const MatmulProblem& user_problem, con
 // M = 48 runs within 1.3% either way, so M or N from 33 to 63 is left to those tiles.
 bool narrowSideSm90(const MatmulProblem& problem) { return std::min(problem.m, problem.n) <= kWgmmaRows / 2; }
 
+namespace {
+
+// A narrow problem over half a wave runs whole units (no in-step cut): each of the first
+// units / rounds SMs takes `rounds` units in turn, the rest idle.
+int64_t wholeUnits(const MatmulProblem& problem, int64_t rows) {
+  return ceilDiv(std::max(problem.m, problem.n), rows) * problem.batch;
+}
+int64_t unitRounds(int64_t units, const DeviceSpec& device) { return ceilDiv(units, device.sm_count); }
+int64_t busySms(int64_t units, const DeviceSpec& device) { return ceilDiv(units, unitRounds(units, device)); }
+
+// Reading the large operand bounds a narrow problem, and its rate grows with the SMs reading it. Where
+// 128-row tiles (two consumer warpgroups, 64 KiB of the large operand a 256-deep stage) keep as many
+// SMs busy as 64-row tiles while taking fewer rounds, each SM reads its rows in one longer run
+// instead of several, and the units end together. Where they busy fewer SMs (57344 rows: 112 SMs
+// against 128; 8192 rows: 64 against 128), the SMs left idle cost more. Measured at M = 1 and 16
+// (widths 8 and 16; width 32's 128-row stages would hold two stages only) on seven Llama-sized
+// projections, TN and NT, bf16: docs/results/narrow_rows_h100.csv, held by
+// tests/unit/tile_dataset_test.cpp. 8-bit inputs reach this rule as the 16-bit problem moving the
+// same bytes (eight_bit_inputs.h) and take the same tiles.
+bool tallerNarrowTile(const MatmulProblem& problem, const DeviceSpec& device, int64_t width) {
+  constexpr int64_t kWidestTall = 16;
+  // Fewer rounds needs two rounds or more of 64-row tiles: over a wave, where no in-step cut is made.
+  const int64_t units = wholeUnits(problem, kWgmmaRows), tall_units = wholeUnits(problem, 2 * kWgmmaRows);
+  return width <= kWidestTall && unitRounds(tall_units, device) < unitRounds(units, device) &&
+         busySms(tall_units, device) >= busySms(units, device);
+}
+
+}  // namespace
+
 std::string setNarrowTileSm90(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
   constexpr int64_t kDeepK = 256, kShallowK = 128;
   p.swap_ab = problem.m <= problem.n;
@@ -249,14 +278,21 @@ std::string setNarrowTileSm90(const MatmulProblem& problem, const DeviceSpec& de
   // nothing in DRAM traffic).
   int64_t width = 8;
   while (width < small) width *= 2;
-  setSm90Tile(p, TileShape{kWgmmaRows, width, tile_k});
+  const int64_t rows = tallerNarrowTile(problem, device, width) ? 2 * kWgmmaRows : kWgmmaRows;
+  setSm90Tile(p, TileShape{rows, width, tile_k});
   p.cluster = ClusterShape{1, 1};
-  return fmt::format("narrowSideSm90: {} is {}, at most half a wgmma's {} rows: it is wgmma's N{}, 64-row tiles {} "
+  return fmt::format("narrowSideSm90: {} is {}, at most half a wgmma's {} rows: it is wgmma's N{}, {}-row tiles {} "
                      "deep, alone{}",
-                     problem.m <= problem.n ? "M" : "N", small, kWgmmaRows, p.swap_ab ? " (C^T = B^T A^T)" : "", tile_k,
+                     problem.m <= problem.n ? "M" : "N", small, kWgmmaRows, p.swap_ab ? " (C^T = B^T A^T)" : "", rows,
+                     tile_k,
                      shallow ? fmt::format(" ({} deep, cut in step, would busy {} of {} SMs; {} deep busies {})", kDeepK,
                                            busy(kDeepK), device.sm_count, kShallowK, busy(kShallowK))
-                             : "");
+                     : rows > kWgmmaRows
+                         ? fmt::format(" (whole units: {} in {} round(s) on {} SMs, where 64-row tiles take {})",
+                                       wholeUnits(problem, rows), unitRounds(wholeUnits(problem, rows), device),
+                                       busySms(wholeUnits(problem, rows), device),
+                                       unitRounds(wholeUnits(problem, kWgmmaRows), device))
+                         : "");
 }
 
 // Four shapes of problem for which the rules above, fitted on problems of many tile rows and columns

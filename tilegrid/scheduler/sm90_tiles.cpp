@@ -68,11 +68,10 @@ int64_t inStepPieceKTiles(const MatmulProblem& problem, const WaveFit& fit, int6
 // - More, smaller tiles put more SMs to reading: under half a wave of 128x128, 64x128 pairs, unless K
 //   is over 8192, where 128x128 pairs cut into a few pieces amortize their partial sums over long K.
 //   Cut into 12 pieces or more, every 128x128 unit takes that many whole-tile partial sums, which
-//   64x128 pairs halve (twice the units, half the pieces each) for a third more L2 reads; pieces of
-//   11 or fewer keep 128x128 (docs/results/cut_pieces_h100.csv, its deciding pairs in
-//   small_problem_pairs_h100.csv: at 33, 16 and 14 pieces a unit 64x128 pairs ran up to 21% faster
-//   and at most 2% slower; at 11 and fewer 2-21% slower). 64x128
-//   tiles alone over a K-major B are trimmed to the problem's width where that cuts off 8 columns or
+//   64x128 pairs halve (twice the units, half the pieces each) for a third more L2 reads; with 11
+//   pieces or fewer the hand-overs weigh less than the reads, and 128x128 stays. The threshold lies
+//   between the piece counts the dataset measured either way (docs/results/cut_pieces_h100.csv, its
+//   deciding pairs in small_problem_pairs_h100.csv; figures in docs/findings.md). 64x128 tiles alone over a K-major B are trimmed to the problem's width where that cuts off 8 columns or
 //   more (trimmedWidth: 4096x200x4096 in two columns of 104). Trimmed tiles read their width at
 //   launch, so every width from 64 to 120 shares one kernel; at the full width that kernel is
 //   slower than 64x128 compiled alone, so an untrimmed tile keeps its own. 128x128 tiles alone take
@@ -248,13 +247,12 @@ int64_t busySms(int64_t units, const DeviceSpec& device) { return ceilDiv(units,
 
 // Reading the large operand bounds a narrow problem, and its rate grows with the SMs reading it. Where
 // 128-row tiles (two consumer warpgroups, 64 KiB of the large operand a 256-deep stage) keep as many
-// SMs busy as 64-row tiles while taking fewer rounds, each SM reads its rows in one longer run
-// instead of several, and the units end together. Where they busy fewer SMs (57344 rows: 112 SMs
-// against 128; 8192 rows: 64 against 128), the SMs left idle cost more. Measured at M = 1 and 16
-// (widths 8 and 16; width 32's 128-row stages would hold two stages only) on seven Llama-sized
-// projections, TN and NT, bf16: docs/results/narrow_rows_h100.csv, held by
-// tests/unit/tile_dataset_test.cpp. 8-bit inputs reach this rule as the 16-bit problem moving the
-// same bytes (eight_bit_inputs.h) and take the same tiles.
+// SMs busy as 64-row tiles while taking fewer rounds, each SM reads its share in fewer, longer runs,
+// with fewer unit changes in its pipeline. Where they busy fewer SMs, the idle SMs' share of the
+// bandwidth costs more than the longer runs save. Measured at M = 1, 8 and 16 (widths 8 and 16; width
+// 32's 128-row stages would hold two stages only) on nine projection shapes, TN and NT, bf16:
+// docs/results/narrow_rows_h100.csv, held by tests/unit/tile_dataset_test.cpp. 8-bit inputs reach this
+// rule as the 16-bit problem moving the same bytes (eight_bit_inputs.h) and take the same tiles.
 bool tallerNarrowTile(const MatmulProblem& problem, const DeviceSpec& device, int64_t width) {
   constexpr int64_t kWidestTall = 16;
   // Fewer rounds needs two rounds or more of 64-row tiles: over a wave, where no in-step cut is made.

@@ -459,6 +459,12 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
                           // where they take fewer rounds on as many SMs (narrow_rows_h100.csv: 28672
                           // rows, 2 rounds on 112 SMs against 4; 57344, 112 SMs against 128, stay).
                           Expect{4096, 128, 4096, Layout::TN, TileShape{64, 128, 64}, 2},
+                          // Long K: 64x128 pairs where 128x128 units would be cut into 12 in-step
+                          // pieces or more (256x256x32768: 33; 384x384x32768 alone: 14), else 128x128
+                          // (256x768x16384: 11) (cut_pieces_h100.csv).
+                          Expect{256, 256, 32768, Layout::TN, TileShape{64, 128, 64}, 2},
+                          Expect{384, 384, 32768, Layout::NT, TileShape{64, 128, 64}, 2},
+                          Expect{256, 768, 16384, Layout::TN, TileShape{128, 128, 64}, 2},
                           Expect{32, 4096, 4096, Layout::TN, TileShape{64, 32, 256}, 1, true},
                           Expect{64, 11008, 4096, Layout::TN, TileShape{64, 128, 64}, 1},
                           Expect{8, 28672, 4096, Layout::TT, TileShape{128, 8, 256}, 1, true},

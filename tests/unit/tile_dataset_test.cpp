@@ -7,7 +7,6 @@
 
 #include <fstream>
 #include <map>
-#include <numeric>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -79,6 +78,28 @@ struct Verdict {
   std::string report;
 };
 
+// A kernel measured more than once (the default is often also an explicit configuration) counts
+// with the mean of its runs.
+std::map<std::string, double> meanByKernel(const std::vector<Measured>& runs) {
+  std::map<std::string, std::pair<double, int>> sums;
+  for (const Measured& r : runs) {
+    sums[r.kernel].first += r.us;
+    sums[r.kernel].second += 1;
+  }
+  std::map<std::string, double> means;
+  for (const auto& [kernel, sum] : sums) means[kernel] = sum.first / sum.second;
+  return means;
+}
+
+// The kernel of the least mean time in `means`.
+std::string fastest(const std::map<std::string, double>& means) {
+  std::string best;
+  for (const auto& [kernel, us] : means) {
+    if (best.empty() || us < means.at(best)) best = kernel;
+  }
+  return best;
+}
+
 // How the scheduler's choice on `device` fares against each problem's fastest measured configuration.
 Verdict judge(const std::map<Problem, std::vector<Measured>>& dataset, const DeviceSpec& device, double margin) {
   Verdict v;
@@ -86,23 +107,14 @@ Verdict judge(const std::map<Problem, std::vector<Measured>>& dataset, const Dev
     MatmulProblem p;
     p.m = problem.m, p.n = problem.n, p.k = problem.k, p.batch = problem.batch, p.layout = parseLayout(problem.layout);
     const std::string chosen = withoutFixed(codegen::launchName(schedule(p, device)));
-    // A kernel measured more than once (the default is often also an explicit configuration) counts
-    // with the mean of its runs.
-    std::map<std::string, std::pair<double, int>> by_kernel;
+    const std::map<std::string, double> means = meanByKernel(runs);
     std::map<std::string, std::string> config_of;
-    for (const Measured& r : runs) {
-      by_kernel[r.kernel].first += r.us;
-      by_kernel[r.kernel].second += 1;
-      config_of.emplace(r.kernel, r.config);
-    }
-    std::string best;
-    for (const auto& [kernel, sum] : by_kernel) {
-      if (best.empty() || sum.first / sum.second < by_kernel[best].first / by_kernel[best].second) best = kernel;
-    }
-    const auto mean = [&](const std::string& kernel) { return by_kernel[kernel].first / by_kernel[kernel].second; };
+    for (const Measured& r : runs) config_of.emplace(r.kernel, r.config);
+    const std::string best = fastest(means);
+    const auto mean = [&](const std::string& kernel) { return means.at(kernel); };
     ++v.problems;
     const std::string name = problem.name();
-    if (by_kernel.count(chosen) == 0) {
+    if (means.count(chosen) == 0) {
       ADD_FAILURE() << name << ": the scheduler picks " << chosen << ", which the dataset never measured";
       continue;
     }
@@ -149,14 +161,12 @@ TEST(TileDataset, NarrowTilesTakeFewerRoundsOnAsManySms) {
   const Verdict chosen = judge(dataset, DeviceSpec::preset("sm_90"), kMargin);
   int short_rows_slower = 0;
   for (const auto& [problem, runs] : dataset) {
-    std::map<std::string, std::vector<double>> by_kernel;
-    for (const Measured& r : runs) by_kernel[r.kernel].push_back(r.us);
-    double best = 0, short_rows = 0;
-    for (const auto& [kernel, us] : by_kernel) {
-      const double mean = std::accumulate(us.begin(), us.end(), 0.0) / us.size();
-      if (best == 0 || mean < best) best = mean;
+    const std::map<std::string, double> means = meanByKernel(runs);
+    const double best = means.at(fastest(means));
+    double short_rows = 0;
+    for (const auto& [kernel, us] : means) {
       if (kernel.find("_64x8x256_") != std::string::npos || kernel.find("_64x16x256_") != std::string::npos) {
-        short_rows = mean;
+        short_rows = us;
       }
     }
     ASSERT_GT(short_rows, 0) << problem.name() << ": no 64-row run";

@@ -71,8 +71,9 @@ int64_t inStepPieceKTiles(const MatmulProblem& problem, const WaveFit& fit, int6
 //   64x128 pairs halve (twice the units, half the pieces each) for a third more L2 reads; with 11
 //   pieces or fewer the hand-overs weigh less than the reads, and 128x128 stays. The threshold lies
 //   between the piece counts the dataset measured either way (docs/results/cut_pieces_h100.csv, its
-//   deciding pairs in small_problem_pairs_h100.csv; figures in docs/findings.md). 64x128 tiles alone over a K-major B are trimmed to the problem's width where that cuts off 8 columns or
-//   more (trimmedWidth: 4096x200x4096 in two columns of 104). Trimmed tiles read their width at
+//   deciding pairs in small_problem_pairs_h100.csv; figures in docs/findings.md). 64x128 tiles alone
+//   over a K-major B are trimmed to the problem's width where that cuts off 8 columns or more
+//   (trimmedWidth: 4096x200x4096 in two columns of 104). Trimmed tiles read their width at
 //   launch, so every width from 64 to 120 shares one kernel; at the full width that kernel is
 //   slower than 64x128 compiled alone, so an untrimmed tile keeps its own. 128x128 tiles alone take
 //   the one-wave fit's kernel of widths 112-128, which runs them as fast as their own kernel: one
@@ -113,8 +114,9 @@ std::optional<std::string> chooseSmallTileSm90(const MatmulProblem& problem, con
     const WaveFit f = fit(square, rows % 2 == 0 ? 2 : 1);
     return inStepPieces(f.units, f.slots, ceilDiv(problem.k, square.k));
   };
-  const bool narrow_fits = waves(square, 1) <= 0.5 && (problem.k <= kLongestKForNarrowTiles ||
-                                                       square_pieces() >= kMostPiecesForSquareTiles);
+  const int64_t pieces = problem.k > kLongestKForNarrowTiles ? square_pieces() : 0;
+  const bool narrow_fits =
+      waves(square, 1) <= 0.5 && (problem.k <= kLongestKForNarrowTiles || pieces >= kMostPiecesForSquareTiles);
   if (wide_cut_short || (is(square) && narrow_fits)) {
     setSm90Tile(p, narrow_fits ? narrow : square);
     const bool alone = narrow_fits ? narrow_alone() : square_fits() && on_sectors;
@@ -134,7 +136,7 @@ std::optional<std::string> chooseSmallTileSm90(const MatmulProblem& problem, con
             : problem.k <= kLongestKForNarrowTiles
                 ? "128x128 tiles fill at most half a wave and K is at most 8192: 64x128"
                 : fmt::format("128x128 tiles fill at most half a wave and would be cut into {} pieces a unit: 64x128",
-                              square_pieces())) +
+                              pieces)) +
            (alone ? ", alone (they fill most of a wave on 32-byte sectors)" : ", in pairs over even tile rows") + trim;
   }
   if (wide_under_half) {
@@ -237,13 +239,16 @@ bool narrowSideSm90(const MatmulProblem& problem) { return std::min(problem.m, p
 
 namespace {
 
-// A narrow problem over half a wave runs whole units (no in-step cut): each of the first
-// units / rounds SMs takes `rounds` units in turn, the rest idle.
-int64_t wholeUnits(const MatmulProblem& problem, int64_t rows) {
-  return ceilDiv(std::max(problem.m, problem.n), rows) * problem.batch;
+// The whole units of a narrow problem in `rows`-row tiles as the kernel's split runs them without
+// stream-K (planWorkSplit): `rounds` each on the first `busy` SMs, the rest idle.
+struct NarrowRounds {
+  int64_t units = 0, rounds = 0, busy = 0;
+};
+NarrowRounds narrowRounds(const MatmulProblem& problem, const DeviceSpec& device, int64_t rows, int64_t tile_k) {
+  const int64_t units = ceilDiv(std::max(problem.m, problem.n), rows) * problem.batch;
+  const WorkSplit w = planWorkSplit(units, device.sm_count, ceilDiv(problem.k, tile_k), false);
+  return {w.dp_units, ceilDiv(w.dp_units, w.clusters), w.dp_stride};
 }
-int64_t unitRounds(int64_t units, const DeviceSpec& device) { return ceilDiv(units, device.sm_count); }
-int64_t busySms(int64_t units, const DeviceSpec& device) { return ceilDiv(units, unitRounds(units, device)); }
 
 // Reading the large operand bounds a narrow problem, and its rate grows with the SMs reading it. Where
 // 128-row tiles (two consumer warpgroups, 64 KiB of the large operand a 256-deep stage) keep as many
@@ -253,12 +258,10 @@ int64_t busySms(int64_t units, const DeviceSpec& device) { return ceilDiv(units,
 // 32's 128-row stages would hold two stages only) on nine projection shapes, TN and NT, bf16:
 // docs/results/narrow_rows_h100.csv, held by tests/unit/tile_dataset_test.cpp. 8-bit inputs reach this
 // rule as the 16-bit problem moving the same bytes (eight_bit_inputs.h) and take the same tiles.
-bool tallerNarrowTile(const MatmulProblem& problem, const DeviceSpec& device, int64_t width) {
+bool tallerNarrowTile(const NarrowRounds& short_rows, const NarrowRounds& tall_rows, int64_t width) {
   constexpr int64_t kWidestTall = 16;
   // Fewer rounds needs two rounds or more of 64-row tiles: over a wave, where no in-step cut is made.
-  const int64_t units = wholeUnits(problem, kWgmmaRows), tall_units = wholeUnits(problem, 2 * kWgmmaRows);
-  return width <= kWidestTall && unitRounds(tall_units, device) < unitRounds(units, device) &&
-         busySms(tall_units, device) >= busySms(units, device);
+  return width <= kWidestTall && tall_rows.rounds < short_rows.rounds && tall_rows.busy >= short_rows.busy;
 }
 
 }  // namespace
@@ -276,7 +279,10 @@ std::string setNarrowTileSm90(const MatmulProblem& problem, const DeviceSpec& de
   // nothing in DRAM traffic).
   int64_t width = 8;
   while (width < small) width *= 2;
-  const int64_t rows = tallerNarrowTile(problem, device, width) ? 2 * kWgmmaRows : kWgmmaRows;
+  const NarrowRounds short_rows = narrowRounds(problem, device, kWgmmaRows, tile_k),
+                     tall_rows = narrowRounds(problem, device, 2 * kWgmmaRows, tile_k);
+  const bool tall = tallerNarrowTile(short_rows, tall_rows, width);
+  const int64_t rows = tall ? 2 * kWgmmaRows : kWgmmaRows;
   setSm90Tile(p, TileShape{rows, width, tile_k});
   p.cluster = ClusterShape{1, 1};
   return fmt::format("narrowSideSm90: {} is {}, at most half a wgmma's {} rows: it is wgmma's N{}, {}-row tiles {} "
@@ -285,12 +291,9 @@ std::string setNarrowTileSm90(const MatmulProblem& problem, const DeviceSpec& de
                      tile_k,
                      shallow ? fmt::format(" ({} deep, cut in step, would busy {} of {} SMs; {} deep busies {})", kDeepK,
                                            busy(kDeepK), device.sm_count, kShallowK, busy(kShallowK))
-                     : rows > kWgmmaRows
-                         ? fmt::format(" (whole units: {} in {} round(s) on {} SMs, where 64-row tiles take {})",
-                                       wholeUnits(problem, rows), unitRounds(wholeUnits(problem, rows), device),
-                                       busySms(wholeUnits(problem, rows), device),
-                                       unitRounds(wholeUnits(problem, kWgmmaRows), device))
-                         : "");
+                     : tall ? fmt::format(" (whole units: {} in {} round(s) on {} SMs, where 64-row tiles take {})",
+                                          tall_rows.units, tall_rows.rounds, tall_rows.busy, short_rows.rounds)
+                            : "");
 }
 
 // Four shapes of problem for which the rules above, fitted on problems of many tile rows and columns

@@ -513,9 +513,11 @@ std::vector<GemmCase> sm90Fp8Cases() {
        "gelu_tanh(acc + bias[n]); aux = acc + bias[n]"},
       {1536, 1024, 2048, 1, DType::E4M3, DType::E4M3, DType::BF16, ScaleMode::Tensor, "relu(acc * scale_a) * scale_b"},
       {4096, 4096, 2048, 1, DType::E4M3, DType::E4M3, DType::BF16, ScaleMode::Tensor, nullptr, true},
-      // Block scales: 128x128 tiles (clusters, stream-K), a K tail and edge tiles with a fused
-      // epilogue, decode in 64x128 tiles, a batch, e5m2 with e4m3.
+      // Block scales: 192x128 tiles (three consumer warpgroups, clusters, stream-K) and 128x128
+      // ones, a K tail and edge tiles with a fused epilogue, decode in 64x128 tiles, a batch, e5m2
+      // with e4m3.
       {4096, 4096, 4096, 1, DType::E4M3, DType::E4M3, DType::BF16, ScaleMode::Block128},
+      {2048, 2048, 2048, 1, DType::E4M3, DType::E4M3, DType::BF16, ScaleMode::Block128},
       {2000, 3000, 4000, 1, DType::E4M3, DType::E4M3, DType::BF16, ScaleMode::Block128, "gelu_tanh(acc + bias[n])"},
       {16, 8192, 2048, 1, DType::E4M3, DType::E4M3, DType::BF16, ScaleMode::Block128},
       {640, 1152, 1024, 2, DType::E5M2, DType::E4M3, DType::FP16, ScaleMode::Block128},

@@ -4,7 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 #include <limits>
+#include <map>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "tilegrid/ir/epilogue.h"
 #include "tilegrid/ir/error.h"
@@ -121,11 +127,15 @@ TEST(EightBitInputs, AreScheduledAsTheSixteenBitProblemOfHalfK) {
 }
 
 // Block scales: a K tile is a block, tiles stay within one 128-column block of B, each warpgroup holds
-// 64 rows (a second set of accumulators beside its totals), C = A B even where M is small.
+// 64 rows (a second set of accumulators beside its totals), C = A B even where M is small. Three
+// warpgroups (192 rows) where they take fewer rounds of a wave enough to outweigh their rows: 4096
+// rows of 24 column blocks take 6 rounds of 128-row tiles or 4 of 192 rows; 2048x2048 takes 2
+// rounds either way (docs/results/block_scale_tiles_h100.csv: 192 rows 17% slower there).
 TEST(EightBitInputs, BlockScalesTakeTilesOfOneScaleBlock) {
   const auto device = scheduler::DeviceSpec::preset("sm_90");
-  for (const auto& [m, rows] : {std::pair<int64_t, int64_t>{4096, 128}, {2000, 128}, {64, 64}, {1, 64}}) {
-    const auto s = scheduler::schedule(fp8Problem(m, 3000, 4000, 1, DType::E4M3, DType::E4M3, ScaleMode::Block128), device);
+  for (const auto& [m, n, rows] : {std::tuple<int64_t, int64_t, int64_t>{4096, 3000, 192}, {2000, 3000, 192},
+                                   {2048, 2048, 128}, {100, 3000, 128}, {64, 3000, 64}, {1, 3000, 64}}) {
+    const auto s = scheduler::schedule(fp8Problem(m, n, 4000, 1, DType::E4M3, DType::E4M3, ScaleMode::Block128), device);
     EXPECT_EQ(s.params.cta_tile, (scheduler::TileShape{rows, 128, 128})) << m;
     EXPECT_EQ(s.params.warp_tile.m, 64) << m;
     EXPECT_FALSE(s.params.swap_ab) << m;
@@ -134,6 +144,70 @@ TEST(EightBitInputs, BlockScalesTakeTilesOfOneScaleBlock) {
   }
   EXPECT_EQ(scheduler::blockScaleStride(4000), 32);  // 32 blocks
   EXPECT_EQ(scheduler::blockScaleStride(4097), 36);  // 33 blocks, padded to four
+}
+
+// A stage of a block-scaled kernel also holds its K block's scales (the tile's rows and B's one):
+// the ring keeps the stages that fit beside them, says why, and a stage count given that does not
+// fit is refused by name.
+TEST(EightBitInputs, BlockScalesKeepTheStagesThatFitBesideTheirScales) {
+  const auto device = scheduler::DeviceSpec::preset("sm_90");
+  const auto problem = fp8Problem(2048, 2048, 2048, 1, DType::E4M3, DType::E4M3, ScaleMode::Block128);
+  const auto s = scheduler::schedule(problem, device);
+  const auto tensor_scaled = fp8Problem(2048, 2048, 2048, 1, DType::E4M3, DType::E4M3, ScaleMode::Tensor);
+  ASSERT_EQ(s.params.cta_tile.m, 128);
+  EXPECT_EQ(s.params.scaleStageFloats(s.problem), 129);
+  EXPECT_EQ(s.params.scaleStageFloats(tensor_scaled), 0);
+  EXPECT_EQ(s.params.smemBytes(s.problem) - s.params.smemBytes(tensor_scaled), s.params.stages * 129 * 4);
+  EXPECT_LE(s.params.smemBytes(s.problem), device.smem_per_block);
+  scheduler::MatmulParams one_more = s.params;
+  ++one_more.stages;
+  EXPECT_GT(one_more.smemBytes(s.problem), device.smem_per_block) << "the most stages that fit";
+  // The 128x128 tile without scales fits one more here, so the trace says why the ring is shorter.
+  EXPECT_LE(one_more.smemBytes(tensor_scaled), device.smem_per_block);
+  bool said = false;
+  for (const auto& d : s.decisions) said = said || (d.what == "stages" && d.rule.find("block scales") != std::string::npos);
+  EXPECT_TRUE(said);
+  scheduler::ScheduleOverrides overrides;
+  overrides.stages = one_more.stages;
+  EXPECT_THROW(scheduler::schedule(problem, device, overrides), UserError);
+}
+
+// blockScaleTileRows against its dataset (H100, `tilegrid bench --suite bench/suites/tile_block_scales.json
+// --format dataset`): for every problem, the tile the scheduler picks was measured and is within 3% of
+// the faster of the two.
+TEST(EightBitInputs, BlockScaleTilesAreTheFasterMeasured) {
+  std::ifstream in(std::string(TILEGRID_SOURCE_DIR) + "/docs/results/block_scale_tiles_h100.csv");
+  ASSERT_TRUE(in.good());
+  std::string line;
+  std::getline(in, line);
+  ASSERT_EQ(line, "m,n,k,batch,layout,config,kernel,ours_us,cublas_us");
+  std::map<std::tuple<int64_t, int64_t, int64_t>, std::map<std::string, double>> us_by_tile;
+  while (std::getline(in, line)) {
+    std::vector<std::string> c;
+    std::stringstream cells(line);
+    for (std::string cell; std::getline(cells, cell, ',');) c.push_back(cell);
+    ASSERT_GE(c.size(), 8u) << line;
+    const size_t at = c[6].find("_tn_");
+    ASSERT_NE(at, std::string::npos) << line;
+    const std::string tile = c[6].substr(at + 4, c[6].find('_', at + 4) - at - 4);
+    us_by_tile[{std::stoll(c[0]), std::stoll(c[1]), std::stoll(c[2])}][tile] = std::stod(c[7]);
+  }
+  ASSERT_GE(us_by_tile.size(), 14u);
+  const auto device = scheduler::DeviceSpec::preset("sm_90");
+  int picked_192 = 0;
+  for (const auto& [mnk, us] : us_by_tile) {
+    const auto& [m, n, k] = mnk;
+    const auto s = scheduler::schedule(fp8Problem(m, n, k, 1, DType::E4M3, DType::E4M3, ScaleMode::Block128), device);
+    const std::string chosen = s.params.cta_tile.toString();
+    const std::string name = std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+    ASSERT_TRUE(us.contains(chosen)) << name << ": " << chosen << " was not measured";
+    double best = us.at(chosen);
+    for (const auto& [tile, t] : us) best = std::min(best, t);
+    EXPECT_LE(us.at(chosen), 1.03 * best) << name << ": " << chosen;
+    picked_192 += s.params.cta_tile.m == 192;
+  }
+  EXPECT_GT(picked_192, 0);
+  EXPECT_LT(picked_192, static_cast<int>(us_by_tile.size())) << "the dataset holds problems for either tile";
 }
 
 TEST(EightBitInputs, TheLastKTileRunsItsK32Steps) {

@@ -324,6 +324,7 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
       .flag("BLOCK_SCALES", prob.scale == scheduler::ScaleMode::Block128,
             "each K tile's sum is scaled by A's 1x128 and B's 128x128 block scales into the totals")
       .value("BLOCK_SCALE_COLUMNS", scheduler::kScaleBlock, "columns of B sharing a block scale")
+      .value("SCALE_STAGE_FLOATS", p.scaleStageFloats(prob), "a stage's block scales: A's for the tile's rows, then B's")
       .value("FIXED_K_TAIL_STEPS", fixedSize(s, s.kTailSteps()), "K steps of a last K tile cut by K")
       .value("WM", p.warp_tile.m, "rows of a consumer warpgroup")
       .value("WN", widest, "columns of a consumer warpgroup's tile (the widest it holds)")
@@ -380,7 +381,7 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   KernelSource source;
   source.kernel_name = config.kernelName();
   source.cuda = assembleKernel({kernelSummary(s),
-                                {"dtype", "work_split", "problem", "epilogue_ops", "mbarrier", "cluster", "tma", "tma_boxes", "wgmma",
+                                {"dtype", "work_split", "problem", "epilogue_ops", "mbarrier", "cp_async", "cluster", "tma", "tma_boxes", "wgmma",
                                  "wgmma_shapes", "stmatrix", "stream_k", "block_scales"},
                                 emitMatmulIndexFunctions(s),
                                 &config,

@@ -1,5 +1,7 @@
 #include "tilegrid/scheduler/eight_bit_inputs.h"
 
+#include <fmt/format.h>
+
 #include "tilegrid/ir/check.h"
 
 namespace tilegrid::scheduler {
@@ -23,14 +25,29 @@ MatmulProblem sixteenBitEquivalent(const MatmulProblem& problem) {
   return half;
 }
 
-ScheduleOverrides sixteenBitOverrides(const MatmulProblem& problem, const ScheduleOverrides& overrides) {
+BlockScaleRows blockScaleTileRows(const MatmulProblem& problem, const DeviceSpec& device) {
+  if (problem.m <= 64) return {64, "block scales: M fits one warpgroup's 64 rows"};
+  // A CTA takes its tiles in rounds of a wave (the last counted whole); a tile of `rows` streams
+  // `speed` times the rows of a 128-row tile in the time of one.
+  const auto modelled = [&](int64_t rows, double speed) {
+    const int64_t tiles = ceilDiv(problem.m, rows) * ceilDiv(problem.n, kScaleBlock) * problem.batch;
+    return static_cast<double>(ceilDiv(tiles, device.sm_count) * rows) / speed;
+  };
+  const double two = modelled(128, 1.0), three = modelled(192, kThreeConsumerBlockScaleSpeed);
+  const int64_t rows = three < two ? 192 : 128;
+  return {rows, fmt::format("blockScaleTileRows: rounds of a wave times rows over speed, 128 rows {:.0f}, 192 rows {:.0f} "
+                            "(three consumer warpgroups at {}x)",
+                            two, three, kThreeConsumerBlockScaleSpeed)};
+}
+
+ScheduleOverrides sixteenBitOverrides(const MatmulProblem& problem, const DeviceSpec& device,
+                                      const ScheduleOverrides& overrides) {
   ScheduleOverrides half = overrides;
   if (problem.scale == ScaleMode::Block128) {
     // A K tile is a scale block, and each consumer warpgroup holds a second set of accumulators (a
-    // block's partial sum): 64 rows of a 128-column tile (or less where M is), C = A B, cooperative.
-    const int64_t rows = problem.m <= 64 ? 64 : 128;
+    // block's partial sum): 64 rows of a 128-column tile, C = A B, cooperative.
     // (The 16-bit K tile: half of the 8-bit one.)
-    if (!half.cta_tile) half.cta_tile = TileShape{rows, kScaleBlock, kScaleBlock / 2};
+    if (!half.cta_tile) half.cta_tile = TileShape{blockScaleTileRows(problem, device).rows, kScaleBlock, kScaleBlock / 2};
     if (!half.swap_ab) half.swap_ab = false;
     if (!half.pingpong) half.pingpong = false;
     if (!half.width_at_launch) half.width_at_launch = false;
@@ -44,7 +61,14 @@ ScheduleOverrides sixteenBitOverrides(const MatmulProblem& problem, const Schedu
   return half;
 }
 
-void toEightBitInputs(MatmulParams& p, const MatmulProblem& problem, DecisionTrace& trace) {
+void toEightBitInputs(MatmulParams& p, const MatmulProblem& problem, const DeviceSpec& device,
+                      const ScheduleOverrides& overrides, DecisionTrace& trace) {
+  if (problem.scale == ScaleMode::Block128 && !overrides.cta_tile) {
+    // The block-scale tile reached the 16-bit rules as an override; the trace gives its reason.
+    for (Decision& d : trace) {
+      if (d.what == "tile" && d.rule == "override") d.rule = blockScaleTileRows(problem, device).reason;
+    }
+  }
   if (problem.scale == ScaleMode::Block128 && p.cta_tile.m == 128 && p.warp_tile.m == 128) {
     // The tile override left the warpgroup tile to the scheduler; block scales take 64 rows a warpgroup.
     p.warp_tile.m = 64;
@@ -65,6 +89,19 @@ void toEightBitInputs(MatmulParams& p, const MatmulProblem& problem, DecisionTra
                    "toEightBitInputs: chosen as the 16-bit problem of K/2 (" + sixteen_bit_tile +
                        "): a K tile of 128 bytes a row moves as many bytes and takes the tensor cores as long",
                    {}});
+  // Block scales take shared memory of their own in each stage (MatmulParams::scaleStageFloats),
+  // which the 16-bit problem's stage count left out: the ring keeps the stages that still fit. (A
+  // stage count given as an override stays, and validate() names what it needs.)
+  if (problem.scale == ScaleMode::Block128 && !overrides.stages) {
+    const int64_t chosen = p.stages;
+    while (p.stages > 2 && p.smemBytes(problem) > device.smem_per_block) --p.stages;
+    if (p.stages != chosen) {
+      trace.push_back({"stages", std::to_string(p.stages),
+                       "toEightBitInputs: block scales take " + std::to_string(4 * p.scaleStageFloats(problem)) +
+                           " bytes a stage, so " + std::to_string(chosen) + " stages no longer fit",
+                       {}});
+    }
+  }
 }
 
 }  // namespace tilegrid::scheduler

@@ -530,8 +530,8 @@ MatmulParams chooseParams(const MatmulProblem& problem, const DeviceSpec& device
       << "8-bit inputs (" << toString(problem.a_dtype) << ", " << toString(problem.b_dtype)
       << ") need sm_90a's wgmma k32; sm_80 kernels (mma.sync) take bf16 or fp16"
       << (device.arch() == Arch::Sm90 ? ": use arch sm_90" : ", and " + device.name + " is an sm_80-family device");
-  MatmulParams p = chooseParams16(sixteenBitEquivalent(problem), device, sixteenBitOverrides(problem, overrides), decisions);
-  toEightBitInputs(p, problem, decisions);
+  MatmulParams p = chooseParams16(sixteenBitEquivalent(problem), device, sixteenBitOverrides(problem, device, overrides), decisions);
+  toEightBitInputs(p, problem, device, overrides, decisions);
   p.validate(problem, device);
   return p;
 }

@@ -113,7 +113,12 @@ int64_t MatmulParams::smemBytes(const MatmulProblem& problem) const {
   // first K tile the stage holds (two ints), which the producer hands the consumers. Both families
   // keep 1024 bytes to align the dynamic buffer by hand, which 128B swizzled tiles need.
   const int64_t barriers = arch == Arch::Sm90 ? 24 * stages : 0;
-  return stages * (a + b) + epilogue + barriers + 1024;
+  return stages * (a + b + 4 * scaleStageFloats(problem)) + epilogue + barriers + 1024;
+}
+
+int64_t MatmulParams::scaleStageFloats(const MatmulProblem& problem) const {
+  // With block scales, a stage holds its K block's scales of the tile's rows and of its B column block.
+  return problem.scale == ScaleMode::Block128 ? cta_tile.m + 1 : 0;
 }
 
 namespace {

@@ -192,8 +192,11 @@ struct MatmulParams {
   // sm_90: whether a consumer thread's accumulators leave it that margin, and one wgmma's leave 32
   // registers of the launch share.
   bool sm90AccumulatorsFit() const;
-  // Bytes of dynamic shared memory: operand stages, epilogue staging, barriers.
+  // Bytes of dynamic shared memory: operand stages (with their block scales), epilogue staging,
+  // barriers.
   int64_t smemBytes(const MatmulProblem& problem) const;
+  // Floats of block scales a stage holds (0 without block scales).
+  int64_t scaleStageFloats(const MatmulProblem& problem) const;
   // Whether the epilogue goes through shared memory (smem_epilogue). Always on sm_90. On sm_80 when
   // stage_epilogue is set, C's rows are 16-byte aligned and a warp tile's row is 2 to 32 chunks of 16
   // bytes: each warp then stages 16-row slabs of its tile and stores C in 16-byte chunks; otherwise

@@ -4,9 +4,10 @@
 // configuration is an `if constexpr` here or in those functions.
 //
 // Warp-specialized and persistent: warpgroup 0 produces (one thread issues TMA tile loads into a
-// STAGES-stage ring of full/empty mbarriers), warpgroups 1..CONSUMERS consume (WM rows each: one
-// wgmma m64nWNkIK per 64 of them and K step of IK, from shared-memory descriptors; then the
-// epilogue). IK is 16 for 16-bit inputs and 32 for 8-bit ones: 32 bytes of each operand's rows.
+// STAGES-stage ring of full/empty mbarriers; with block scales a second warp copies each stage's
+// scales beside them), warpgroups 1..CONSUMERS consume (WM rows each: one wgmma m64nWNkIK per 64
+// of them and K step of IK, from shared-memory descriptors; then the epilogue). IK is 16 for 16-bit
+// inputs and 32 for 8-bit ones: 32 bytes of each operand's rows.
 // The consumers share each tile's rows, or with PINGPONG take whole tiles, the CTA's units in turns,
 // one warpgroup's main loop running while the other stores its tile.
 // Every cluster walks its share of the work units (prob.split, planned on the host for the launched
@@ -70,14 +71,20 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
   // Per stage, the tile (m, n) of the unit whose first K tile it holds: the producer computes it in
   // its factor's instance and the consumers read it, so they pick no instance per unit.
   int* unit_tiles = reinterpret_cast<int*>(empty + STAGES);
+  // With block scales, per stage the K block's scales of the CTA's rows and of its B column block,
+  // which a producer warp loads beside the stage's tiles (block_scales.cuh).
+  [[maybe_unused]] float* stage_scales = reinterpret_cast<float*>(unit_tiles + 2 * STAGES);
 
   if (threadIdx.x == 0) {
 #pragma unroll 1
     for (int s = 0; s < STAGES; ++s) {
-      tg_mbarrier_init(&full[s], 1);
+      // Filled by the TMA thread's boxes, and with block scales by the copies of the scale warp's
+      // 32 lanes too.
+      tg_mbarrier_init(&full[s], BLOCK_SCALES ? 1 + 32 : 1);
       // Released by every consumer warpgroup reading the stage (the one whose tile it holds where each
-      // takes tiles of its own) of every CTA whose B tile the stage shares.
-      tg_mbarrier_init(&empty[s], (PINGPONG ? 1 : CONSUMERS) * CM);
+      // takes tiles of its own) of every CTA whose B tile the stage shares; with block scales by each
+      // of their warps, each after its own reads of the stage's scales.
+      tg_mbarrier_init(&empty[s], (PINGPONG ? 1 : CONSUMERS) * CM * (BLOCK_SCALES ? 4 : 1));
     }
     tg_mbarrier_init_fence();
   }
@@ -110,12 +117,8 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
     const int TILE_N = WIDTH_AT_LAUNCH ? prob.bn : BN;
     // The producer's loop is instanced per traversal factor and cluster size the kernel holds, picked
     // once: a pick per unit left the tile index's instances competing for its few registers (ptxas
-    // spilled).
-    const auto produce = [&](auto factor, auto cluster) TG_INLINE {
-      constexpr int C = decltype(cluster)::value;
-      // The bytes a stage's boxes land (a narrower B tile lands fewer rows).
-      const int stage_tx_bytes =
-          (C == 1 ? STAGE_TX_BYTES_ALONE : STAGE_TX_BYTES) - (WIDTH_AT_LAUNCH ? (BN - TILE_N) * B_ROW_TX_BYTES : 0);
+    // spilled). `fill(cluster, stage, kt, first, tile_m, tile_n, batch)` fills a stage once it is free.
+    const auto produce = [&](auto factor, auto cluster, auto fill) TG_INLINE {
       int iter = 0;
 #pragma unroll 1
       for (int item = 0, unit, k_begin, k_end; tg_work_item(work, K_TILES, item, unit, k_begin, k_end); ++item) {
@@ -128,22 +131,42 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
           // A fresh barrier counts as having completed the phase before its first: the first
           // pass through the ring waits on parity 1 and does not block.
           tg_mbarrier_wait(&empty[stage], ((iter / STAGES) & 1) ^ 1);
-          // Published by the arrive below (release); the consumers read it after waiting on it.
-          if (kt == k_begin) unit_tiles[2 * stage] = tile_m, unit_tiles[2 * stage + 1] = tile_n;
-          tg_mbarrier_arrive_expect_tx(&full[stage], stage_tx_bytes);
-          const int k0 = kt * BK;
-          tg_load_stage<A, A::SHARERS>(smem_a, &tmap_a, [&](int m, int k) { return tg_smem_a(m, k, stage); },
-                                       tile_m * BM, k0, batch, cta_rank, &full[stage]);
-          tg_load_stage<B, C>(smem_b, &tmap_b, [&](int n, int k) { return tg_smem_b(n, k, stage); }, tile_n * TILE_N,
-                              k0, batch, cta_rank, &full[stage]);
+          fill(cluster, stage, kt, kt == k_begin, tile_m, tile_n, batch);
         }
       }
     };
-    if (threadIdx.x == 0) {
+    // One thread loads the operands' tiles by TMA.
+    const auto load_tiles = [&](auto cluster, int stage, int kt, bool first, int tile_m, int tile_n, int batch) TG_INLINE {
+      constexpr int C = decltype(cluster)::value;
+      // The bytes a stage's boxes land (a narrower B tile lands fewer rows).
+      const int stage_tx_bytes =
+          (C == 1 ? STAGE_TX_BYTES_ALONE : STAGE_TX_BYTES) - (WIDTH_AT_LAUNCH ? (BN - TILE_N) * B_ROW_TX_BYTES : 0);
+      // Published by the arrive below (release); the consumers read it after waiting on it.
+      if (first) unit_tiles[2 * stage] = tile_m, unit_tiles[2 * stage + 1] = tile_n;
+      tg_mbarrier_arrive_expect_tx(&full[stage], stage_tx_bytes);
+      const int k0 = kt * BK;
+      tg_load_stage<A, A::SHARERS>(smem_a, &tmap_a, [&](int m, int k) { return tg_smem_a(m, k, stage); }, tile_m * BM,
+                                   k0, batch, cta_rank, &full[stage]);
+      tg_load_stage<B, C>(smem_b, &tmap_b, [&](int n, int k) { return tg_smem_b(n, k, stage); }, tile_n * TILE_N, k0,
+                          batch, cta_rank, &full[stage]);
+    };
+    // With block scales, the second warp copies each stage's scales asynchronously: it runs the
+    // ring's depth ahead of the consumers, as the tiles do, so the scales' latency never reaches
+    // their main loop.
+    [[maybe_unused]] const auto load_scales = [&](auto, int stage, int kt, bool, int tile_m, int tile_n, int batch) TG_INLINE {
+      tg_stage_block_scales<BM>(stage_scales + stage * SCALE_STAGE_FLOATS, prob.epilogue, M, K_TILES, tile_m * BM,
+                                tile_n * BN / BLOCK_SCALE_COLUMNS, batch, kt, threadIdx.x % 32, &full[stage]);
+    };
+    const auto produce_with = [&](auto fill) TG_INLINE {
       tg_with_launch_choice<CLUSTER_AT_LAUNCH, CLUSTER_M>(prob.cluster_m, [&](auto cluster) TG_INLINE {
         tg_with_launch_choice<GRID_FACTOR_AT_LAUNCH, GRID_FACTOR>(
-            prob.grid_factor, [&](auto factor) TG_INLINE { produce(factor, cluster); });
+            prob.grid_factor, [&](auto factor) TG_INLINE { produce(factor, cluster, fill); });
       });
+    };
+    if (threadIdx.x == 0) {
+      produce_with(load_tiles);
+    } else if constexpr (BLOCK_SCALES) {
+      if (threadIdx.x / 32 == 1) produce_with(load_scales);
     }
   } else {
     tg_setmaxnreg_inc<CONSUMER_REGS>();
@@ -222,14 +245,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
           f(tg_const<WN>{});
         }
       };
-      // Block scales: the unit's first K tile's, loaded before its main loop.
-      [[maybe_unused]] tg_block_scales<M_BLOCKS> next_scales;
-      [[maybe_unused]] const auto load_scales = [&](tg_block_scales<M_BLOCKS>& s, int kt) TG_INLINE {
-        tg_load_block_scales(s, prob.epilogue, M, K_TILES, tile_m * BM + tg_consumer_tile_row(consumer),
-                             tile_n * BN / BLOCK_SCALE_COLUMNS, batch, kt, t);
-      };
       if constexpr (BLOCK_SCALES) {
-        load_scales(next_scales, k_begin);
         // The totals start from zero once a unit, so that each block's sum is added alike.
 #pragma unroll
         for (int mb = 0; mb < M_BLOCKS; ++mb) {
@@ -243,13 +259,13 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
       auto multiply_k_tile = [&](int kt, int steps, auto width) TG_INLINE {
         constexpr int TW = decltype(width)::value;
         const int stage = iter % STAGES;
-        // The block's scales, loaded a K tile ahead so that their latency hides behind its multiplies.
+        tg_mbarrier_wait(&full[stage], (iter / STAGES) & 1);
+        // The block's scales, from the stage, as products of A's and B's (every warp releases the
+        // stage after its reads: a release orders them before the producer's refill).
         [[maybe_unused]] tg_block_scales<M_BLOCKS> scales;
         if constexpr (BLOCK_SCALES) {
-          scales = next_scales;
-          if (kt + 1 < k_end) load_scales(next_scales, kt + 1);
+          tg_read_block_scales(scales, stage_scales + stage * SCALE_STAGE_FLOATS, BM, tg_consumer_tile_row(consumer), t);
         }
-        tg_mbarrier_wait(&full[stage], (iter / STAGES) & 1);
         tg_wgmma_fence();
 #pragma unroll
         for (int kk = 0; kk < steps; ++kk) {
@@ -280,11 +296,11 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
           // Once the tile's wgmmas are done its stage is free, and the block's sum is scaled into the
           // totals while the other consumer warpgroup's wgmmas keep the tensor cores busy.
           tg_wgmma_wait<0>();
-          if (t == 0) tg_release_stage<CLUSTER_M>(&empty[stage], cluster_ctas());
+          if (t % 32 == 0) tg_release_stage<CLUSTER_M>(&empty[stage], cluster_ctas());
 #pragma unroll
           for (int mb = 0; mb < M_BLOCKS; ++mb) {
-            tg_promote_block(tg_leading<TW / 2>(acc[mb]), tg_leading<TW / 2>(part[mb]), scales.a[mb][0],
-                             scales.a[mb][1], scales.b);
+            tg_promote_block(tg_leading<TW / 2>(acc[mb]), tg_leading<TW / 2>(part[mb]), scales.row[mb][0],
+                             scales.row[mb][1]);
           }
         } else {
           // Keep this k tile's wgmmas in flight; once the previous tile's are done, its stage is free.

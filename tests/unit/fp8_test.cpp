@@ -141,6 +141,15 @@ TEST(EightBitInputs, BlockScalesTakeTilesOfOneScaleBlock) {
     EXPECT_FALSE(s.params.swap_ab) << m;
     EXPECT_FALSE(s.params.pingpong) << m;
     EXPECT_TRUE(s.problem.epilogue.isIdentity()) << "block scales are the main loop's, not the epilogue's";
+    if (m > 64) {
+      // plan names the rule with the tile it picked, in 8-bit elements.
+      bool named = false;
+      for (const auto& d : s.decisions) {
+        named = named || (d.what == "tile" && d.rule.starts_with("blockScaleTileRows") &&
+                          d.choice == s.params.cta_tile.toString());
+      }
+      EXPECT_TRUE(named) << m;
+    }
   }
   EXPECT_EQ(scheduler::blockScaleStride(4000), 32);  // 32 blocks
   EXPECT_EQ(scheduler::blockScaleStride(4097), 36);  // 33 blocks, padded to four

@@ -25,6 +25,19 @@ MatmulProblem sixteenBitEquivalent(const MatmulProblem& problem) {
   return half;
 }
 
+namespace {
+
+// A 16-bit tile as plan prints it (MxNxK), read in 8-bit elements: K doubles.
+std::string eightBitTile(const std::string& tile) {
+  const size_t x = tile.rfind('x');
+  TG_INTERNAL_CHECK(x != std::string::npos && x + 1 < tile.size() &&
+                    tile.find_first_not_of("0123456789", x + 1) == std::string::npos)
+      << "a tile decision's choice \"" << tile << "\" is not MxNxK";
+  return tile.substr(0, x + 1) + std::to_string(2 * std::stoll(tile.substr(x + 1)));
+}
+
+}  // namespace
+
 BlockScaleRows blockScaleTileRows(const MatmulProblem& problem, const DeviceSpec& device) {
   if (problem.m <= 64) return {64, "block scales: M fits one warpgroup's 64 rows"};
   // A CTA takes its tiles in rounds of a wave (the last counted whole); a tile of `rows` streams
@@ -82,8 +95,10 @@ void toEightBitInputs(MatmulParams& p, const MatmulProblem& problem, const Devic
   p.smem_b.dtype = p.swap_ab ? problem.a_dtype : problem.b_dtype;
   p.vec_a *= 2;
   p.vec_b *= 2;
+  // Every tile the trace names, in 8-bit elements (a ranking's pick that an override then replaced
+  // keeps its own tile).
   for (Decision& d : trace) {
-    if (d.what == "tile") d.choice = p.cta_tile.toString();
+    if (d.what == "tile") d.choice = eightBitTile(d.choice);
   }
   trace.push_back({"8-bit inputs", "K tile " + std::to_string(p.cta_tile.k),
                    "toEightBitInputs: chosen as the 16-bit problem of K/2 (" + sixteen_bit_tile +

@@ -142,7 +142,7 @@ TEST(TileDataset, ChoicesAreWithinThreePercentOfTheBestMeasuredOnNineInTen) {
   ASSERT_GE(small.size(), 16u);
   dataset.insert(small.begin(), small.end());
   // A problem in two datasets (48x4096x4096, 256x256x32768) is judged on the runs of both.
-  for (const char* more : {"decode_rows_h100.csv", "cut_pieces_h100.csv", "narrow_rows_h100.csv"}) {
+  for (const char* more : {"decode_rows_h100.csv", "cut_pieces_h100.csv", "narrow_rows_h100.csv", "short_k_tiles_h100.csv"}) {
     for (const auto& [problem, runs] : readDataset(datasetPath(more))) {
       dataset[problem].insert(dataset[problem].end(), runs.begin(), runs.end());
     }
@@ -174,6 +174,32 @@ TEST(TileDataset, NarrowTilesTakeFewerRoundsOnAsManySms) {
   }
   EXPECT_LE(chosen.slower, chosen.problems / 10) << chosen.report;
   EXPECT_GE(short_rows_slower, 5);
+}
+
+// Short units over K-major operands: 128x128 tiles, two a CTA, instead of a wave of 128x256
+// (chooseSmallTileSm90). The rule's problems (TN) within the margin on all but one in ten, and a
+// control: the 128x256 tile (the choice before the rule) misses it on most of them. NT problems,
+// where neither tile leads, within twice the margin of their fastest on all but one in ten.
+TEST(TileDataset, ShortUnitsTakeTwoSquareTilesACta) {
+  constexpr double kMargin = 0.03;
+  const auto all = readDataset(datasetPath("short_k_tiles_h100.csv"));
+  ASSERT_EQ(all.size(), 48u);
+  std::map<Problem, std::vector<Measured>> k_major, other;
+  for (const auto& [problem, runs] : all) (problem.layout == "TN" ? k_major : other)[problem] = runs;
+  const Verdict chosen = judge(k_major, DeviceSpec::preset("sm_90"), kMargin);
+  EXPECT_EQ(chosen.problems, 24);
+  EXPECT_LE(chosen.slower, chosen.problems / 10) << chosen.report;
+  int wide_slower = 0;
+  for (const auto& [problem, runs] : k_major) {
+    const std::map<std::string, double> means = meanByKernel(runs);
+    const double best = means.at(fastest(means));
+    for (const auto& [kernel, us] : means) {
+      if (kernel.find("_128x256x64_") != std::string::npos) wide_slower += us > best * (1 + kMargin);
+    }
+  }
+  EXPECT_GT(wide_slower, chosen.problems / 2) << wide_slower << " of " << chosen.problems;
+  const Verdict nt = judge(other, DeviceSpec::preset("sm_90"), 2 * kMargin);
+  EXPECT_LE(nt.slower, nt.problems / 10) << nt.report;
 }
 
 // The test can fail: 64x64 tiles holding the small side as M (what the scheduler picked before the

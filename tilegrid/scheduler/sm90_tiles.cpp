@@ -37,6 +37,9 @@ ClusterShape evenRowPairs(const MatmulProblem& problem, const MatmulParams& p) {
 }
 
 constexpr int64_t kLongestKForNarrowTiles = 8192;
+// A wave of 128x256 tiles whose units are this many K tiles or fewer runs faster as twice the 128x128
+// units where both operands are K-major (chooseSmallTileSm90).
+constexpr int64_t kMostKTilesForTwoSquares = 8;
 // Beyond K = 8192, 128x128 tiles stay unless in-step cuts would split each unit into this many
 // pieces or more (chooseSmallTileSm90).
 constexpr int64_t kMostPiecesForSquareTiles = 12;
@@ -48,6 +51,15 @@ int64_t trimmedWidth(int64_t n, int64_t width) {
   const int64_t columns = ceilDiv(n, width);
   const int64_t trimmed = ceilDiv(ceilDiv(n, columns), kLaunchWidthStep) * kLaunchWidthStep;
   return std::clamp(trimmed, kTrimmedNarrowWidths.narrowest, width);
+}
+
+// A wave of 128x256 tiles filling at least 2/3 of the SMs alone, on 32-byte sectors, of units of
+// kMostKTilesForTwoSquares K tiles or fewer over K-major operands: 128x128 tiles, two a CTA, run faster
+// (chooseSmallTileSm90 says why).
+bool shortUnitsOnTwoSquares(const MatmulProblem& problem, const DeviceSpec& device) {
+  const WaveFit wide = fitWaves(problem, 128, 256, 64, 1, device.sm_count, true);
+  return wide.waves >= 2.0 / 3 && wide.waves <= 1 && rowsOnSectors(problem) && majorOfA(problem.layout) == Major::K &&
+         majorOfB(problem.layout) == Major::K && ceilDiv(problem.k, int64_t{64}) <= kMostKTilesForTwoSquares;
 }
 
 // Under half a wave, stream-K cuts every unit into the same K pieces (inStepPieces, the split's own
@@ -86,6 +98,13 @@ int64_t inStepPieceKTiles(const MatmulProblem& problem, const WaveFit& fit, int6
 //   recover more than the idle half of a pair costs, so 128x256 tiles then pair even over odd rows
 //   (14 such problems in the pairs dataset, 1000x3000x4096 NT among them).
 // - Where N is 128 or less and 128x128 tiles are at most half the SMs, the same 64x128 pairs.
+// - A wave of 128x256 units a few K tiles long is mostly each unit's start: its first loads' latency
+//   and its epilogue. Split into 128x128 units, two a CTA, the second unit's loads land while the
+//   first is stored, so one of the two starts is hidden; the loop's speed matters little over so few
+//   K tiles. With both operands K-major that won or tied on every problem measured, up to 8 K tiles
+//   (docs/results/short_k_tiles_h100.csv: 24 problems of 120-128 tiles of 128x256 with K of 64 to
+//   512, held by tests/unit/tile_dataset_test.cpp); with M- and N-major operands (NT) neither tile
+//   led (the same problems, within a few percent either way), and 128x256 stays.
 std::optional<std::string> chooseSmallTileSm90(const MatmulProblem& problem, const DeviceSpec& device,
                                                MatmulParams& p, std::optional<WidthRange>& widths) {
   constexpr int64_t kShortestPieceForWideTiles = 128;
@@ -147,8 +166,11 @@ std::optional<std::string> chooseSmallTileSm90(const MatmulProblem& problem, con
   if (is(wide) && waves(wide, 1) <= 1) {
     const bool fills = waves(wide, 1) >= 2.0 / 3;
     const bool square_instead = p.stream_k && !fills && square_fits();
-    if (square_instead) setSm90Tile(p, square);
-    if (square_instead) {
+    const bool short_units = p.stream_k && shortUnitsOnTwoSquares(problem, device);
+    if (square_instead || short_units) setSm90Tile(p, square);
+    if (short_units) {
+      p.cluster = ClusterShape{1, 1};
+    } else if (square_instead) {
       p.cluster = on_sectors ? ClusterShape{1, 1} : evenRowPairs(problem, p);
       if (on_sectors) widths = kOneWaveFitWidths;
     } else if (fills) {
@@ -157,7 +179,9 @@ std::optional<std::string> chooseSmallTileSm90(const MatmulProblem& problem, con
       p.cluster = evenRowPairs(problem, p);
     }
     return std::string("chooseSmallTileSm90: at most a wave of 128x256: ") +
-           (square_instead ? "128x128 fill at least 8 tile rows within 1.1 waves"
+           (short_units      ? fmt::format("units of {} K tiles or fewer over K-major operands: 128x128, two a CTA, alone",
+                                           kMostKTilesForTwoSquares)
+            : square_instead ? "128x128 fill at least 8 tile rows within 1.1 waves"
             : !fills       ? "kept, pairs over even tile rows"
             : on_sectors   ? "they fill 2/3 of the SMs, alone"
                            : "they fill 2/3 of the SMs, in pairs (rows off 32-byte sectors)");
@@ -207,6 +231,8 @@ std::optional<std::string> fitOneWaveSm90(const MatmulProblem& user_problem, con
   if (!fit) return std::nullopt;
   constexpr double kPaddingSlack = 0.05;
   const bool square_alone = !p.swap_ab && p.cta_tile.m == 128 && p.cta_tile.n == 128 && p.cluster.m == 1;
+  // Two 128x128 tiles a CTA where units are short run faster than one wave of wider ones.
+  if (square_alone && shortUnitsOnTwoSquares(p.kernelProblem(user_problem), device)) return std::nullopt;
   if (!square_alone && (std::min(user_problem.m, user_problem.n) <= 128 ||
                         fillsOneWave(p.kernelProblem(user_problem), p.cta_tile, device, fit->useful - kPaddingSlack))) {
     return std::nullopt;

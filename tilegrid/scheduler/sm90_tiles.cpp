@@ -53,13 +53,17 @@ int64_t trimmedWidth(int64_t n, int64_t width) {
   return std::clamp(trimmed, kTrimmedNarrowWidths.narrowest, width);
 }
 
-// A wave of 128x256 tiles filling at least 2/3 of the SMs alone, on 32-byte sectors, of units of
-// kMostKTilesForTwoSquares K tiles or fewer over K-major operands: 128x128 tiles, two a CTA, run faster
-// (chooseSmallTileSm90 says why).
-bool shortUnitsOnTwoSquares(const MatmulProblem& problem, const DeviceSpec& device) {
-  const WaveFit wide = fitWaves(problem, 128, 256, 64, 1, device.sm_count, true);
-  return wide.waves >= 2.0 / 3 && wide.waves <= 1 && rowsOnSectors(problem) && majorOfA(problem.layout) == Major::K &&
-         majorOfB(problem.layout) == Major::K && ceilDiv(problem.k, int64_t{64}) <= kMostKTilesForTwoSquares;
+// The default sm_90 tile, and the square tile of the small-problem rules.
+constexpr TileShape kWideTile{128, 256, 64}, kSquareTile{128, 128, 64};
+
+// A stream-K kernel's wave of 128x256 tiles filling at least 2/3 of the SMs alone, on 32-byte sectors,
+// of units of kMostKTilesForTwoSquares K tiles or fewer over K-major operands: 128x128 tiles, two a
+// CTA, run faster (chooseSmallTileSm90 says why).
+bool shortUnitsOnTwoSquares(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k) {
+  const WaveFit wide = fitWaves(problem, kWideTile.m, kWideTile.n, kWideTile.k, 1, device.sm_count, stream_k);
+  return stream_k && wide.waves >= 2.0 / 3 && wide.waves <= 1 && rowsOnSectors(problem) &&
+         majorOfA(problem.layout) == Major::K && majorOfB(problem.layout) == Major::K &&
+         ceilDiv(problem.k, kWideTile.k) <= kMostKTilesForTwoSquares;
 }
 
 // Under half a wave, stream-K cuts every unit into the same K pieces (inStepPieces, the split's own
@@ -108,7 +112,7 @@ int64_t inStepPieceKTiles(const MatmulProblem& problem, const WaveFit& fit, int6
 std::optional<std::string> chooseSmallTileSm90(const MatmulProblem& problem, const DeviceSpec& device,
                                                MatmulParams& p, std::optional<WidthRange>& widths) {
   constexpr int64_t kShortestPieceForWideTiles = 128;
-  const TileShape wide{128, 256, 64}, square{128, 128, 64}, narrow{64, 128, 64};
+  const TileShape wide = kWideTile, square = kSquareTile, narrow{64, 128, 64};
   const auto is = [&](const TileShape& t) { return p.cta_tile.m == t.m && p.cta_tile.n == t.n; };
   const auto fit = [&](const TileShape& t, int64_t cluster_m) {
     return fitWaves(problem, t.m, t.n, t.k, cluster_m, device.sm_count / cluster_m, p.stream_k);
@@ -166,7 +170,7 @@ std::optional<std::string> chooseSmallTileSm90(const MatmulProblem& problem, con
   if (is(wide) && waves(wide, 1) <= 1) {
     const bool fills = waves(wide, 1) >= 2.0 / 3;
     const bool square_instead = p.stream_k && !fills && square_fits();
-    const bool short_units = p.stream_k && shortUnitsOnTwoSquares(problem, device);
+    const bool short_units = shortUnitsOnTwoSquares(problem, device, p.stream_k);
     if (square_instead || short_units) setSm90Tile(p, square);
     if (short_units) {
       p.cluster = ClusterShape{1, 1};
@@ -232,7 +236,7 @@ std::optional<std::string> fitOneWaveSm90(const MatmulProblem& user_problem, con
   constexpr double kPaddingSlack = 0.05;
   const bool square_alone = !p.swap_ab && p.cta_tile.m == 128 && p.cta_tile.n == 128 && p.cluster.m == 1;
   // Two 128x128 tiles a CTA where units are short run faster than one wave of wider ones.
-  if (square_alone && shortUnitsOnTwoSquares(p.kernelProblem(user_problem), device)) return std::nullopt;
+  if (square_alone && shortUnitsOnTwoSquares(p.kernelProblem(user_problem), device, p.stream_k)) return std::nullopt;
   if (!square_alone && (std::min(user_problem.m, user_problem.n) <= 128 ||
                         fillsOneWave(p.kernelProblem(user_problem), p.cta_tile, device, fit->useful - kPaddingSlack))) {
     return std::nullopt;

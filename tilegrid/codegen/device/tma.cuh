@@ -7,6 +7,13 @@ struct alignas(64) tg_tensor_map {
   tg_u64 opaque[16];
 };
 
+// An operand's maps: one, or one per class of rows where the kernel reads it in row classes
+// (tilegrid/scheduler/row_classes.h). One argument either way; with one map, laid out as the map.
+template <int N>
+struct tg_tensor_maps {
+  tg_tensor_map map[N];
+};
+
 // Loads the box at coordinates (c0, c1) (innermost first) into shared memory; completion is
 // signalled on `bar` as transaction bytes.
 __device__ __forceinline__ void tg_tma_load_2d(void* smem_dst, const tg_tensor_map* map, int c0, int c1, tg_u64* bar) {

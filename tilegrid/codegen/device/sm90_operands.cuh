@@ -42,6 +42,20 @@ __device__ __forceinline__ void tg_load_stage(tg_in_t* smem, const tg_tensor_map
   }
 }
 
+// Calls f(tg_const<cls>{}), one instance per class below Classes: TMA takes a tensor map in kernel
+// parameter space only at a constant offset (a map picked by a runtime index is an illegal
+// instruction), so each class's copy names its own map.
+template <int C, int Classes, typename F>
+__device__ __forceinline__ void tg_with_class(int cls, F&& f) {
+  if constexpr (C + 1 >= Classes) {
+    f(tg_const<C>{});
+  } else if (cls == C) {
+    f(tg_const<C>{});
+  } else {
+    tg_with_class<C + 1, Classes>(cls, f);
+  }
+}
+
 // As tg_load_stage, for an operand read in row classes (Op::ROW_CLASSES): one box per class's 8 rows
 // of each 64-row block and contiguous block, from the class's own map (`maps->map[row % 8]`, whose
 // row i is the operand's row 8 i + class), its contiguous coordinate moved by the class's shift.
@@ -67,19 +81,21 @@ __device__ __forceinline__ void tg_load_stage_in_classes(tg_in_t* smem, const tg
       const int inner = (Op::K_MAJOR ? k0 : origin_mn) + col + shifts[cls];
       const int outer = ((Op::K_MAJOR ? origin_mn : k0) + row) / CLASSES;
       tg_in_t* dst = smem + (Op::K_MAJOR ? at(position, col) : at(col, position));
-      const tg_tensor_map* map = &maps->map[cls];
-      if constexpr (Sharers > 1) {
-        constexpr unsigned short cluster_mask = (1u << Sharers) - 1;
-        if constexpr (tg_config::BATCHED) {
-          tg_tma_load_3d_multicast(dst, map, inner, outer, batch, full, cluster_mask);
+      tg_with_class<0, CLASSES>(cls, [&](auto c) {
+        const tg_tensor_map* map = &maps->map[decltype(c)::value];
+        if constexpr (Sharers > 1) {
+          constexpr unsigned short cluster_mask = (1u << Sharers) - 1;
+          if constexpr (tg_config::BATCHED) {
+            tg_tma_load_3d_multicast(dst, map, inner, outer, batch, full, cluster_mask);
+          } else {
+            tg_tma_load_2d_multicast(dst, map, inner, outer, full, cluster_mask);
+          }
+        } else if constexpr (tg_config::BATCHED) {
+          tg_tma_load_3d(dst, map, inner, outer, batch, full);
         } else {
-          tg_tma_load_2d_multicast(dst, map, inner, outer, full, cluster_mask);
+          tg_tma_load_2d(dst, map, inner, outer, full);
         }
-      } else if constexpr (tg_config::BATCHED) {
-        tg_tma_load_3d(dst, map, inner, outer, batch, full);
-      } else {
-        tg_tma_load_2d(dst, map, inner, outer, full);
-      }
+      });
     }
   }
 }

@@ -104,10 +104,6 @@ void driverLaunch(benchmark::State& state, const Setup& s) {
     state.SkipWithError("padded operands: the bare launch would read unpadded memory");
     return;
   }
-  if (std::any_of(source.args.begin(), source.args.end(), [](const auto& a) { return a.row_classes > 0; })) {
-    state.SkipWithError("operands in row classes: the bare launch passes one tensor map an operand");
-    return;
-  }
   timeCalls(state, s.stream->get(), [&](int64_t) { kernel.launchResident(launch, args, s.stream->get()); });
 }
 

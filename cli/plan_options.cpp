@@ -81,10 +81,9 @@ void addPlanOptions(CLI::App& cmd, PlanOptions& o) {
                  "1% higher, else off");
   cmd.add_option("--pad-operands", o.pad_operands,
                  "on reads A and B, where their rows or pointers are not 16-byte aligned, through copies with "
-                 "16-byte aligned rows made before each launch (timed with it); off reads them without copies: "
-                 "sm_80 in narrower pieces, sm_90 by TMA in classes of rows 8 apart (row classes; refused where "
-                 "the kernel cannot). Default: sm_90 row classes where the kernel can, else copies; sm_80 copies "
-                 "where they pay (plan says \"padded\" or \"row classes\")");
+                 "16-byte aligned rows made before each launch (timed with it); off reads them in narrower pieces "
+                 "(sm_80 only: sm_90's TMA needs the copies). Default: sm_90 on; sm_80 where the copy pays (plan "
+                 "says \"padded\")");
   cmd.add_option("--mma-order", o.mma_order,
                  "sm_80: the order of a warp's mma.sync in a k16 step: rows (row block by row block) or columns "
                  "(column by column, down and back up). Default: columns where B is K-major (TN, NN) on an sm_90 "

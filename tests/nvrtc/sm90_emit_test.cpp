@@ -57,9 +57,7 @@ TEST(Sm90Emit, MisalignedOperandsAreReadThroughPaddedCopies) {
   // lda = 4097 (NT: A is M-major) is not 16-byte aligned; K-major B with K = 4096 is.
   const auto problem = testing::makeProblem(4097, 4097, 4096, scheduler::Layout::NT, scheduler::DType::BF16,
                                             scheduler::DType::BF16);
-  scheduler::ScheduleOverrides padded;
-  padded.pad = true;
-  const KernelSource source = emit(scheduler::schedule(problem, scheduler::DeviceSpec::preset("sm_90"), padded));
+  const KernelSource source = emit(scheduler::schedule(problem, scheduler::DeviceSpec::preset("sm_90")));
   ASSERT_EQ(source.args.size(), 6u);  // the problem, A, B, C (as a map or a pointer) and stream-K's workspace
   EXPECT_EQ(source.args[0].kind, ArgKind::Problem);
   const KernelArg& a = source.args[1];
@@ -76,30 +74,6 @@ TEST(Sm90Emit, MisalignedOperandsAreReadThroughPaddedCopies) {
   const KernelSource aligned = emit(scheduler::schedule(tn, scheduler::DeviceSpec::preset("sm_90")));
   EXPECT_FALSE(aligned.args[1].padded.has_value());
   EXPECT_FALSE(aligned.args[2].padded.has_value());
-}
-
-// Misaligned operands in row classes: every case compiles without spills or serialized wgmma, and
-// takes eight maps an operand read in classes, described by the operand's own (unaligned) stride
-// and one class's 8-row box.
-TEST(Sm90Emit, RowClassVariantsCompileAndTakeAMapPerClass) {
-  const auto cases = testing::sm90RowClassCases();
-  runtime::KernelCache cache;
-  const std::string failures = testing::compileCases(cases, "sm_90", 1, cache);
-  EXPECT_TRUE(failures.empty()) << failures;
-  const auto schedule = scheduler::schedule(cases[0].problem, scheduler::DeviceSpec::preset("sm_90"), cases[0].overrides);
-  ASSERT_TRUE(schedule.params.row_classes_a && schedule.params.row_classes_b) << schedule.params.toString();
-  const KernelSource source = emit(schedule);
-  for (const KernelArg* arg : {&source.args[1], &source.args[2]}) {
-    EXPECT_EQ(arg->row_classes, 8) << arg->name;
-    EXPECT_FALSE(arg->padded.has_value()) << arg->name;
-    ASSERT_TRUE(arg->tensor_map.has_value()) << arg->name;
-    EXPECT_EQ(arg->tensor_map->strides_bytes[0], 259u * 2) << arg->name;
-    EXPECT_EQ(arg->tensor_map->box, (std::vector<uint32_t>{64, 8})) << arg->name;
-  }
-  EXPECT_EQ(testing::configValue(source.cuda, "MAPS", "operand_a"), "8");
-  EXPECT_EQ(testing::configValue(source.cuda, "ACC_ROWS_CLASSED"), "true");
-  EXPECT_EQ(testing::configValue(source.cuda, "ACC_COLS_CLASSED"), "true");
-  EXPECT_NE(source.kernel_name.find("_rcab"), std::string::npos) << source.kernel_name;
 }
 
 // C leaves through 128-byte slabs (64 bf16 or 32 fp32 columns), or 64-byte ones where those divide

@@ -55,8 +55,6 @@ std::vector<GemmCase> sm90PingPongCases();
 // batches, output types, fused epilogues, ping-pong. Against cuBLAS's bf16 product of exact copies,
 // and cuBLASLt's FP8 GEMM where it computes the same.
 std::vector<GemmCase> sm90Fp8Cases();
-// Misaligned operands the default schedules read in row classes (tests/support/row_class_cases.cpp).
-std::vector<GemmCase> sm90RowClassCases();
 
 // `count` problems drawn from `seed`, each left to the default schedule of the arch family, so that
 // the heuristics meet sizes no list above names: M and N up to 6144, K up to 4096 (a sixth of the

@@ -110,25 +110,18 @@ TEST(OperandPadding, Sm80PadsWhereTheCopyPays) {
   EXPECT_TRUE(odd.pad_a && odd.pad_b);
 }
 
-// sm_90 reads a misaligned operand in row classes where the kernel can (row_classes_test.cpp), else
-// through a padded copy; --pad-operands on keeps the copies, off refuses a kernel that needs one.
-TEST(OperandPadding, Sm90PadsWhatRowClassesCannotRead) {
+TEST(OperandPadding, Sm90PadsEveryMisalignedOperand) {
   const DeviceSpec h100 = DeviceSpec::preset("sm_90");
   const MatmulParams nt = chooseParams(testing::bf16Problem(4097, 4097, 4096, Layout::NT), h100);
-  EXPECT_FALSE(nt.pad_a || nt.pad_b);
-  EXPECT_TRUE(nt.row_classes_a && nt.row_classes_b);
-  const MatmulParams copied = chooseParams(testing::bf16Problem(4097, 4097, 4096, Layout::NT), h100, {.pad = true});
-  EXPECT_TRUE(copied.pad_a && copied.pad_b);
-  EXPECT_FALSE(copied.row_classes_a || copied.row_classes_b);
-  const MatmulParams tiny = chooseParams(testing::bf16Problem(3, 3, 3), h100);  // fewer rows than classes
+  EXPECT_TRUE(nt.pad_a && nt.pad_b);
+  const MatmulParams tiny = chooseParams(testing::bf16Problem(3, 3, 3), h100);
   EXPECT_TRUE(tiny.pad_a && tiny.pad_b);
   EXPECT_FALSE(chooseParams(testing::bf16Problem(4096, 4096, 4096), h100).pad_a);
   try {
-    chooseParams(testing::bf16Problem(3, 3, 3), h100, {.pad = false});
-    ADD_FAILURE() << "sm_90 accepted an unpadded operand row classes cannot read";
+    chooseParams(testing::bf16Problem(4097, 4097, 4096, Layout::NT), h100, {.pad = false});
+    ADD_FAILURE() << "sm_90 accepted an unpadded misaligned operand";
   } catch (const UserError& e) {
-    EXPECT_NE(std::string(e.what()).find("--pad-operands off"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("fewer rows than classes"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("pad_a must be set"), std::string::npos) << e.what();
   }
 }
 

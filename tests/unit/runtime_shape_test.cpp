@@ -143,9 +143,7 @@ TEST(RuntimeShape, ProblemsOfOneConfigurationShareOneSource) {
   EXPECT_EQ(codegen::problemArgs(schedule(problems.front(), kH100, pinned()), 66).c_by_tma, 1);
   // The runtime pads an operand whose rows are not 16-byte aligned before the launch: the kernel
   // reads the copy as it reads an aligned operand, so both problems share its source.
-  ScheduleOverrides copies = pinned();
-  copies.pad = true;
-  const MatmulSchedule padded = schedule(bf16Problem(4095, 4096, 4096, Layout::NT), kH100, copies);
+  const MatmulSchedule padded = schedule(bf16Problem(4095, 4096, 4096, Layout::NT), kH100, pinned());
   ASSERT_TRUE(padded.params.pad_a);
   EXPECT_TRUE(codegen::emit(padded).cuda == codegen::emit(schedule(bf16Problem(4096, 4096, 4096, Layout::NT), kH100, pinned())).cuda);
   EXPECT_NE(codegen::launchName(padded).find("_pada"), std::string::npos) << codegen::launchName(padded);

@@ -9,7 +9,6 @@
 #include "tilegrid/codegen/cuda_dtype.h"
 #include "tilegrid/ir/affine.h"
 #include "tilegrid/ir/check.h"
-#include "tilegrid/scheduler/row_classes.h"
 #include "tilegrid/ir/indexer.h"
 
 namespace tilegrid::codegen {
@@ -150,10 +149,6 @@ std::string nameOf(const scheduler::MatmulSchedule& s, bool launch) {
   if (s.params.vec_a != 8 || s.params.vec_b != 8) name += fmt::format("_v{}{}", s.params.vec_a, s.params.vec_b);
   // The runtime pads an operand before the launch; the kernel's code is that of an aligned operand.
   if (launch && (s.params.pad_a || s.params.pad_b)) name += std::string("_pad") + (s.params.pad_a ? "a" : "") + (s.params.pad_b ? "b" : "");
-  // Operands read in row classes: the kernel loads and stores differently.
-  if (s.params.row_classes_a || s.params.row_classes_b) {
-    name += std::string("_rc") + (s.params.row_classes_a ? "a" : "") + (s.params.row_classes_b ? "b" : "");
-  }
   // sm_90 consumer warpgroups take 64 rows unless the name says otherwise.
   if (s.params.arch == scheduler::Arch::Sm90 && s.params.warp_tile.m != 64) name += fmt::format("_wg{}", s.params.warp_tile.m);
   if (s.params.pingpong) name += "_pingpong";
@@ -218,15 +213,6 @@ ConfigBlock commonConfig(const scheduler::MatmulSchedule& s) {
       .value("FIXED_K_TILES", fixedSize(s, s.kTiles()))
       .value("FIXED_UNITS", fixedSize(s, s.workUnits() / prob.batch), "work units per batch entry")
       .value("FIXED_BATCH_STRIDE_C", fixedSize(s, s.operandLayout('c').batch_stride));
-  // Row classes (tilegrid/scheduler/row_classes.h): which of the tile's modes land permuted.
-  const bool a_k_major = scheduler::majorOfA(prob.layout) == scheduler::Major::K;
-  const bool b_k_major = scheduler::majorOfB(prob.layout) == scheduler::Major::K;
-  config.value("ROW_CLASSES", scheduler::kRowClasses, "classes of rows 8 apart, where an operand is read in them")
-      .flag("ACC_ROWS_CLASSED", p.row_classes_a && a_k_major,
-            "A is read in row classes: accumulator rows are the tile's in tg_acc_row order")
-      .flag("ACC_COLS_CLASSED", p.row_classes_b && b_k_major,
-            "B is read in row classes: accumulator columns are the tile's in tg_acc_col order")
-      .flag("K_CLASSED", p.row_classes_a && !a_k_major, "both operands are read in classes of K rows: K lies permuted");
   return config;
 }
 

@@ -5,7 +5,6 @@
 #include "tilegrid/codegen/cuda_printer.h"
 #include "tilegrid/ir/check.h"
 #include "tilegrid/ir/indexer.h"
-#include "tilegrid/scheduler/row_classes.h"
 
 namespace tilegrid::codegen {
 namespace {
@@ -98,28 +97,6 @@ std::string emitMatmulIndexFunctions(const scheduler::MatmulSchedule& s) {
   out += offsetFunction("tg_smem_b", "B tile in shared memory: " + s.params.smem_b.toString() + " (smem_b)", s.smem_b,
                         {"n", "k", "stage"});
   if (s.params.arch == scheduler::Arch::Sm90) {
-    // Which of the operand tile's rows each shared-memory position holds (row classes permute them),
-    // and so which of the tile's rows and columns each accumulator row and column is: wgmma reads
-    // positions, and only a K-major operand's rows are M or N.
-    const auto rowAt = [&](const std::string& name, const std::string& what, const ir::TensorDomain& land) {
-      ir::Indexer indexer(land);
-      const ir::IndexResult row = indexer.logicalIndex({Val::loopIndex("position")});
-      TG_INTERNAL_CHECK(row.predicates.empty()) << land.name() << " covers its rows exactly";
-      return emitIndexFunction(name, what + " (" + land.name() + ")",
-                               {{"position", extentOf(land, land.loop()[0]) - 1}}, {{"row", row.indices[0], "int"}});
-    };
-    const bool a_k_major = scheduler::majorOfA(s.kernelProblem().layout) == scheduler::Major::K;
-    const bool b_k_major = scheduler::majorOfB(s.kernelProblem().layout) == scheduler::Major::K;
-    out += rowAt("tg_row_at_a", std::string("the row of A's tile (along ") + (a_k_major ? "m" : "k") +
-                                    ") at a position of its shared-memory tile",
-                 s.land_a);
-    out += rowAt("tg_row_at_b", std::string("the row of B's tile (along ") + (b_k_major ? "n" : "k") +
-                                    ") at a position of its shared-memory tile",
-                 s.land_b);
-    const ir::TensorDomain rows_in_order = scheduler::buildClassOrder("acc_rows", s.params.cta_tile.m, false);
-    const ir::TensorDomain cols_in_order = scheduler::buildClassOrder("acc_cols", s.params.compiledTile().n, false);
-    out += rowAt("tg_acc_row", "the tile's row of an accumulator row", a_k_major ? s.land_a : rows_in_order);
-    out += rowAt("tg_acc_col", "the tile's column of an accumulator column", b_k_major ? s.land_b : cols_in_order);
     // Both orientations of C, overloads on the orientation's tag (tg_c_orientation): kernels holding
     // one call only its own, kernels holding both pick per launch.
     for (const bool transposed : {false, true}) {

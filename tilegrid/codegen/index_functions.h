@@ -14,9 +14,7 @@ namespace tilegrid::codegen {
 // tg_smem_epilogue(m, n, buffer) (the output slab); sm_90 prints C's two for each orientation of C,
 // taking its tag first: tg_smem_epilogue(tg_c_orientation<T>, ...), tg_gmem_c(tg_c_orientation<T>, p, ...);
 // tg_copy_a/b(iteration, thread, row, col, valid) (which piece of a tile a thread copies);
-// tg_warp_of(warp, warp_m, warp_n); sm_90: tg_row_at_a/b(position) (the operand tile's row a
-// shared-memory position holds) and tg_acc_row/col(position) (the tile's row and column of an
-// accumulator row and column). `p` is the launch's tg_problem: functions of the problem's
+// tg_warp_of(warp, warp_m, warp_n). `p` is the launch's tg_problem: functions of the problem's
 // shape read it where the kernel reads its shape at launch.
 std::string emitMatmulIndexFunctions(const scheduler::MatmulSchedule& schedule);
 

@@ -50,10 +50,6 @@ struct KernelArg {
   // Set when the kernel reads `buffer` through a padded copy.
   std::optional<PaddedCopy> padded;
   uint64_t workspace_bytes = 0;
-  // Tensor maps of an operand read in row classes (tilegrid/scheduler/row_classes.h): the runtime
-  // encodes this many maps from `tensor_map` (runtime::rowClassMap), one per class, passed as one
-  // argument, and the class's shifts in the launch's tg_problem. 0: one map, `tensor_map` itself.
-  int64_t row_classes = 0;
 };
 
 struct KernelSource {

@@ -14,7 +14,6 @@
 #include "tilegrid/ir/indexer.h"
 #include "tilegrid/ir/ir.h"
 #include "tilegrid/ir/memo.h"
-#include "tilegrid/scheduler/row_classes.h"
 
 namespace tilegrid::codegen {
 namespace {
@@ -44,20 +43,16 @@ struct OperandPlan {
   int64_t box_rows = 0, tile_rows = 0, blocks = 0;  // as the kernel walks them (tg_load_stage)
   std::vector<uint32_t> box;    // box extents, contiguous first
   int64_t sharers = 1;          // CTAs of a cluster sharing this operand tile (multicast)
-  bool row_classes = false;     // boxes of one class's 8 rows each (row_classes.h), owned in turns
   int64_t landed_bytes = 0;     // bytes the boxes write into each CTA's stage (overlaps twice)
   int64_t lbo = 0, sbo = 0;                        // descriptor byte offsets
   int layout_type = 0;
 };
 
 // `sharers` CTAs of a cluster load the tile together: each loads 1/sharers of every box's rows and
-// multicasts it to all of them. In row classes, every box is one class's 8 rows of a 64-row block,
-// landing at the block's 8 j-th positions (`land`: the tile's row at each position), and the sharers
-// load the boxes in turns.
+// multicasts it to all of them.
 // With wgmma_mn == 0 the tile is not a wgmma operand (the epilogue slab): only its TMA boxes are planned.
 OperandPlan planOperandUncached(const char* name, const ir::TensorDomain& smem, const scheduler::SmemAtom& atom,
-                                int64_t tile_mn, int64_t tile_k, int64_t wgmma_mn, int64_t groups, int64_t sharers,
-                                const ir::TensorDomain* land) {
+                                int64_t tile_mn, int64_t tile_k, int64_t wgmma_mn, int64_t groups, int64_t sharers) {
   const SmemOffsets offset(smem);
   const int64_t esize = scheduler::bytes(atom.dtype);
   // wgmma's K: 32 bytes of a row (k16 for 16-bit elements, k32 for 8-bit).
@@ -78,48 +73,20 @@ OperandPlan planOperandUncached(const char* name, const ir::TensorDomain& smem, 
       << (k_major ? "rows" : "k extent") << " (" << tile_rows << ") must be a multiple of 8";
   // Parts of whole 8-row swizzle patterns; where the rows do not split evenly the last part overlaps
   // the one before, and its rows land twice with the same bytes (each counted by the full barrier).
-  plan.row_classes = land != nullptr;
-  const int64_t rows = plan.row_classes ? scheduler::kRowClasses
-                                        : scheduler::ceilDiv(scheduler::ceilDiv(tile_rows, sharers), 8) * 8;
+  const int64_t rows = scheduler::ceilDiv(scheduler::ceilDiv(tile_rows, sharers), 8) * 8;
   const int64_t blocks = (k_major ? tile_k : tile_mn) / plan.width;
   plan.sharers = sharers;
   plan.box_rows = rows;
   plan.tile_rows = tile_rows;
   plan.blocks = blocks;
   plan.box = {static_cast<uint32_t>(plan.width), static_cast<uint32_t>(rows)};
-  if (plan.row_classes) {
-    TG_INTERNAL_CHECK(tile_rows % scheduler::kClassBlockRows == 0)
-        << name << ": row classes need whole 64-row blocks, the tile has " << tile_rows << " rows";
-    // A class box carries rows 8 apart of one class map: the land order must put them at the box's
-    // 8 positions, in order.
-    ir::Indexer indexer(*land);
-    const ir::Val row = indexer.logicalIndex({ir::Val::loopIndex("position")}).indices.at(0);
-    const auto row_at = [&](int64_t position) { return ir::evaluate(row, {{"position", position}}); };
-    for (int64_t first = 0; first < tile_rows; first += rows) {
-      for (int64_t r = 0; r < rows; ++r) {
-        TG_INTERNAL_CHECK(row_at(first + r) == row_at(first) + r * scheduler::kRowClasses &&
-                          row_at(first) / scheduler::kClassBlockRows == first / scheduler::kClassBlockRows)
-            << name << ": position " << first + r << " holds row " << row_at(first + r)
-            << ", not one of the rows 8 apart its class box lands";
-      }
-    }
-    // The kernel's order (tg_load_stage_in_classes): contiguous blocks, then 8-row boxes; box i is the
-    // CTA i % sharers's.
-    for (int64_t j = 0; j < blocks; ++j) {
-      for (int64_t first = 0; first < tile_rows; first += rows) {
-        const int64_t owner = static_cast<int64_t>(plan.boxes.size()) % sharers;
-        plan.boxes.push_back(k_major ? TmaBox{first, j * plan.width, owner} : TmaBox{j * plan.width, first, owner});
-      }
-    }
-  } else {
-    for (int64_t j = 0; j < blocks; ++j) {
-      for (int64_t part = 0; part < sharers; ++part) {
-        // Where the kernel loads the box (tilegrid/codegen/device/tma_boxes.cuh).
-        const int64_t first =
-            tg_box_first_row(static_cast<int>(part), static_cast<int>(rows), static_cast<int>(tile_rows));
-        const TmaBox box = k_major ? TmaBox{first, j * plan.width, part} : TmaBox{j * plan.width, first, part};
-        plan.boxes.push_back(box);
-      }
+  for (int64_t j = 0; j < blocks; ++j) {
+    for (int64_t part = 0; part < sharers; ++part) {
+      // Where the kernel loads the box (tilegrid/codegen/device/tma_boxes.cuh).
+      const int64_t first =
+          tg_box_first_row(static_cast<int>(part), static_cast<int>(rows), static_cast<int>(tile_rows));
+      const TmaBox box = k_major ? TmaBox{first, j * plan.width, part} : TmaBox{j * plan.width, first, part};
+      plan.boxes.push_back(box);
     }
   }
   plan.landed_bytes = static_cast<int64_t>(plan.boxes.size()) * rows * plan.width * esize;
@@ -181,13 +148,9 @@ OperandPlan planOperandUncached(const char* name, const ir::TensorDomain& smem, 
 // The plan checks every element of the tile against the hardware's layouts and depends only on its
 // arguments (ir::Memo).
 OperandPlan planOperand(const char* name, const ir::TensorDomain& smem, const scheduler::SmemAtom& atom,
-                        int64_t tile_mn, int64_t tile_k, int64_t wgmma_mn, int64_t groups, int64_t sharers,
-                        const ir::TensorDomain* land = nullptr) {
+                        int64_t tile_mn, int64_t tile_k, int64_t wgmma_mn, int64_t groups, int64_t sharers) {
   static ir::Memo<OperandPlan> plans;
-  const std::string land_key = land ? land->toString() : std::string("rows in order");
-  return plans.get(ir::memoKey(name, smem, atom, tile_mn, tile_k, wgmma_mn, groups, sharers, land_key), [&] {
-    return planOperandUncached(name, smem, atom, tile_mn, tile_k, wgmma_mn, groups, sharers, land);
-  });
+  return plans.get(ir::memoKey(name, smem, atom, tile_mn, tile_k, wgmma_mn, groups, sharers), [&] { return planOperandUncached(name, smem, atom, tile_mn, tile_k, wgmma_mn, groups, sharers); });
 }
 
 // wgmma descriptors whose start addresses step by constants: from a 64-row block's first K step
@@ -248,16 +211,13 @@ struct OperandMap {
   std::optional<PaddedCopy> padded;
 };
 
-// In row classes, the spec describes the whole operand (its row stride need not be 16-byte aligned)
-// with the box of one class's rows; the runtime encodes one map per class from it
-// (runtime::rowClassMap).
-OperandMap operandMap(const scheduler::MatmulSchedule& s, char operand, const OperandPlan& plan, bool row_classes) {
+OperandMap operandMap(const scheduler::MatmulSchedule& s, char operand, const OperandPlan& plan) {
   const char* name = operand == 'a' ? "A" : "B";
   const scheduler::MatmulProblem problem = s.kernelProblem();
   const scheduler::SmemAtom& atom = operand == 'a' ? s.params.smem_a : s.params.smem_b;
   const scheduler::OperandLayout o = s.operandLayout(operand);
   const int64_t esize = scheduler::bytes(atom.dtype);
-  TG_INTERNAL_CHECK((row_classes || o.ld * esize % 16 == 0) && (problem.batch == 1 || o.batch_stride * esize % 16 == 0))
+  TG_INTERNAL_CHECK(o.ld * esize % 16 == 0 && (problem.batch == 1 || o.batch_stride * esize % 16 == 0))
       << name << ": rows " << o.ld << " and batch entries " << o.batch_stride
       << " elements apart are not 16-byte aligned; the schedule must pad them";
   OperandMap out;
@@ -312,27 +272,23 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   const Major major_a = scheduler::majorOfA(prob.layout);
   const Major major_b = scheduler::majorOfB(prob.layout);
   const int64_t consumers = p.mathGroups(), m_blocks = p.cta_tile.m / 64;
-  // Operands read in row classes land in the order of their land domain.
-  const ir::TensorDomain* land_a = p.row_classes_a ? &s.land_a : nullptr;
-  const ir::TensorDomain* land_b = p.row_classes_b ? &s.land_b : nullptr;
-  const OperandPlan plan_a = planOperand("A", s.smem_a, p.smem_a, p.cta_tile.m, p.cta_tile.k, 64, m_blocks, 1, land_a);
+  const OperandPlan plan_a = planOperand("A", s.smem_a, p.smem_a, p.cta_tile.m, p.cta_tile.k, 64, m_blocks, 1);
   // The code is laid out for the widest tile it holds (compiledTile); the launch's tile, which may be
   // narrower where the width is read at launch, sets the B boxes' rows in the tensor map.
   const int64_t widest = p.compiledTile().n;
-  const OperandPlan plan_b = planOperand("B", s.smem_b, p.smem_b, widest, p.cta_tile.k, widest, 1, held_cm, land_b);
-  const OperandPlan plan_b_alone = planOperand("B", s.smem_b, p.smem_b, widest, p.cta_tile.k, widest, 1, 1, land_b);
-  TG_INTERNAL_CHECK(p.row_classes_b || (plan_b_alone.box_rows == plan_b.tile_rows && plan_b_alone.blocks == plan_b.blocks))
+  const OperandPlan plan_b = planOperand("B", s.smem_b, p.smem_b, widest, p.cta_tile.k, widest, 1, held_cm);
+  const OperandPlan plan_b_alone = planOperand("B", s.smem_b, p.smem_b, widest, p.cta_tile.k, widest, 1, 1);
+  TG_INTERNAL_CHECK(plan_b_alone.box_rows == plan_b.tile_rows && plan_b_alone.blocks == plan_b.blocks)
       << "a B tile loaded alone is one box of its rows per block (tg_load_stage): " << p.toString();
-  const OperandPlan launch_b =
-      planOperand("B", s.smem_b, p.smem_b, p.cta_tile.n, p.cta_tile.k, p.cta_tile.n, 1, cm, land_b);
+  const OperandPlan launch_b = planOperand("B", s.smem_b, p.smem_b, p.cta_tile.n, p.cta_tile.k, p.cta_tile.n, 1, cm);
   // The kernel loads a B tile of any width with the widest's boxes, the map setting their rows: one
   // box of the tile's rows per block along K, landing the tile's rows times its K bytes.
   TG_INTERNAL_CHECK(!p.width_at_launch || (major_b == Major::K && launch_b.sharers == 1 &&
                                            launch_b.box_rows == p.cta_tile.n && launch_b.blocks == plan_b.blocks))
       << "a kernel reading its tile width at launch needs a K-major B loaded alone: " << p.toString();
   const int64_t b_row_bytes = p.cta_tile.k * scheduler::bytes(prob.b_dtype);
-  const OperandMap map_a = operandMap(s, 'a', plan_a, p.row_classes_a);
-  const OperandMap map_b = operandMap(s, 'b', launch_b, p.row_classes_b);
+  const OperandMap map_a = operandMap(s, 'a', plan_a);
+  const OperandMap map_b = operandMap(s, 'b', launch_b);
   // Batched kernels address their operands in 3-D tensor maps.
   const bool batched = prob.batch > 1;
   // TMA stores need C's rows (and batches) 16-byte aligned; otherwise the epilogue stores directly.
@@ -406,8 +362,6 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   const auto add_operand = [&](const char* group, const OperandPlan& plan, Major major,
                                const std::optional<DescriptorSteps>& steps) {
     config.flag("K_MAJOR", major == Major::K, "", group)
-        .flag("ROW_CLASSES", plan.row_classes, "loaded in classes of rows 8 apart, a tensor map each", group)
-        .value("MAPS", plan.row_classes ? scheduler::kRowClasses : 1, "tensor maps the kernel takes", group)
         .value("BOX_WIDTH", plan.width, "TMA box elements along the contiguous mode (one swizzle row)", group)
         .value("BOX_ROWS", plan.box_rows, "", group)
         .value("TILE_ROWS", plan.tile_rows, "", group)
@@ -442,10 +396,8 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   // Computing C^T, the kernel's A is the caller's B and its B the caller's A.
   // Every sm_90 kernel has one signature; what a configuration does not read is passed as zeros.
   source.args = {{"prob", ArgKind::Problem, "", {}, {}},
-                 {"tmap_a", ArgKind::TensorMap, p.swap_ab ? "B" : "A", map_a.spec, map_a.padded, 0,
-                  p.row_classes_a ? scheduler::kRowClasses : 0},
-                 {"tmap_b", ArgKind::TensorMap, p.swap_ab ? "A" : "B", map_b.spec, map_b.padded, 0,
-                  p.row_classes_b ? scheduler::kRowClasses : 0},
+                 {"tmap_a", ArgKind::TensorMap, p.swap_ab ? "B" : "A", map_a.spec, map_a.padded},
+                 {"tmap_b", ArgKind::TensorMap, p.swap_ab ? "A" : "B", map_b.spec, map_b.padded},
                  tma_store ? KernelArg{"tmap_c", ArgKind::TensorMap, "C", map_c, {}}
                            : unusedArg("tmap_c", ArgKind::TensorMap),
                  KernelArg{"C", ArgKind::Pointer, "C", {}, {}},

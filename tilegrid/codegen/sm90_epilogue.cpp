@@ -82,9 +82,6 @@ void addSm90EpilogueConfig(const scheduler::MatmulSchedule& s, ConfigBlock& conf
   TG_INTERNAL_CHECK(slab_n <= p.warp_tile.n && slab_n % 8 == 0 && p.epilogue_tile.m == p.epilogueRows())
       << "epilogue tile " << p.epilogue_tile.toString() << " does not tile the cta tile " << p.cta_tile.toString();
   const bool tma_store = tmaStoresC(s), both = s.storesCBothWays();
-  // Row classes of a K-major operand permute the accumulators' rows (A) or columns (B).
-  const bool rows_classed = p.row_classes_a && scheduler::majorOfA(s.kernelProblem().layout) == scheduler::Major::K;
-  const bool cols_classed = p.row_classes_b && scheduler::majorOfB(s.kernelProblem().layout) == scheduler::Major::K;
   const bool both_orientations = s.cOrientationAtLaunch();
   config.value("SLAB_N", slab_n, "epilogue slab width (columns of the warpgroup's tile)")
       .flag("TMA_STORE_C", both || tma_store, "the kernel may store C by TMA")
@@ -106,11 +103,8 @@ void addSm90EpilogueConfig(const scheduler::MatmulSchedule& s, ConfigBlock& conf
     // Straight, a warp's lanes walk n (axis 1 of gmem_c) along a row m; transposed, they walk m.
     const bool row_contiguous = constantStep(c.gmem_c, transposed ? 0 : 1) == 1;
     config.flag("TRANSPOSED", transposed, "", group)
-        .flag("STMATRIX",
-              stmatrixFits(c.smem_epilogue, s.problem.out_dtype, transposed) && !(transposed ? rows_classed : cols_classed),
-              "slabs are filled by stmatrix (its lines of 8 run along n straight, m transposed: that mode's "
-              "accumulators must come in order)",
-              group)
+        .flag("STMATRIX", stmatrixFits(c.smem_epilogue, s.problem.out_dtype, transposed),
+              "slabs are filled by stmatrix", group)
         .value("BLOCK_STEP", blockStep(c.smem_epilogue, p.warp_tile.m),
                "slab offset from a warpgroup's 64-row block 0 to block 1 (0: indexed through the row)", group)
         .value("BOX_ROWS", box_rows, "slab rows a TMA store box covers", group)

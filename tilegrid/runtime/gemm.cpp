@@ -18,7 +18,6 @@
 #include "tilegrid/runtime/kernel_cache.h"
 #include "tilegrid/runtime/launcher.h"
 #include "tilegrid/runtime/tensor_map.h"
-#include "tilegrid/scheduler/row_classes.h"
 #include "tilegrid/scheduler/schedule.h"
 
 namespace tilegrid {
@@ -61,10 +60,6 @@ struct Gemm::State {
     Operand operand = Operand::A;
     std::optional<codegen::TensorMapSpec> map;
     std::optional<uint64_t> padded_at;  // the operand is read through its padded copy at this offset
-    // Read in row classes: the maps' count, and which of the kernel's operands (its shifts'
-    // field in tg_problem).
-    int64_t row_classes = 0;
-    char kernel_operand = 0;
   };
   std::vector<Arg> args;
   struct Pad {
@@ -147,14 +142,6 @@ Gemm::State::State(scheduler::MatmulSchedule s) : schedule(std::move(s)), source
       if (a.slot == Slot::TensorMap) {
         TG_INTERNAL_CHECK(arg.tensor_map.has_value()) << "tensor map argument " << arg.name << " has no description";
         a.map = arg.tensor_map;
-        if (arg.row_classes > 0) {
-          TG_INTERNAL_CHECK(arg.row_classes == scheduler::kRowClasses && (arg.name == "tmap_a" || arg.name == "tmap_b") &&
-                            !arg.padded)
-              << "kernel " << source.kernel_name << " argument " << arg.name << ": " << arg.row_classes
-              << " row classes; the kernel's A or B take " << scheduler::kRowClasses << ", unpadded";
-          a.row_classes = arg.row_classes;
-          a.kernel_operand = arg.name.back();
-        }
       }
       if (arg.padded) {
         TG_INTERNAL_CHECK(a.operand != Operand::C) << "C is written in place, never through a padded copy";
@@ -218,21 +205,6 @@ void Gemm::run(const void* a, const void* b, void* c, void* workspace, size_t wo
     }
     runtime::padRows(std::span<const runtime::PadJob>(jobs.data(), s.pads.size()), stream);
   }
-  // Operands read in row classes: a map per class, and the classes' shifts in the problem argument
-  // (they depend on where the operand starts).
-  using ClassMaps = std::array<CUtensorMap, scheduler::kRowClasses>;
-  std::array<ClassMaps, 2> class_maps;
-  for (size_t i = 0; i < s.args.size(); ++i) {
-    const State::Arg& arg = s.args[i];
-    if (arg.row_classes == 0) continue;
-    const bool a_side = arg.kernel_operand == 'a';
-    unsigned char* shifts = a_side ? problem_args.row_shift_a : problem_args.row_shift_b;
-    for (int64_t cls = 0; cls < arg.row_classes; ++cls) {
-      const runtime::RowClassMap m = runtime::rowClassMap(*arg.map, arg.row_classes, cls, address(arg.operand));
-      class_maps[a_side ? 0 : 1][static_cast<size_t>(cls)] = runtime::encodeTensorMap(m.spec, m.base);
-      shifts[cls] = static_cast<unsigned char>(m.shift);
-    }
-  }
   runtime::KernelArgs args;
   for (const State::Arg& arg : s.args) {
     const CUdeviceptr at = arg.padded_at ? ws + *arg.padded_at : address(arg.operand);
@@ -242,13 +214,7 @@ void Gemm::run(const void* a, const void* b, void* c, void* workspace, size_t wo
       case State::Slot::NullTensorMap: args.add(CUtensorMap{}); break;
       case State::Slot::Workspace: args.add(ws); break;
       case State::Slot::Pointer: args.add(at); break;
-      case State::Slot::TensorMap:
-        if (arg.row_classes > 0) {
-          args.add(class_maps[arg.kernel_operand == 'a' ? 0 : 1]);
-        } else {
-          args.add(runtime::encodeTensorMap(*arg.map, at));
-        }
-        break;
+      case State::Slot::TensorMap: args.add(runtime::encodeTensorMap(*arg.map, at)); break;
     }
   }
   s.kernel->launchResident(s.launch, args, stream);

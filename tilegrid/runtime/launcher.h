@@ -18,7 +18,7 @@ namespace tilegrid::runtime {
 // data() points into the object itself.
 class KernelArgs {
  public:
-  static constexpr size_t kMaxArgs = 16, kMaxBytes = 4096, kAlign = 128;
+  static constexpr size_t kMaxArgs = 16, kMaxBytes = 2048, kAlign = 128;
 
   KernelArgs() = default;
   KernelArgs(const KernelArgs&) = delete;

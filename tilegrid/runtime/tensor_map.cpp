@@ -70,26 +70,6 @@ void validateTensorMap(const TensorMapSpec& spec, uint64_t base_address) {
       << "-byte swizzle span; use a narrower box or a 3-D map";
 }
 
-RowClassMap rowClassMap(const TensorMapSpec& operand, int64_t classes, int64_t cls, uint64_t base) {
-  const auto esize = static_cast<uint64_t>(scheduler::bytes(operand.dtype));
-  TG_INTERNAL_CHECK(operand.dims.size() == 2 && operand.strides_bytes.size() == 1 && classes >= 1 && cls >= 0 &&
-                    cls < classes && operand.dims[1] > static_cast<uint64_t>(cls))
-      << "row class " << cls << " of " << classes << ": the operand map must be 2-D with more rows than the class's index";
-  TG_USER_CHECK(base % esize == 0) << "row classes: the operand's address 0x" << std::hex << base << std::dec
-                                   << " is not aligned to its " << esize << "-byte elements";
-  const uint64_t row_bytes = operand.strides_bytes[0];
-  const uint64_t first = base + static_cast<uint64_t>(cls) * row_bytes;
-  RowClassMap out;
-  out.shift = static_cast<int64_t>(first % 16 / esize);
-  out.base = first - static_cast<uint64_t>(out.shift) * esize;
-  out.spec = operand;
-  out.spec.dims[0] = operand.dims[0] + static_cast<uint64_t>(out.shift);
-  out.spec.dims[1] = (operand.dims[1] - static_cast<uint64_t>(cls) + static_cast<uint64_t>(classes) - 1) /
-                     static_cast<uint64_t>(classes);
-  out.spec.strides_bytes[0] = row_bytes * static_cast<uint64_t>(classes);
-  return out;
-}
-
 CUtensorMap encodeTensorMap(const TensorMapSpec& spec, CUdeviceptr base) {
   validateTensorMap(spec, base);
   currentDevice();

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include "tilegrid/ir/check.h"
-#include "tilegrid/scheduler/row_classes.h"
 
 namespace tilegrid::scheduler {
 
@@ -100,19 +99,6 @@ void toEightBitInputs(MatmulParams& p, const MatmulProblem& problem, const Devic
   // keeps its own tile).
   for (Decision& d : trace) {
     if (d.what == "tile") d.choice = eightBitTile(d.choice);
-  }
-  // Row classes chosen for the 16-bit problem hold for 8-bit rows only where the classes' rows are
-  // still 16 bytes apart (an even leading dimension); elsewhere the operand is padded.
-  const MatmulProblem kernel = p.kernelProblem(problem);
-  for (const char operand : {'a', 'b'}) {
-    bool& classes = operand == 'a' ? p.row_classes_a : p.row_classes_b;
-    if (!classes) continue;
-    if (const auto refusal = rowClassesRefusal(kernel, p, operand)) {
-      classes = false;
-      (operand == 'a' ? p.pad_a : p.pad_b) = true;
-      trace.push_back({"row classes", std::string(operand == 'a' ? "A" : "B") + " padded instead",
-                       "toEightBitInputs: " + *refusal, {}});
-    }
   }
   trace.push_back({"8-bit inputs", "K tile " + std::to_string(p.cta_tile.k),
                    "toEightBitInputs: chosen as the 16-bit problem of K/2 (" + sixteen_bit_tile +

@@ -11,7 +11,6 @@
 #include "tilegrid/scheduler/eight_bit_inputs.h"
 #include "tilegrid/scheduler/grid_model.h"
 #include "tilegrid/scheduler/operand_padding.h"
-#include "tilegrid/scheduler/row_classes.h"
 #include "tilegrid/scheduler/sm90_tile_ranking.h"
 #include "tilegrid/scheduler/sm90_tiles.h"
 #include "tilegrid/scheduler/tile_eligibility.h"
@@ -293,11 +292,9 @@ MatmulParams chooseParams16(const MatmulProblem& user_problem, const DeviceSpec&
   // Misaligned operands: sm_90 reads padded copies of all of them (TMA), sm_80 of those where the
   // copy pays. An sm_80 kernel then sees the padded operands aligned and schedules for that; an sm_90
   // kernel decides after the one-wave fit, which may turn the problem around.
-  // (sm_90 marks every misaligned operand here; chooseRowClasses then reads those it can without a copy.)
   const auto padded = [&](const MatmulProblem& kernel, char operand) {
-    if (p.arch == Arch::Sm90) return operandMisaligned(kernel, operand);
     if (overrides.pad) return *overrides.pad && operandMisaligned(kernel, operand);
-    return padPaysSm80(kernel, operand);
+    return p.arch == Arch::Sm90 ? operandMisaligned(kernel, operand) : padPaysSm80(kernel, operand);
   };
   const auto choosePads = [&] {
     const MatmulProblem kernel = p.kernelProblem(user_problem);
@@ -441,34 +438,18 @@ MatmulParams chooseParams16(const MatmulProblem& user_problem, const DeviceSpec&
          : p.stream_k                     ? "default: persistent sm_90 with M and N of 128 or more"
          : p.arch != Arch::Sm90 || !p.persistent ? "only persistent sm_90 kernels cut K"
                                                  : "M or N under 128 over half a wave: reading the larger operand bounds it");
+  decide("padded copies", std::string(p.pad_a ? "A" : "") + (p.pad_a && p.pad_b ? " and " : "") + (p.pad_b ? "B" : "") +
+                              (p.pad_a || p.pad_b ? "" : "none"),
+         overrides.pad ? "override" : p.arch == Arch::Sm90 ? "sm_90: every operand whose rows are not 16-byte aligned (TMA)"
+                                                           : "padPaysSm80: where the copy costs less than narrow loads");
   p.smem_a = chooseSmemAtom(majorOfA(problem.layout), problem.a_dtype,
                             majorOfA(problem.layout) == Major::K ? p.cta_tile.k : p.cta_tile.m);
   p.smem_b = chooseSmemAtom(majorOfB(problem.layout), problem.b_dtype,
                             majorOfB(problem.layout) == Major::K ? p.cta_tile.k : p.cta_tile.n);
   chooseEpilogue(problem, p);
-  // sm_90: misaligned operands are read in row classes where the kernel allows (its tiles and slabs
-  // are known now), else through padded copies; --pad-operands on keeps the copies.
-  std::string classes_rule;
-  if (p.arch == Arch::Sm90 && overrides.pad != true) {
-    classes_rule = chooseRowClasses(problem, p);
-    TG_USER_CHECK(overrides.pad != false || (!p.pad_a && !p.pad_b))
-        << "padded copies are off (--pad-operands off), but this sm_90 kernel must pad a misaligned operand ("
-        << classes_rule << "): TMA reads only 16-byte aligned rows";
-    decide("row classes", std::string(p.row_classes_a ? "A" : "") + (p.row_classes_a && p.row_classes_b ? " and " : "") +
-                              (p.row_classes_b ? "B" : "") + (p.row_classes_a || p.row_classes_b ? "" : "none"),
-           "chooseRowClasses: " + classes_rule);
-  }
-  decide("padded copies", std::string(p.pad_a ? "A" : "") + (p.pad_a && p.pad_b ? " and " : "") + (p.pad_b ? "B" : "") +
-                              (p.pad_a || p.pad_b ? "" : "none"),
-         overrides.pad ? "override"
-         : p.arch == Arch::Sm90 ? "sm_90: every operand whose rows are not 16-byte aligned and that row classes cannot read"
-                                : "padPaysSm80: where the copy costs less than narrow loads");
   // 16-byte copies where the operand's alignment allows or it is padded.
-  // (Row classes load whole 16-byte rows of their class maps.)
-  p.vec_a = p.pad_a || p.row_classes_a ? granuleElems(problem.a_dtype)
-                                       : std::min(granuleElems(problem.a_dtype), problem.align_a);
-  p.vec_b = p.pad_b || p.row_classes_b ? granuleElems(problem.b_dtype)
-                                       : std::min(granuleElems(problem.b_dtype), problem.align_b);
+  p.vec_a = p.pad_a ? granuleElems(problem.a_dtype) : std::min(granuleElems(problem.a_dtype), problem.align_a);
+  p.vec_b = p.pad_b ? granuleElems(problem.b_dtype) : std::min(granuleElems(problem.b_dtype), problem.align_b);
 
   // As many stages as fit, up to the arch's cap. An sm_80 staged epilogue gives way where its slabs
   // would cost a stage (A100, fp32 output): a stage hides more than 16-byte stores save.

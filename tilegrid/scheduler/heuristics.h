@@ -33,8 +33,7 @@ struct ScheduleOverrides {
   // sm_90: compute C^T = B^T * A^T (MatmulParams::swap_ab); the heuristic decides when unset.
   std::optional<bool> swap_ab = std::nullopt;
   // Read every operand promised less than 16-byte alignment through a padded copy (true) or none
-  // (false: sm_80 copies in narrower pieces, sm_90 reads in row classes and refuses a kernel that
-  // cannot); the heuristic decides when unset.
+  // (false; sm_80 only, whose narrower copies need no padding); the heuristic decides when unset.
   std::optional<bool> pad = std::nullopt;
   // sm_80: the order of a warp's mma.sync (MatmulParams::mma_order); by B's layout when unset.
   std::optional<MmaOrder> mma_order = std::nullopt;

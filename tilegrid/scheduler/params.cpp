@@ -8,7 +8,6 @@
 #include "tilegrid/ir/enum_names.h"
 #include "tilegrid/ir/check.h"
 #include "tilegrid/scheduler/operand_padding.h"
-#include "tilegrid/scheduler/row_classes.h"
 
 namespace tilegrid::scheduler {
 
@@ -295,35 +294,22 @@ void MatmulParams::validate(const MatmulProblem& user_problem, const DeviceSpec&
     TG_USER_CHECK(!pad || misaligned) << "pad_" << operand << " is set, but " << name
                                       << " is already 16-byte aligned (align_" << operand << " " << align
                                       << " elements): there is nothing to pad";
-    const bool classes = operand == 'a' ? row_classes_a : row_classes_b;
-    TG_USER_CHECK(pad || classes || !misaligned || arch == Arch::Sm80)
+    TG_USER_CHECK(pad || !misaligned || arch == Arch::Sm80)
         << "sm_90 kernels load " << name << " by TMA, which reads only 16-byte aligned rows, and align_" << operand
-        << " is " << align << " elements: pad_" << operand << " (a padded copy) or row_classes_" << operand
-        << " (tensor maps over classes of rows 8 apart) must be set";
-    TG_USER_CHECK(!(pad && classes)) << "pad_" << operand << " and row_classes_" << operand
-                                     << " are both set: " << name << " is read one way, padded or in row classes";
-    if (classes) {
-      const auto refusal = rowClassesRefusal(problem, *this, operand);
-      TG_USER_CHECK(!refusal) << "row_classes_" << operand << " is set, but " << name
-                              << " cannot be read in row classes here: " << *refusal;
-    }
+        << " is " << align << " elements: pad_" << operand
+        << " must be set (--pad-operands on: the runtime reads a padded copy)";
   };
   checkPad(pad_a, 'a');
   checkPad(pad_b, 'b');
-  TG_USER_CHECK(row_classes_a == row_classes_b || majorOfA(problem.layout) != Major::MN ||
-                majorOfB(problem.layout) != Major::MN)
-      << "row classes of an MN-major operand permute K: with layout " << scheduler::toString(problem.layout)
-      << " both A and B are MN-major, and row_classes must be set for both or neither";
   const auto checkVec = [](int64_t vec, int64_t align, bool pad, DType type, const char* what) {
-    // (`pad`: padded or read in row classes, both in 16-byte rows.)
     const int64_t allowed = pad ? granuleElems(type) : align;
     TG_USER_CHECK(isPow2(vec) && vec * bytes(type) <= 16 && vec <= allowed)
         << "vec_" << what << " is " << vec << ": it must be a power of two, at most 16 bytes of "
         << scheduler::toString(type) << " and at most the operand's alignment (" << allowed << " elements"
         << (pad ? ", padded" : "") << ")";
   };
-  checkVec(vec_a, problem.align_a, pad_a || row_classes_a, problem.a_dtype, "a");
-  checkVec(vec_b, problem.align_b, pad_b || row_classes_b, problem.b_dtype, "b");
+  checkVec(vec_a, problem.align_a, pad_a, problem.a_dtype, "a");
+  checkVec(vec_b, problem.align_b, pad_b, problem.b_dtype, "b");
   const int64_t smem = smemBytes(problem);
   TG_USER_CHECK(smem <= device.smem_per_block)
       << "cta_tile " << cta_tile.toString() << " with " << stages << " stages needs " << smem
@@ -346,9 +332,6 @@ std::string MatmulParams::toString(ParamsText what) const {
   }
   // The padded copies are made at launch; the kernel reads them as it reads aligned operands.
   if ((pad_a || pad_b) && what == ParamsText::All) text += fmt::format(" padded {}", pad_a && pad_b ? "A/B" : pad_a ? "A" : "B");
-  if (row_classes_a || row_classes_b) {
-    text += fmt::format(" row classes {}", row_classes_a && row_classes_b ? "A/B" : row_classes_a ? "A" : "B");
-  }
   text += fmt::format(" smem A {} / B {} / epilogue {}", scheduler::toString(smem_a.kind), scheduler::toString(smem_b.kind),
                       stage_epilogue ? epilogue_tile.toString() + " " + scheduler::toString(smem_epilogue.kind)
                                      : std::string("from registers"));
@@ -407,7 +390,6 @@ void to_json(nlohmann::json& j, const MatmulParams& p) {
                      {"stages", p.stages},
                      {"vec", {p.vec_a, p.vec_b}},
                      {"pad", {p.pad_a, p.pad_b}},
-                     {"row_classes", {p.row_classes_a, p.row_classes_b}},
                      {"smem_a", atomJson(p.smem_a)},
                      {"smem_b", atomJson(p.smem_b)},
                      {"epilogue_tile", tileJson(p.epilogue_tile)},
@@ -448,10 +430,6 @@ void from_json(const nlohmann::json& j, MatmulParams& p) {
     TG_USER_CHECK(pad.is_array() && pad.size() == 2) << "params.pad must be [a, b]";
     p.pad_a = pad[0].get<bool>();
     p.pad_b = pad[1].get<bool>();
-    const nlohmann::json classes = j.value("row_classes", nlohmann::json::array({false, false}));
-    TG_USER_CHECK(classes.is_array() && classes.size() == 2) << "params.row_classes must be [a, b]";
-    p.row_classes_a = classes[0].get<bool>();
-    p.row_classes_b = classes[1].get<bool>();
     p.smem_a = atomFrom(j.at("smem_a"), "smem_a");
     p.smem_b = atomFrom(j.at("smem_b"), "smem_b");
     p.epilogue_tile = tileFrom(j.at("epilogue_tile"), "epilogue_tile");

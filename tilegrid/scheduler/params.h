@@ -71,11 +71,8 @@ struct MatmulParams {
   int64_t vec_a = 8, vec_b = 8;
   // The kernel reads A (B) through a copy whose rows are padded to 128-byte lines, made before every
   // launch (operand_padding.h). Only for operands promised less than 16-byte alignment; sm_90
-  // kernels read every such operand padded or in row classes.
+  // kernels pad every such operand.
   bool pad_a = false, pad_b = false;
-  // sm_90: the kernel loads A (B) by TMA in classes of rows 8 apart, one tensor map per class, whose
-  // rows are then 16-byte aligned whatever the operand's alignment (row_classes.h).
-  bool row_classes_a = false, row_classes_b = false;
   SmemAtom smem_a, smem_b;
   // The epilogue stages output tiles of epilogue_tile through shared memory with this atom.
   TileShape epilogue_tile;

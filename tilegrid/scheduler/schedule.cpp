@@ -8,7 +8,6 @@
 #include "tilegrid/scheduler/epilogue_plan.h"
 #include "tilegrid/scheduler/grid_traversal.h"
 #include "tilegrid/scheduler/operand_padding.h"
-#include "tilegrid/scheduler/row_classes.h"
 
 namespace tilegrid::scheduler {
 namespace {
@@ -132,9 +131,6 @@ MatmulSchedule scheduleWith(MatmulProblem user_problem, const DeviceSpec& device
                    copyTile("copy_a", cta.m, layout_a.major, problem.a_dtype),
                    copyTile("copy_b", params.compiledTile().n, layout_b.major, problem.b_dtype),
                    buildWarpGrid(cta.m / params.warp_tile.m, cta.n / params.warp_tile.n),
-                   buildClassOrder("land_a", layout_a.major == Major::K ? cta.m : cta.k, params.row_classes_a),
-                   buildClassOrder("land_b", layout_b.major == Major::K ? params.compiledTile().n : cta.k,
-                                   params.row_classes_b),
                    banks_a,
                    banks_b,
                    {{"params", params.toString(), "scheduleWith: the caller's", {}}}};
@@ -268,8 +264,7 @@ std::string MatmulSchedule::toString() const {
   out += fmt::format("bank check:\n  A: {}\n  B: {}\n", banks(banks_a), banks(banks_b));
   out += "scheduled domains:\n";
   for (const ir::TensorDomain* d :
-       {&tile_grid, &smem_a, &smem_b, &smem_epilogue, &gmem_a, &gmem_b, &gmem_c, &copy_a, &copy_b, &warp_grid, &land_a,
-        &land_b}) {
+       {&tile_grid, &smem_a, &smem_b, &smem_epilogue, &gmem_a, &gmem_b, &gmem_c, &copy_a, &copy_b, &warp_grid}) {
     std::string text = d->toString();
     std::string indented;
     for (size_t start = 0; start < text.size();) {

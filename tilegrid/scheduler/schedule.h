@@ -76,12 +76,6 @@ struct MatmulSchedule {
   ir::TensorDomain copy_a;         // [row, col] of A's smem tile -> [iteration, thread, vec]
   ir::TensorDomain copy_b;
   ir::TensorDomain warp_grid;      // [warp_m, warp_n] -> warp index
-  // The order in which each operand tile's rows (along M or N K-major, along K MN-major) land in
-  // its shared-memory tile: [row] -> [position], the identity unless the operand is read in row
-  // classes (row_classes.h). wgmma reads positions, so with a K-major operand classed the
-  // accumulators' rows (A) or columns (B) come in this order too.
-  ir::TensorDomain land_a;
-  ir::TensorDomain land_b;
   OperandBankCheck banks_a, banks_b;
   // How the params were chosen (chooseParams), or that the caller gave them (scheduleWith).
   DecisionTrace decisions;

@@ -7,17 +7,6 @@ static_assert(tg_config::EPILOGUE_BIAS_AXIS >= 0 && tg_config::EPILOGUE_BIAS_AXI
 static_assert(tg_config::HAS_EPILOGUE || (!tg_config::EPILOGUE_AUX && tg_config::EPILOGUE_BIAS_AXIS == 0 &&
                                           !tg_config::EPILOGUE_READS_C && !tg_config::EPILOGUE_READS_RESIDUAL),
               "the identity epilogue reads and writes nothing");
-// Row classes (tilegrid/scheduler/row_classes.h) permute K (both operands MN-major) or the
-// accumulators' rows and columns (K-major operands), never both. The epilogue gets each value's own
-// row and column, except that a pair's columns then lie apart: classes of columns come only beside
-// epilogues that read and write nothing per row or column.
-static_assert(tg_config::ROW_CLASSES == 8 &&
-                  !(tg_config::K_CLASSED && (tg_config::ACC_ROWS_CLASSED || tg_config::ACC_COLS_CLASSED)),
-              "row classes of 8, along K or along M and N");
-static_assert(!tg_config::ACC_COLS_CLASSED ||
-                  (tg_config::EPILOGUE_BIAS_AXIS == 0 && !tg_config::EPILOGUE_AUX && !tg_config::EPILOGUE_READS_C &&
-                   !tg_config::EPILOGUE_READS_RESIDUAL),
-              "columns in classes: the epilogue reads nothing per column");
 
 // The matrices' elements at (m, n), each read on its own.
 __device__ __forceinline__ tg_ep_inputs tg_ep_load_inputs(const tg_epilogue_args& ep, int m, int n, int batch) {
@@ -77,8 +66,7 @@ __device__ __forceinline__ void tg_epilogue_pair(float& v0, float& v1, const tg_
 template <bool Transposed>
 __device__ __forceinline__ constexpr bool tg_aux_by_rows() {
   if constexpr (tg_config::EPILOGUE_AUX) {
-    // A quad's pieces are rows 8 apart, which row classes part (ACC_ROWS_CLASSED).
-    return !Transposed && sizeof(tg_aux_t) == 2 && !tg_config::ACC_ROWS_CLASSED;
+    return !Transposed && sizeof(tg_aux_t) == 2;
   } else {
     return false;
   }
@@ -162,7 +150,7 @@ __device__ __forceinline__ void tg_load_row_piece(const void* base, long long ld
 template <bool Transposed>
 __device__ __forceinline__ constexpr bool tg_inputs_by_rows() {
   using namespace tg_config;
-  if constexpr (Transposed || !(EPILOGUE_READS_C || EPILOGUE_READS_RESIDUAL) || ACC_ROWS_CLASSED) {
+  if constexpr (Transposed || !(EPILOGUE_READS_C || EPILOGUE_READS_RESIDUAL)) {
     return false;
   } else {
     return (!EPILOGUE_READS_C || sizeof(tg_c_in_t) == 2) && (!EPILOGUE_READS_RESIDUAL || sizeof(tg_residual_t) == 2);

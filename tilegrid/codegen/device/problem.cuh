@@ -50,9 +50,6 @@ struct tg_problem {
   // sm_90: 1 where the kernel computes C^T = B^T A^T (the caller's problem turned around, each tile
   // stored transposed), 0 where it computes C = A B; read by kernels holding both orientations.
   int c_transposed;
-  // sm_90, operands read in row classes: per class, the elements its tensor map starts before the
-  // class's first row (that row's start rounded down to 16 bytes), set at each launch.
-  unsigned char row_shift_a[8], row_shift_b[8];
   // How the launched grid of a persistent sm_90 kernel divides the work units: the scheduler's
   // planWorkSplit for exactly the clusters launched.
   tg_work_split split;

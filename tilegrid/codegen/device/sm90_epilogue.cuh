@@ -67,19 +67,9 @@ __device__ __forceinline__ void tg_fill_slab_block(const float (&acc)[Regs], tg_
                                                    const tg_tile_place& at) {
   using namespace tg_config;
   constexpr tg_c_tag<Ep> c;
-  // Accumulator rows and columns are the tile's in the order its operand tiles' rows landed
-  // (tg_acc_row / tg_acc_col: the identity unless a K-major operand is read in row classes, which
-  // permute within blocks of 64): the slab holds them where they belong. The tile's row of the
-  // block's accumulator row x, the slab row it goes to, and the slab column of accumulator column
-  // col0 + x.
-  const int block_row0 = tg_consumer_tile_row(consumer) + mb * 64;
-  const auto tile_row_of = [&](int x) { return tg_acc_row(block_row0 + x); };
-  const int block_first = consumer * WM + (Ep::BLOCK_STEP == 0 ? mb * 64 : 0);
-  const auto slab_row = [&](int x) { return block_first + tg_acc_row(block_row0 + x) - block_row0; };
-  const auto slab_col = [&](int x) { return tg_acc_col(col0 + x) - col0; };
-  // The lane's first accumulator row of the block.
-  const int lane_row = warp * 16 + lane / 4;
-  [[maybe_unused]] const int tile_row = tg_consumer_tile_row(consumer) + mb * 64 + lane_row;
+  // The block's rows in the tile, for the epilogue.
+  const int tile_row = tg_consumer_tile_row(consumer) + mb * 64 + warp * 16 + lane / 4;
+  const int first_row = consumer * WM + (Ep::BLOCK_STEP == 0 ? mb * 64 : 0) + warp * 16;
   tg_out_t* const slab = smem_c + (Ep::BLOCK_STEP == 0 ? 0 : mb * Ep::BLOCK_STEP);
   if constexpr (Ep::STMATRIX) {
     constexpr bool AUX_BY_ROWS = tg_aux_by_rows<Ep::TRANSPOSED>(), INPUTS_BY_ROWS = tg_inputs_by_rows<Ep::TRANSPOSED>();
@@ -118,7 +108,7 @@ __device__ __forceinline__ void tg_fill_slab_block(const float (&acc)[Regs], tg_
         float v0 = acc[a], v1 = acc[a + 1];
         [[maybe_unused]] tg_ep_inputs inputs[2];
         if constexpr (INPUTS_BY_ROWS) tg_unpack_inputs(c_pairs, residual_pairs, b, inputs);
-        tg_tile_epilogue_pair<Ep, !AUX_BY_ROWS>(v0, v1, at, tile_row_of(lane_row + (b % 2) * 8),
+        tg_tile_epilogue_pair<Ep, !AUX_BY_ROWS>(v0, v1, at, tile_row + (b % 2) * 8,
                                                 col0 + (j + b / 2) * 8 + (lane % 4) * 2, &aux_pairs[b],
                                                 INPUTS_BY_ROWS ? inputs : nullptr);
         r[b] = tg_pack_pair<tg_out_t>(v0, v1);
@@ -127,13 +117,11 @@ __device__ __forceinline__ void tg_fill_slab_block(const float (&acc)[Regs], tg_
         tg_store_aux_rows(at.prob->epilogue, aux_pairs, at.m0 + tile_row, at.n0 + col0 + j * 8, at.M, at.N, at.batch,
                           lane);
       }
-      // Each lane addresses one line of 8 elements: a slab line may go anywhere, the 8 elements
-      // along it stay together (the configuration keeps their order: Ep::STMATRIX).
       if constexpr (Ep::TRANSPOSED) {
-        const int m = block_first + warp * 16 + (lane / 8) % 2 * 8, n = slab_col((j + lane / 16) * 8 + lane % 8);
+        const int m = first_row + (lane / 8) % 2 * 8, n = (j + lane / 16) * 8 + lane % 8;
         tg_stmatrix_x4_trans(slab + tg_smem_epilogue(c, m, n, buffer), r);
       } else {
-        const int m = slab_row(warp * 16 + lane % 8 + (lane / 8) % 2 * 8), n = (j + lane / 16) * 8;
+        const int m = first_row + lane % 8 + (lane / 8) % 2 * 8, n = (j + lane / 16) * 8;
         tg_stmatrix_x4(slab + tg_smem_epilogue(c, m, n, buffer), r);
       }
     }
@@ -145,10 +133,10 @@ __device__ __forceinline__ void tg_fill_slab_block(const float (&acc)[Regs], tg_
       for (int half = 0; half < 2; ++half) {
         const int a = 4 * (col0 / 8 + j) + 2 * half;
         float v[2] = {acc[a], acc[a + 1]};
-        tg_tile_epilogue_pair<Ep>(v[0], v[1], at, tile_row_of(lane_row + half * 8), col0 + j * 8 + (lane % 4) * 2);
+        tg_tile_epilogue_pair<Ep>(v[0], v[1], at, tile_row + half * 8, col0 + j * 8 + (lane % 4) * 2);
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
-          const int m = slab_row(lane_row + half * 8), n = slab_col(j * 8 + (lane % 4) * 2 + e);
+          const int m = first_row + lane / 4 + half * 8, n = j * 8 + (lane % 4) * 2 + e;
           slab[tg_smem_epilogue(c, m, n, buffer)] = tg_dtype<tg_out_t>::from_float(v[e]);
         }
       }
@@ -158,17 +146,11 @@ __device__ __forceinline__ void tg_fill_slab_block(const float (&acc)[Regs], tg_
     for (int j = 0; j < SLAB_N / 8; ++j) {
 #pragma unroll
       for (int half = 0; half < 2; ++half) {
-        const int m = slab_row(lane_row + half * 8), n = j * 8 + (lane % 4) * 2;
+        const int m = first_row + lane / 4 + half * 8, n = j * 8 + (lane % 4) * 2;
         const int a = 4 * (col0 / 8 + j) + 2 * half;
         float v0 = acc[a], v1 = acc[a + 1];
-        tg_tile_epilogue_pair<Ep>(v0, v1, at, tile_row_of(lane_row + half * 8), col0 + j * 8 + (lane % 4) * 2);
-        if constexpr (ACC_COLS_CLASSED) {
-          // The pair's columns lie apart in the tile (there is no fused epilogue to read pairs).
-          slab[tg_smem_epilogue(c, m, slab_col(n), buffer)] = tg_dtype<tg_out_t>::from_float(v0);
-          slab[tg_smem_epilogue(c, m, slab_col(n + 1), buffer)] = tg_dtype<tg_out_t>::from_float(v1);
-        } else {
-          tg_store_pair(slab + tg_smem_epilogue(c, m, n, buffer), v0, v1);
-        }
+        tg_tile_epilogue_pair<Ep>(v0, v1, at, tile_row + half * 8, col0 + j * 8 + (lane % 4) * 2);
+        tg_store_pair(slab + tg_smem_epilogue(c, m, n, buffer), v0, v1);
       }
     }
   }

@@ -42,64 +42,6 @@ __device__ __forceinline__ void tg_load_stage(tg_in_t* smem, const tg_tensor_map
   }
 }
 
-// Calls f(tg_const<cls>{}), one instance per class below Classes: TMA takes a tensor map in kernel
-// parameter space only at a constant offset (a map picked by a runtime index is an illegal
-// instruction), so each class's copy names its own map.
-template <int C, int Classes, typename F>
-__device__ __forceinline__ void tg_with_class(int cls, F&& f) {
-  if constexpr (C + 1 >= Classes) {
-    f(tg_const<C>{});
-  } else if (cls == C) {
-    f(tg_const<C>{});
-  } else {
-    tg_with_class<C + 1, Classes>(cls, f);
-  }
-}
-
-// As tg_load_stage, for an operand read in row classes (Op::ROW_CLASSES): one box per class's 8 rows
-// of each 64-row block and contiguous block, from the class's own map (`maps->map[row % 8]`, whose
-// row i is the operand's row 8 i + class), its contiguous coordinate moved by the class's shift.
-// The box landing at positions [p, p + 8) carries the tile's row `row_at(p)` and the 7 rows of its
-// class after it (tg_row_at_a/b). The sharers load the boxes in turns, each multicasting its own.
-template <typename Op, int Sharers, typename SmemAt, typename RowAt>
-__device__ __forceinline__ void tg_load_stage_in_classes(tg_in_t* smem, const tg_tensor_maps<Op::MAPS>* maps,
-                                                         const unsigned char* shifts, SmemAt at, RowAt row_at,
-                                                         int origin_mn, int k0, int batch, int cta_rank, tg_u64* full) {
-  constexpr int CLASSES = tg_config::ROW_CLASSES, BOXES = Op::TILE_ROWS / CLASSES;
-  static_assert(Op::ROW_CLASSES && Op::MAPS == CLASSES && Op::BOX_ROWS == CLASSES, "one 8-row box a class");
-#pragma unroll
-  for (int block = 0; block < Op::BLOCKS; ++block) {
-    // A loop, not straight-line code: unrolled, the boxes' coordinates outgrew the producer's few
-    // registers (ptxas spilled).
-#pragma unroll 1
-    for (int box = 0; box < BOXES; ++box) {
-      if (Sharers > 1 && (block * BOXES + box) % Sharers != cta_rank) continue;
-      const int position = box * CLASSES, col = block * Op::BOX_WIDTH;
-      // The tile's row (along MN for a K-major tile, K for an MN-major one) and its class: the tile
-      // starts at a multiple of 64 rows, so the class is the tile row's.
-      const int row = row_at(position), cls = row % CLASSES;
-      const int inner = (Op::K_MAJOR ? k0 : origin_mn) + col + shifts[cls];
-      const int outer = ((Op::K_MAJOR ? origin_mn : k0) + row) / CLASSES;
-      tg_in_t* dst = smem + (Op::K_MAJOR ? at(position, col) : at(col, position));
-      tg_with_class<0, CLASSES>(cls, [&](auto c) {
-        const tg_tensor_map* map = &maps->map[decltype(c)::value];
-        if constexpr (Sharers > 1) {
-          constexpr unsigned short cluster_mask = (1u << Sharers) - 1;
-          if constexpr (tg_config::BATCHED) {
-            tg_tma_load_3d_multicast(dst, map, inner, outer, batch, full, cluster_mask);
-          } else {
-            tg_tma_load_2d_multicast(dst, map, inner, outer, full, cluster_mask);
-          }
-        } else if constexpr (tg_config::BATCHED) {
-          tg_tma_load_3d(dst, map, inner, outer, batch, full);
-        } else {
-          tg_tma_load_2d(dst, map, inner, outer, full);
-        }
-      });
-    }
-  }
-}
-
 // The wgmma descriptor of the operand's tile from element `offset` of shared memory at `base`, with
 // the leading and stride byte offsets and swizzle the scheduler derived from the smem domain.
 template <typename Op>

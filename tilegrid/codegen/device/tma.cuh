@@ -1,18 +1,10 @@
 // tilegrid device helpers: TMA (cp.async.bulk.tensor, sm_90). NVRTC cannot include cuda.h, so the
-// tensor map is declared here: 128 opaque bytes, 128-byte aligned as CUDA 13's CUtensorMap (a
-// parameter map on a 64-byte boundary only is an illegal instruction for TMA), passed by value as
+// tensor map is declared here: 128 opaque bytes, 64-byte aligned, passed by value as
 // `const __grid_constant__ tg_tensor_map`.
 #pragma once
 
-struct alignas(128) tg_tensor_map {
+struct alignas(64) tg_tensor_map {
   tg_u64 opaque[16];
-};
-
-// An operand's maps: one, or one per class of rows where the kernel reads it in row classes
-// (tilegrid/scheduler/row_classes.h). One argument either way; with one map, laid out as the map.
-template <int N>
-struct tg_tensor_maps {
-  tg_tensor_map map[N];
 };
 
 // Loads the box at coordinates (c0, c1) (innermost first) into shared memory; completion is

@@ -22,10 +22,8 @@
 // `nvcc -gencode=arch=compute_90a,code=sm_90a -cubin`.
 
 extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
-    TG_KERNEL_NAME(const __grid_constant__ tg_problem prob,
-                   const __grid_constant__ tg_tensor_maps<tg_config::operand_a::MAPS> tmap_a,
-                   const __grid_constant__ tg_tensor_maps<tg_config::operand_b::MAPS> tmap_b,
-                   const __grid_constant__ tg_tensor_map tmap_c,
+    TG_KERNEL_NAME(const __grid_constant__ tg_problem prob, const __grid_constant__ tg_tensor_map tmap_a,
+                   const __grid_constant__ tg_tensor_map tmap_b, const __grid_constant__ tg_tensor_map tmap_c,
                    tg_out_t* __restrict__ C, float* __restrict__ workspace) {
   using namespace tg_config;
   using A = operand_a;
@@ -147,21 +145,10 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
       if (first) unit_tiles[2 * stage] = tile_m, unit_tiles[2 * stage + 1] = tile_n;
       tg_mbarrier_arrive_expect_tx(&full[stage], stage_tx_bytes);
       const int k0 = kt * BK;
-      const auto at_a = [&](int m, int k) { return tg_smem_a(m, k, stage); };
-      const auto at_b = [&](int n, int k) { return tg_smem_b(n, k, stage); };
-      if constexpr (A::ROW_CLASSES) {
-        tg_load_stage_in_classes<A, A::SHARERS>(smem_a, &tmap_a, prob.row_shift_a, at_a,
-                                                [](int p) { return tg_row_at_a(p); }, tile_m * BM, k0, batch,
-                                                cta_rank, &full[stage]);
-      } else {
-        tg_load_stage<A, A::SHARERS>(smem_a, &tmap_a.map[0], at_a, tile_m * BM, k0, batch, cta_rank, &full[stage]);
-      }
-      if constexpr (B::ROW_CLASSES) {
-        tg_load_stage_in_classes<B, C>(smem_b, &tmap_b, prob.row_shift_b, at_b, [](int p) { return tg_row_at_b(p); },
-                                       tile_n * TILE_N, k0, batch, cta_rank, &full[stage]);
-      } else {
-        tg_load_stage<B, C>(smem_b, &tmap_b.map[0], at_b, tile_n * TILE_N, k0, batch, cta_rank, &full[stage]);
-      }
+      tg_load_stage<A, A::SHARERS>(smem_a, &tmap_a, [&](int m, int k) { return tg_smem_a(m, k, stage); }, tile_m * BM,
+                                   k0, batch, cta_rank, &full[stage]);
+      tg_load_stage<B, C>(smem_b, &tmap_b, [&](int n, int k) { return tg_smem_b(n, k, stage); }, tile_n * TILE_N, k0,
+                          batch, cta_rank, &full[stage]);
     };
     // With block scales, the second warp copies each stage's scales asynchronously: it runs the
     // ring's depth ahead of the consumers, as the tiles do, so the scales' latency never reaches
@@ -331,8 +318,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
           // a whole tile's (TMA's zero fill past K adds nothing), so at most BK / (2 IK) - 1 steps
           // multiply zeros. A copy for every count cost the consumers registers and spilled.
           static_assert(BK % (2 * IK) == 0, "the cut K tile runs half or all of a K tile's K steps");
-          // K read in row classes lies permuted within the tile: its zeros are anywhere, all steps run.
-          if (!K_CLASSED && TAIL_STEPS <= BK / (2 * IK)) {
+          if (TAIL_STEPS <= BK / (2 * IK)) {
             multiply_k_tile(full_end, BK / (2 * IK), width);
           } else {
             multiply_k_tile(full_end, BK / IK, width);

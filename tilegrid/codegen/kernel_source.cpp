@@ -10,6 +10,7 @@ std::string LaunchConfig::toString() const {
   std::string text = fmt::format("grid ({},{},{}) block ({},{},{}) dynamic smem {} bytes", grid[0], grid[1], grid[2],
                                  block[0], block[1], block[2], dynamic_smem_bytes);
   if (cluster != std::array<uint32_t, 3>{1, 1, 1}) text += fmt::format(" cluster ({},{},{})", cluster[0], cluster[1], cluster[2]);
+  if (after_prior_grid) text += " overlapping the grid before";
   return text;
 }
 

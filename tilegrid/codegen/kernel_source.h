@@ -18,6 +18,9 @@ struct LaunchConfig {
   // The kernel walks its work units with a grid-stride loop and expects all its CTAs resident at
   // once: the launcher trims grid.x to the clusters the device can hold together.
   bool persistent = false;
+  // Programmatic dependent launch: the kernel may start while the kernel before it in the stream
+  // finishes, and waits for it before touching global memory (sm_90 GEMM kernels: tg_wait_for_prior_grid).
+  bool after_prior_grid = false;
 
   std::string toString() const;
 };

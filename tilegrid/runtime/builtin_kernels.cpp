@@ -33,6 +33,11 @@ struct tg_pad_copies {
 };
 
 extern "C" __global__ void tilegrid_pad_rows(const tg_pad_copies copies) {
+#if __CUDA_ARCH__ >= 900
+  // The GEMM that reads the copies may launch now and set up beside this grid's last CTAs; it waits
+  // for the copies to complete before it reads them (programmatic dependent launch).
+  asm volatile("griddepcontrol.launch_dependents;");
+#endif
   const unsigned long long first_chunks = copies.copy[0].rows * ((copies.copy[0].row_bytes + 15) / 16);
   const unsigned long long total =
       first_chunks + (copies.count > 1 ? copies.copy[1].rows * ((copies.copy[1].row_bytes + 15) / 16) : 0ull);

@@ -1,6 +1,7 @@
 #include "tilegrid/runtime/launcher.h"
 
 #include <algorithm>
+#include <array>
 
 #include <fmt/format.h>
 
@@ -43,7 +44,9 @@ void KernelArgs::tooMany(size_t bytes) const {
 namespace {
 
 // The driver's launch description of `config`; `cluster` holds its cluster attribute.
-CUlaunchConfig describe(const codegen::LaunchConfig& config, CUlaunchAttribute& cluster, CUstream stream) {
+// `attrs` holds the launch's attributes (a cluster shape, programmatic dependent launch); it must
+// outlive the returned config.
+CUlaunchConfig describe(const codegen::LaunchConfig& config, std::array<CUlaunchAttribute, 2>& attrs, CUstream stream) {
   CUlaunchConfig launch{};
   launch.gridDimX = config.grid[0];
   launch.gridDimY = config.grid[1];
@@ -53,13 +56,21 @@ CUlaunchConfig describe(const codegen::LaunchConfig& config, CUlaunchAttribute& 
   launch.blockDimZ = config.block[2];
   launch.sharedMemBytes = config.dynamic_smem_bytes;
   launch.hStream = stream;
+  launch.attrs = attrs.data();
+  launch.numAttrs = 0;
   if (config.cluster != std::array<uint32_t, 3>{1, 1, 1}) {
+    CUlaunchAttribute& cluster = attrs[launch.numAttrs++];
+    cluster = CUlaunchAttribute{};
     cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
     cluster.value.clusterDim.x = config.cluster[0];
     cluster.value.clusterDim.y = config.cluster[1];
     cluster.value.clusterDim.z = config.cluster[2];
-    launch.attrs = &cluster;
-    launch.numAttrs = 1;
+  }
+  if (config.after_prior_grid) {
+    CUlaunchAttribute& overlap = attrs[launch.numAttrs++];
+    overlap = CUlaunchAttribute{};
+    overlap.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    overlap.value.programmaticStreamSerializationAllowed = 1;
   }
   return launch;
 }
@@ -82,8 +93,8 @@ codegen::LaunchConfig LoadedKernel::residentLaunch(const codegen::LaunchConfig& 
   const uint32_t cluster_size = config.cluster[0] * config.cluster[1] * config.cluster[2];
   if (!config.persistent || cluster_size == 1) return config;
   if (resident_clusters_ == 0) {
-    CUlaunchAttribute cluster{};
-    CUlaunchConfig launch = describe(config, cluster, nullptr);
+    std::array<CUlaunchAttribute, 2> attrs{};
+    CUlaunchConfig launch = describe(config, attrs, nullptr);
     int clusters = 0;
     TG_CU(cuOccupancyMaxActiveClusters, &clusters, function_, &launch);
     resident_clusters_ = static_cast<uint32_t>(std::max(clusters, 1));
@@ -98,8 +109,8 @@ void LoadedKernel::launch(const codegen::LaunchConfig& config, KernelArgs& args,
 }
 
 void LoadedKernel::launchResident(const codegen::LaunchConfig& resident, KernelArgs& args, CUstream stream) const {
-  CUlaunchAttribute cluster{};
-  CUlaunchConfig launch = describe(resident, cluster, stream);
+  std::array<CUlaunchAttribute, 2> attrs{};
+  CUlaunchConfig launch = describe(resident, attrs, stream);
   const DumpConfig& dump = DumpConfig::fromEnvironment();
   if (dump.enabled(DumpKind::Launch)) {
     dump.write(DumpKind::Launch, name_, fmt::format("{} with {} arguments\n", resident.toString(), args.size()));

@@ -93,6 +93,9 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
   } else {
     __syncthreads();
   }
+  // Launched behind the runtime's padded copies, the CTA has set up beside their last CTAs; the
+  // copies (and anything before them) are complete from here on.
+  tg_wait_for_prior_grid();
   const int cta_rank = CM > 1 ? tg_cluster_rank() : 0;
   // The unit's tile for this CTA in the traversal of factor `factor` with clusters of `cluster` (both
   // tg_const), false where the unit lies past the tile grid. The cluster's first tile decides whether

@@ -124,6 +124,10 @@ TEST(BenchSuite, TheTablesInTheDocsAreTheCheckedInRunsRendered) {
   const nlohmann::json torch = merged({"docs/results/suite/h100-torch.json"});
   EXPECT_EQ(block(readFile("docs/benchmarks.md"), "bench-table"), runtime::renderSuiteResults(run, torch, true));
   EXPECT_EQ(block(readFile("README.md"), "bench-summary"), runtime::renderSuiteResults(run, torch, true, true));
+  // The misaligned category again, after its copies were overlapped, torch.compile in the same session.
+  EXPECT_EQ(block(readFile("docs/benchmarks.md"), "bench-misaligned"),
+            runtime::renderSuiteResults(merged({"docs/results/suite/misaligned-h100.json"}),
+                                        merged({"docs/results/suite/misaligned-h100-torch.json"}), true));
   EXPECT_EQ(block(readFile("README.md"), "bench-large-sm90"),
             runtime::renderSuiteResults(merged({"docs/results/suite/large-h100.json"}), {}, true));
   EXPECT_EQ(block(readFile("README.md"), "bench-large-sm80"),

@@ -43,9 +43,8 @@ void KernelArgs::tooMany(size_t bytes) const {
 
 namespace {
 
-// The driver's launch description of `config`; `cluster` holds its cluster attribute.
-// `attrs` holds the launch's attributes (a cluster shape, programmatic dependent launch); it must
-// outlive the returned config.
+// The driver's launch description of `config`. `attrs` (value-initialized by the caller) receives its
+// attributes, a cluster shape and programmatic dependent launch, and must outlive the returned config.
 CUlaunchConfig describe(const codegen::LaunchConfig& config, std::array<CUlaunchAttribute, 2>& attrs, CUstream stream) {
   CUlaunchConfig launch{};
   launch.gridDimX = config.grid[0];
@@ -60,7 +59,6 @@ CUlaunchConfig describe(const codegen::LaunchConfig& config, std::array<CUlaunch
   launch.numAttrs = 0;
   if (config.cluster != std::array<uint32_t, 3>{1, 1, 1}) {
     CUlaunchAttribute& cluster = attrs[launch.numAttrs++];
-    cluster = CUlaunchAttribute{};
     cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
     cluster.value.clusterDim.x = config.cluster[0];
     cluster.value.clusterDim.y = config.cluster[1];
@@ -68,7 +66,6 @@ CUlaunchConfig describe(const codegen::LaunchConfig& config, std::array<CUlaunch
   }
   if (config.after_prior_grid) {
     CUlaunchAttribute& overlap = attrs[launch.numAttrs++];
-    overlap = CUlaunchAttribute{};
     overlap.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
     overlap.value.programmaticStreamSerializationAllowed = 1;
   }

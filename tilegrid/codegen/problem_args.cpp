@@ -2,7 +2,6 @@
 
 #include "tilegrid/codegen/emit_common.h"
 #include "tilegrid/ir/check.h"
-#include "tilegrid/scheduler/operand_padding.h"
 
 namespace tilegrid::codegen {
 namespace {
@@ -46,35 +45,7 @@ tg_problem problemArgs(const scheduler::MatmulSchedule& s, int64_t clusters) {
   args.cluster_m = narrow(s.params.cluster.m, "cluster_m");
   TG_INTERNAL_CHECK(clusters >= 1) << "a launch of " << clusters << " clusters";
   args.split = kernelSplit(s.workSplit(clusters));
-  if (s.params.pads_in_kernel) args.pads = padSources(s);
   return args;
-}
-
-tg_pad_sources padSources(const scheduler::MatmulSchedule& s) {
-  const scheduler::MatmulProblem p = s.kernelProblem();
-  const auto blocks = scheduler::padBlocks(scheduler::padExtents(p, s.params.pad_a, s.params.pad_b));
-  TG_INTERNAL_CHECK(blocks.has_value()) << "pads_in_kernel: the copies' flags do not fit (validation passed it)";
-  tg_pad_sources pads{};
-  int64_t flags = 0;
-  for (char operand : {'a', 'b'}) {
-    const std::optional<PaddedCopy> copy = paddedCopy(s, operand);
-    if (!copy) continue;
-    tg_pad_source& o = pads.operand[operand == 'a' ? 0 : 1];
-    o.src_pitch = static_cast<long long>(copy->src_pitch);
-    o.dst_pitch = static_cast<long long>(copy->dst_pitch);
-    o.src_batch_pitch = static_cast<long long>(copy->src_batch_pitch);
-    o.rows_per_batch = narrow(static_cast<int64_t>(copy->rows_per_batch), "padded rows");
-    o.row_bytes = narrow(static_cast<int64_t>(copy->row_bytes), "padded row bytes");
-    o.block_rows = narrow(blocks->block_rows, "block rows");
-    o.block_bytes = narrow(blocks->block_bytes, "block bytes");
-    o.row_blocks = narrow(blocks->rowBlocks(o.rows_per_batch), "row blocks");
-    o.col_blocks = narrow(blocks->colBlocks(o.row_bytes), "column blocks");
-    o.first_flag = narrow(flags, "first flag");
-    flags += p.batch * o.row_blocks * o.col_blocks;
-  }
-  TG_INTERNAL_CHECK(flags <= scheduler::kPadFlagWords - 1) << flags << " pad flags";
-  pads.flags = narrow(flags, "pad flags");
-  return pads;
 }
 
 tg_work_split kernelSplit(const scheduler::WorkSplit& w) {

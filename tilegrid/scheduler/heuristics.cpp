@@ -442,18 +442,6 @@ MatmulParams chooseParams16(const MatmulProblem& user_problem, const DeviceSpec&
                               (p.pad_a || p.pad_b ? "" : "none"),
          overrides.pad ? "override" : p.arch == Arch::Sm90 ? "sm_90: every operand whose rows are not 16-byte aligned (TMA)"
                                                            : "padPaysSm80: where the copy costs less than narrow loads");
-  // sm_90: the GEMM makes its padded copies itself, beside its main loop, where their blocks' flags
-  // fit the workspace's area: the copies' reads and writes then overlap the math instead of
-  // preceding it.
-  const bool pads_fit = (p.pad_a || p.pad_b) && padBlocks(padExtents(problem, p.pad_a, p.pad_b)).has_value();
-  p.pads_in_kernel = overrides.pads_in_kernel.value_or(p.arch == Arch::Sm90 && pads_fit) && (p.pad_a || p.pad_b);
-  if (p.pad_a || p.pad_b) {
-    decide("padded copies made", p.pads_in_kernel ? "in the kernel" : "before the launch",
-           overrides.pads_in_kernel ? "override"
-           : p.arch != Arch::Sm90   ? "sm_80 kernels read copies made before the launch"
-           : pads_fit               ? "sm_90: the producer's spare warps copy each block as the tiles need it"
-                                    : "sm_90: the copies' blocks would not fit the workspace's flag area");
-  }
   p.smem_a = chooseSmemAtom(majorOfA(problem.layout), problem.a_dtype,
                             majorOfA(problem.layout) == Major::K ? p.cta_tile.k : p.cta_tile.m);
   p.smem_b = chooseSmemAtom(majorOfB(problem.layout), problem.b_dtype,

@@ -1,7 +1,5 @@
 #include "tilegrid/scheduler/operand_padding.h"
 
-#include <algorithm>
-
 #include "tilegrid/ir/check.h"
 
 namespace tilegrid::scheduler {
@@ -25,43 +23,6 @@ MatmulProblem alignedByPadding(const MatmulProblem& problem, bool pad_a, bool pa
   if (pad_a) aligned.align_a = granuleElems(problem.a_dtype);
   if (pad_b) aligned.align_b = granuleElems(problem.b_dtype);
   return aligned;
-}
-
-int64_t padFlags(const PadBlocks& blocks, const PadExtent& copy) {
-  return copy.batches * blocks.rowBlocks(copy.rows_per_batch) * blocks.colBlocks(copy.row_bytes);
-}
-
-std::vector<PadExtent> padExtents(const MatmulProblem& problem, bool pad_a, bool pad_b) {
-  std::vector<PadExtent> copies;
-  if (pad_a) copies.push_back({problem.rowsA(), problem.batch, problem.contiguousA() * bytes(problem.a_dtype)});
-  if (pad_b) copies.push_back({problem.rowsB(), problem.batch, problem.contiguousB() * bytes(problem.b_dtype)});
-  return copies;
-}
-
-std::optional<PadBlocks> padBlocks(const std::vector<PadExtent>& copies) {
-  PadBlocks blocks;
-  int64_t widest = 0, tallest = 0;
-  for (const PadExtent& c : copies) {
-    TG_INTERNAL_CHECK(c.rows_per_batch >= 1 && c.batches >= 1 && c.row_bytes >= 1)
-        << "padded copy of " << c.batches << " x " << c.rows_per_batch << " rows of " << c.row_bytes << " bytes";
-    widest = std::max(widest, c.row_bytes);
-    tallest = std::max(tallest, c.rows_per_batch);
-  }
-  const auto flags = [&] {
-    int64_t total = 0;
-    for (const PadExtent& c : copies) total += padFlags(blocks, c);
-    return total;
-  };
-  while (flags() > kPadFlagWords - 1) {
-    if (blocks.block_bytes < widest) {
-      blocks.block_bytes *= 2;
-    } else if (blocks.block_rows < tallest) {
-      blocks.block_rows *= 2;
-    } else {
-      return std::nullopt;
-    }
-  }
-  return blocks;
 }
 
 // The padded copy of A costs about as much as 200 / N of a GEMM running at 300 TFLOP/s (4 bytes an

@@ -23,24 +23,6 @@ struct tg_epilogue_args {
   float alpha, beta;
 };
 
-// A padded copy an sm_90 kernel makes itself (PADS_IN_KERNEL, pads_in_kernel.cuh): the caller's
-// rows at `src`, the padded copy at `dst`. A null `src`: the operand is read in place (aligned), and
-// nothing waits or copies.
-struct tg_pad_source {
-  const unsigned char* src;
-  unsigned char* dst;
-  long long src_pitch, dst_pitch, src_batch_pitch;  // bytes between rows, and between batch entries
-  long long src_bytes;                              // the bytes `src` spans (loads stay inside)
-  int rows_per_batch, row_bytes;                    // stored rows of a batch entry, and their bytes
-  int block_rows, block_bytes;                      // a block; block_bytes is a multiple of 64
-  int row_blocks, col_blocks;                       // blocks along a batch entry's rows and along a row
-  int first_flag;                                   // the operand's first flag in the flag area
-};
-struct tg_pad_sources {
-  tg_pad_source operand[2];  // the kernel's A and B
-  int flags;                 // both operands' flags
-};
-
 struct tg_problem {
   // Elements from one batch entry of A, B and C to the next, as the kernel reads them.
   long long batch_stride_a, batch_stride_b, batch_stride_c;
@@ -73,6 +55,4 @@ struct tg_problem {
   tg_work_split split;
   // What a fused epilogue reads and writes besides C (unread by kernels without one).
   tg_epilogue_args epilogue;
-  // The padded copies a PADS_IN_KERNEL kernel makes (unread by others).
-  tg_pad_sources pads;
 };

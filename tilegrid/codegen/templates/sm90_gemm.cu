@@ -118,15 +118,10 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
     const tg_work_split work = tg_split_for_cluster(prob.split, blockIdx.x / CM);
     // The tile's width (a kernel holding several widths holds tiles alone).
     const int TILE_N = WIDTH_AT_LAUNCH ? prob.bn : BN;
-    // The padded copies' flags (PADS_IN_KERNEL): after the count that starts the workspace's pad flag area.
-    [[maybe_unused]] unsigned* const pad_flags =
-        reinterpret_cast<unsigned*>(workspace + FLAG_WORDS + ACCUMULATION_FLOATS) + 1;
     // The producer's loop is instanced per traversal factor and cluster size the kernel holds, picked
     // once: a pick per unit left the tile index's instances competing for its few registers (ptxas
     // spilled). `fill(cluster, stage, kt, first, tile_m, tile_n, batch)` fills a stage once it is free.
-    // `wait_for_stage` (tg_const<0 or 1>): 0 walks the stages' fills without waiting for them to be
-    // free (the copy warps below, which run ahead).
-    const auto produce = [&](auto factor, auto cluster, auto fill, auto wait_for_stage) TG_INLINE {
+    const auto produce = [&](auto factor, auto cluster, auto fill) TG_INLINE {
       int iter = 0;
 #pragma unroll 1
       for (int item = 0, unit, k_begin, k_end; tg_work_item(work, K_TILES, item, unit, k_begin, k_end); ++item) {
@@ -138,7 +133,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
           const int stage = iter % STAGES;
           // A fresh barrier counts as having completed the phase before its first: the first
           // pass through the ring waits on parity 1 and does not block.
-          if constexpr (decltype(wait_for_stage)::value != 0) tg_mbarrier_wait(&empty[stage], ((iter / STAGES) & 1) ^ 1);
+          tg_mbarrier_wait(&empty[stage], ((iter / STAGES) & 1) ^ 1);
           fill(cluster, stage, kt, kt == k_begin, tile_m, tile_n, batch);
         }
       }
@@ -151,18 +146,6 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
           (C == 1 ? STAGE_TX_BYTES_ALONE : STAGE_TX_BYTES) - (WIDTH_AT_LAUNCH ? (BN - TILE_N) * B_ROW_TX_BYTES : 0);
       // Published by the arrive below (release); the consumers read it after waiting on it.
       if (first) unit_tiles[2 * stage] = tile_m, unit_tiles[2 * stage + 1] = tile_n;
-      if constexpr (PADS_IN_KERNEL) {
-        // Each block of the padded copies that the stage's boxes cover must be copied first (the
-        // cluster's whole B tile: a superset of this CTA's share).
-        const auto wait = [&](int flag, int, int) TG_INLINE { tg_pad_wait(pad_flags, flag); };
-        if (prob.pads.operand[0].src) {
-          tg_for_box_blocks<A::K_MAJOR, BK, sizeof(tg_in_t)>(prob.pads.operand[0], batch, tile_m * BM, BM, kt, wait);
-        }
-        if (prob.pads.operand[1].src) {
-          tg_for_box_blocks<B::K_MAJOR, BK, sizeof(tg_in_t)>(prob.pads.operand[1], batch, tile_n * TILE_N, TILE_N, kt, wait);
-        }
-        tg_pad_reads_after_waits();
-      }
       tg_mbarrier_arrive_expect_tx(&full[stage], stage_tx_bytes);
       const int k0 = kt * BK;
       tg_load_stage<A, A::SHARERS>(smem_a, &tmap_a, [&](int m, int k) { return tg_smem_a(m, k, stage); }, tile_m * BM,
@@ -177,43 +160,16 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
       tg_stage_block_scales<BM>(stage_scales + stage * SCALE_STAGE_FLOATS, prob.epilogue, M, K_TILES, tile_m * BM,
                                 tile_n * BN / BLOCK_SCALE_COLUMNS, batch, kt, threadIdx.x % 32, &full[stage]);
     };
-    // The padded copies' warps (PADS_IN_KERNEL): the producer warpgroup's warps after the TMA thread's
-    // (and the scale warp's). Each walks the CTA's units as the TMA thread does, every COPY_WARPS-th K
-    // tile, and copies the blocks no other warp has claimed.
-    constexpr int FIRST_COPY_WARP = BLOCK_SCALES ? 2 : 1, COPY_WARPS = 4 - FIRST_COPY_WARP;
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    [[maybe_unused]] const auto copy_blocks = [&](auto, int, int kt, bool, int tile_m, int tile_n, int batch) TG_INLINE {
-      if (kt % COPY_WARPS != warp - FIRST_COPY_WARP) return;
-      const tg_pad_source &a = prob.pads.operand[0], &b = prob.pads.operand[1];
-      if (a.src) {
-        tg_for_box_blocks<A::K_MAJOR, BK, sizeof(tg_in_t)>(a, batch, tile_m * BM, BM, kt, [&](int flag, int rb, int cb) TG_INLINE {
-          tg_pad_claim_and_copy(a, pad_flags, flag, batch, rb, cb, lane);
-        });
-      }
-      if (b.src) {
-        tg_for_box_blocks<B::K_MAJOR, BK, sizeof(tg_in_t)>(b, batch, tile_n * TILE_N, TILE_N, kt, [&](int flag, int rb, int cb) TG_INLINE {
-          tg_pad_claim_and_copy(b, pad_flags, flag, batch, rb, cb, lane);
-        });
-      }
-    };
-    const auto produce_with = [&](auto fill, auto wait_for_stage) TG_INLINE {
+    const auto produce_with = [&](auto fill) TG_INLINE {
       tg_with_launch_choice<CLUSTER_AT_LAUNCH, CLUSTER_M>(prob.cluster_m, [&](auto cluster) TG_INLINE {
         tg_with_launch_choice<GRID_FACTOR_AT_LAUNCH, GRID_FACTOR>(
-            prob.grid_factor, [&](auto factor) TG_INLINE { produce(factor, cluster, fill, wait_for_stage); });
+            prob.grid_factor, [&](auto factor) TG_INLINE { produce(factor, cluster, fill); });
       });
     };
     if (threadIdx.x == 0) {
-      produce_with(load_tiles, tg_const<1>{});
-    } else if (BLOCK_SCALES && warp == 1) {
-      if constexpr (BLOCK_SCALES) produce_with(load_scales, tg_const<1>{});
-    } else if (PADS_IN_KERNEL && warp >= FIRST_COPY_WARP) {
-      if constexpr (PADS_IN_KERNEL) produce_with(copy_blocks, tg_const<0>{});
-    }
-    if constexpr (PADS_IN_KERNEL) {
-      // The TMA thread's warp and the copy warps are done with the flags: the launch's last clears them.
-      if (warp == 0 || warp >= FIRST_COPY_WARP) {
-        tg_pad_flags_done(pad_flags - 1, pad_flags, prob.pads.flags, (1 + COPY_WARPS) * gridDim.x, lane);
-      }
+      produce_with(load_tiles);
+    } else if constexpr (BLOCK_SCALES) {
+      if (threadIdx.x / 32 == 1) produce_with(load_scales);
     }
   } else {
     tg_setmaxnreg_inc<CONSUMER_REGS>();
@@ -390,7 +346,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
       };
       if constexpr (STREAM_K) {
         unsigned* flags = reinterpret_cast<unsigned*>(workspace);
-        float* partials = workspace + FLAG_WORDS + ACCUMULATION_FLOATS + PAD_FLAG_WORDS;
+        float* partials = workspace + FLAG_WORDS + ACCUMULATION_FLOATS;
         const int own = blockIdx.x * CONSUMERS + consumer;
         const auto sum_of = [&](int slot) { return partials + static_cast<long long>(slot) * SUM_FLOATS; };
         // A unit cut by K: the CTA holding its last K tiles finishes it (it reaches them last, at the

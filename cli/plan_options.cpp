@@ -84,10 +84,6 @@ void addPlanOptions(CLI::App& cmd, PlanOptions& o) {
                  "16-byte aligned rows made before each launch (timed with it); off reads them in narrower pieces "
                  "(sm_80 only: sm_90's TMA needs the copies). Default: sm_90 on; sm_80 where the copy pays (plan "
                  "says \"padded\")");
-  cmd.add_option("--pads-in-kernel", o.pads_in_kernel,
-                 "sm_90, padded operands: on makes the padded copies inside the GEMM, its producer's spare warps "
-                 "copying each block as the tiles need it; off makes them with a copy kernel before the launch. "
-                 "Default: on where the copies' block flags fit the workspace's area");
   cmd.add_option("--mma-order", o.mma_order,
                  "sm_80: the order of a warp's mma.sync in a k16 step: rows (row block by row block) or columns "
                  "(column by column, down and back up). Default: columns where B is K-major (TN, NN) on an sm_90 "
@@ -159,7 +155,6 @@ PlanRequest parsePlanOptions(const PlanOptions& o, const std::optional<scheduler
   if (o.specialize_shape) r.overrides.specialize_shape = true;
   if (o.deterministic) r.overrides.deterministic = true;
   if (!o.pad_operands.empty()) r.overrides.pad = parseOnOff("--pad-operands", o.pad_operands);
-  if (!o.pads_in_kernel.empty()) r.overrides.pads_in_kernel = parseOnOff("--pads-in-kernel", o.pads_in_kernel);
   if (!o.mma_order.empty()) {
     r.overrides.mma_order = forOption("--mma-order", [&] { return scheduler::parseMmaOrder(o.mma_order); });
   }

@@ -34,14 +34,13 @@ bool flag(const nlohmann::json& c, const std::string& name, const char* key) {
 // order the tile datasets name them.
 std::pair<std::string, scheduler::ScheduleOverrides> parseSchedule(const nlohmann::json& s, const std::string& name) {
   static const std::set<std::string> kScheduleKeys = {"swap_ab", "cta_tile", "cluster", "stages", "pingpong",
-                                                      "stream_k", "pads_in_kernel"};
+                                                      "stream_k"};
   TG_USER_CHECK(s.is_object() && !s.empty())
       << "suite case '" << name
-      << "': each schedule is an object of swap_ab, cta_tile, cluster, stages, pingpong, stream_k and pads_in_kernel";
+      << "': each schedule is an object of swap_ab, cta_tile, cluster, stages, pingpong and stream_k";
   for (const auto& [key, value] : s.items()) {
     TG_USER_CHECK(kScheduleKeys.count(key) > 0) << "suite case '" << name << "': unknown schedule field '" << key
-                                                << "' (allowed: swap_ab, cta_tile, cluster, stages, pingpong, stream_k, "
-                                                   "pads_in_kernel)";
+                                                << "' (allowed: swap_ab, cta_tile, cluster, stages, pingpong, stream_k)";
   }
   scheduler::ScheduleOverrides o;
   std::string text;
@@ -72,10 +71,6 @@ std::pair<std::string, scheduler::ScheduleOverrides> parseSchedule(const nlohman
   if (s.contains("stages")) {
     o.stages = wholeNumber(s, name, "stages", 0);
     text += " --stages " + std::to_string(*o.stages);
-  }
-  if (s.contains("pads_in_kernel")) {
-    o.pads_in_kernel = flag(s, name, "pads_in_kernel");
-    text += std::string(" --pads-in-kernel ") + (*o.pads_in_kernel ? "on" : "off");
   }
   return {text.substr(1), o};
 }

@@ -10,7 +10,6 @@
 #include "tilegrid/ir/affine.h"
 #include "tilegrid/ir/check.h"
 #include "tilegrid/ir/indexer.h"
-#include "tilegrid/scheduler/operand_padding.h"
 
 namespace tilegrid::codegen {
 namespace {
@@ -150,8 +149,6 @@ std::string nameOf(const scheduler::MatmulSchedule& s, bool launch) {
   if (s.params.vec_a != 8 || s.params.vec_b != 8) name += fmt::format("_v{}{}", s.params.vec_a, s.params.vec_b);
   // The runtime pads an operand before the launch; the kernel's code is that of an aligned operand.
   if (launch && (s.params.pad_a || s.params.pad_b)) name += std::string("_pad") + (s.params.pad_a ? "a" : "") + (s.params.pad_b ? "b" : "");
-  // A kernel making its padded copies itself is one kernel for any operand padded.
-  if (s.params.pads_in_kernel) name += "_padsin";
   // sm_90 consumer warpgroups take 64 rows unless the name says otherwise.
   if (s.params.arch == scheduler::Arch::Sm90 && s.params.warp_tile.m != 64) name += fmt::format("_wg{}", s.params.warp_tile.m);
   if (s.params.pingpong) name += "_pingpong";
@@ -224,14 +221,7 @@ int64_t streamKFlagWords(const scheduler::DeviceSpec& device) {
 }
 
 uint64_t workspaceZeroBytes(const scheduler::DeviceSpec& device) {
-  return static_cast<uint64_t>(streamKFlagWords(device)) * 4 + static_cast<uint64_t>(scheduler::kAccumulationBytes) +
-         static_cast<uint64_t>(scheduler::kPadCountWords) * 4;
-}
-
-KernelArg zeroedWorkspace(const scheduler::DeviceSpec& device) {
-  KernelArg workspace{"workspace", ArgKind::Pointer, "workspace", {}, {}};
-  workspace.workspace_bytes = workspaceZeroBytes(device);
-  return workspace;
+  return static_cast<uint64_t>(streamKFlagWords(device)) * 4 + static_cast<uint64_t>(scheduler::kAccumulationBytes);
 }
 
 KernelArg streamKWorkspace(const scheduler::DeviceSpec& device, int64_t slots, int64_t sum_elems) {

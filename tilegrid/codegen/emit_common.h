@@ -83,13 +83,9 @@ std::optional<PaddedCopy> paddedCopy(const scheduler::MatmulSchedule& s, char op
 int64_t streamKFlagWords(const scheduler::DeviceSpec& device);
 
 // Bytes at the start of every workspace on `device` that kernels find zeroed and leave zeroed: the
-// flag area, then the area where in-step pieces accumulate their sums (scheduler::kAccumulationBytes),
-// then the counts of padded copies made in the kernel (scheduler::kPadCountWords words: the warps
-// done, then the blocks copied per K block). Other scratch (partial sums stored whole, padded operand copies) comes after it.
+// flag area, then the area where in-step pieces accumulate their sums (scheduler::kAccumulationBytes).
+// Other scratch (partial sums stored whole, padded operand copies) comes after it.
 uint64_t workspaceZeroBytes(const scheduler::DeviceSpec& device);
-
-// The workspace argument of a kernel that uses only the zeroed area (padded copies made in the kernel).
-KernelArg zeroedWorkspace(const scheduler::DeviceSpec& device);
 
 // The stream-K workspace argument on `device`: the zeroed area, then an fp32 partial sum of
 // `sum_elems` per slot. A slot is what hands one sum over: a consumer warpgroup. The kernel indexes

@@ -2,7 +2,6 @@
 
 #include "tilegrid/codegen/emit_common.h"
 #include "tilegrid/ir/check.h"
-#include "tilegrid/scheduler/operand_padding.h"
 
 namespace tilegrid::codegen {
 namespace {
@@ -46,38 +45,7 @@ tg_problem problemArgs(const scheduler::MatmulSchedule& s, int64_t clusters) {
   args.cluster_m = narrow(s.params.cluster.m, "cluster_m");
   TG_INTERNAL_CHECK(clusters >= 1) << "a launch of " << clusters << " clusters";
   args.split = kernelSplit(s.workSplit(clusters));
-  if (s.params.pads_in_kernel) args.pads = padSources(s);
   return args;
-}
-
-tg_pad_sources padSources(const scheduler::MatmulSchedule& s) {
-  const scheduler::MatmulProblem p = s.kernelProblem();
-  const std::vector<scheduler::PadExtent> extents = scheduler::padExtents(p, s.params.pad_a, s.params.pad_b);
-  TG_INTERNAL_CHECK(scheduler::padCountsFit(extents)) << "pads_in_kernel: the copies' counts do not fit (validation passed it)";
-  tg_pad_sources pads{};
-  int64_t per_k_block = 0;
-  size_t next = 0;
-  for (char operand : {'a', 'b'}) {
-    const std::optional<PaddedCopy> copy = paddedCopy(s, operand);
-    if (!copy) continue;
-    const scheduler::PadExtent& extent = extents.at(next++);
-    tg_pad_source& o = pads.operand[operand == 'a' ? 0 : 1];
-    o.src_pitch = static_cast<long long>(copy->src_pitch);
-    o.dst_pitch = static_cast<long long>(copy->dst_pitch);
-    o.src_batch_pitch = static_cast<long long>(copy->src_batch_pitch);
-    o.rows_per_batch = narrow(static_cast<int64_t>(copy->rows_per_batch), "padded rows");
-    o.row_bytes = narrow(static_cast<int64_t>(copy->row_bytes), "padded row bytes");
-    TG_INTERNAL_CHECK(o.rows_per_batch == extent.rows_per_batch && o.row_bytes == extent.row_bytes)
-        << "padded copy of " << operand << ": the copy and its blocks disagree on its extent";
-    o.k_major = extent.k_major ? 1 : 0;
-    o.across = narrow(extent.k_major ? scheduler::PadBlocks::kRows : scheduler::PadBlocks::kBytes, "block extent");
-    o.across_blocks = narrow(scheduler::PadBlocks::acrossK(extent), "blocks across K");
-    o.first = narrow(per_k_block, "first block");
-    per_k_block += p.batch * o.across_blocks;
-  }
-  pads.k_blocks = narrow(scheduler::padKBlocks(extents), "K blocks");
-  pads.per_k_block = narrow(per_k_block, "blocks a K block");
-  return pads;
 }
 
 tg_work_split kernelSplit(const scheduler::WorkSplit& w) {

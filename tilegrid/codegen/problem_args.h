@@ -8,10 +8,7 @@
 
 // No padding between fields (host and device share the definition; tail padding to 8 bytes only).
 static_assert(sizeof(tg_epilogue_args) == 6 * 8 + 9 * 8 + 2 * 4, "tg_epilogue_args's layout is what the kernels read");
-static_assert(sizeof(tg_pad_source) == 2 * 8 + 4 * 8 + 6 * 4, "tg_pad_source's layout is what the kernels read");
-static_assert(sizeof(tg_pad_sources) == 2 * sizeof(tg_pad_source) + 8, "tg_pad_sources's layout is what the kernels read");
-static_assert(sizeof(tg_problem) ==
-                  (3 * 8 + 20 * 4 + sizeof(tg_work_split) + 7) / 8 * 8 + sizeof(tg_epilogue_args) + sizeof(tg_pad_sources),
+static_assert(sizeof(tg_problem) == (3 * 8 + 20 * 4 + sizeof(tg_work_split) + 7) / 8 * 8 + sizeof(tg_epilogue_args),
               "tg_problem's layout is what the kernels read");
 
 namespace tilegrid::codegen {
@@ -20,11 +17,6 @@ namespace tilegrid::codegen {
 // the leading dimensions and batch strides its kernel reads (the padded copies' where operands are
 // padded), its tile counts and the split of its work units among those clusters.
 tg_problem problemArgs(const scheduler::MatmulSchedule& schedule, int64_t clusters);
-
-// The padded copies a pads_in_kernel kernel makes: each padded operand's pitches, blocks and flags.
-// The launch fills in the pointers (src, dst) and src_bytes; an operand left with a null src is
-// read in place.
-tg_pad_sources padSources(const scheduler::MatmulSchedule& schedule);
 
 // The kernel's copy of a planned split (the plan's fields; the per-cluster ones are left 0).
 tg_work_split kernelSplit(const scheduler::WorkSplit& split);

@@ -14,7 +14,6 @@
 #include "tilegrid/ir/indexer.h"
 #include "tilegrid/ir/ir.h"
 #include "tilegrid/ir/memo.h"
-#include "tilegrid/scheduler/operand_padding.h"
 
 namespace tilegrid::codegen {
 namespace {
@@ -359,11 +358,6 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
       .value("MAX_CTAS", !p.stream_k ? 0 : p.clusterAtLaunch() ? scheduler::waveCtas(p, prob, s.device) : s.ctas(),
              "a stream-K launch's persistent grid, at most")
       .value("FLAG_WORDS", streamKFlagWords(s.device), "the workspace's flag area, the same for every kernel of the device")
-      .flag("PADS_IN_KERNEL", p.pads_in_kernel,
-            "the producer's spare warps make the padded copies of A and B (prob.pads) as the tiles need them")
-      .value("PAD_BLOCK_K", scheduler::kPadBlockK, "elements of K in a block of the padded copies")
-      .value("PAD_COUNT_WORDS", scheduler::kPadCountWords,
-             "the workspace's pad count area (warps done, then blocks copied per K block), after the accumulated sums")
       .flag("DESCRIPTOR_STEPS", stepped, "wgmma descriptors step by constants over stages and K steps");
   const auto add_operand = [&](const char* group, const OperandPlan& plan, Major major,
                                const std::optional<DescriptorSteps>& steps) {
@@ -392,7 +386,7 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
                                 emitMatmulIndexFunctions(s),
                                 &config,
                                 printEpilogueFunction(s.problem),
-                                {"fused_epilogue", "sm90_operands", "sm90_epilogue", "pads_in_kernel"},
+                                {"fused_epilogue", "sm90_operands", "sm90_epilogue"},
                                 "sm90_gemm"});
   source.launch.grid = {static_cast<uint32_t>(s.ctas()), 1, 1};
   source.launch.block = {static_cast<uint32_t>(p.threadsPerCta()), 1, 1};
@@ -407,9 +401,8 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
                  tma_store ? KernelArg{"tmap_c", ArgKind::TensorMap, "C", map_c, {}}
                            : unusedArg("tmap_c", ArgKind::TensorMap),
                  KernelArg{"C", ArgKind::Pointer, "C", {}, {}},
-                 p.stream_k         ? streamKWorkspace(s.device, s.ctas() * consumers, p.warp_tile.m * widest)
-                 : p.pads_in_kernel ? zeroedWorkspace(s.device)
-                                    : unusedArg("workspace", ArgKind::Pointer)};
+                 p.stream_k ? streamKWorkspace(s.device, s.ctas() * consumers, p.warp_tile.m * widest)
+                            : unusedArg("workspace", ArgKind::Pointer)};
   return source;
 }
 

@@ -67,11 +67,8 @@ struct Gemm::State {
     uint64_t src_bytes;  // the operand's span
     codegen::PaddedCopy copy;
     uint64_t at;  // offset in the workspace
-    int kernel_operand;  // 0: the kernel's A, 1: its B
   };
-  // The padded copies: made by a copy kernel before the launch, or by the GEMM itself (in_kernel).
   std::vector<Pad> pads;
-  bool pads_in_kernel = false;
   uint64_t workspace_bytes = 0;
 
   explicit State(scheduler::MatmulSchedule s);
@@ -149,7 +146,7 @@ Gemm::State::State(scheduler::MatmulSchedule s) : schedule(std::move(s)), source
       if (arg.padded) {
         TG_INTERNAL_CHECK(a.operand != Operand::C) << "C is written in place, never through a padded copy";
         a.padded_at = next;
-        pads.push_back({a.operand, spanBytes(p, a.operand), *arg.padded, next, arg.name == "tmap_a" ? 0 : 1});
+        pads.push_back({a.operand, spanBytes(p, a.operand), *arg.padded, next});
         next = alignUp(next + arg.padded->rows * arg.padded->dst_pitch);
       }
     }
@@ -159,8 +156,7 @@ Gemm::State::State(scheduler::MatmulSchedule s) : schedule(std::move(s)), source
   // An sm_90 GEMM launched behind its padded copies starts while their last CTAs finish, and waits for
   // them before its first global access (tg_wait_for_prior_grid): the launch's latency hides under
   // the copies' tail.
-  pads_in_kernel = schedule.params.pads_in_kernel;
-  launch.after_prior_grid = !pads.empty() && !pads_in_kernel && schedule.params.arch == scheduler::Arch::Sm90;
+  launch.after_prior_grid = !pads.empty() && schedule.params.arch == scheduler::Arch::Sm90;
 }
 
 Gemm::Gemm(const MatmulProblem& problem, const GemmOptions& options) {
@@ -203,16 +199,8 @@ void Gemm::run(const void* a, const void* b, void* c, void* workspace, size_t wo
     return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(o == Operand::A ? a : o == Operand::B ? b : c));
   };
   const auto ws = static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(workspace));
-  if (s.pads_in_kernel) {
-    // The kernel copies each padded operand from the caller's buffer into its place in the workspace.
-    for (const State::Pad& pad : s.pads) {
-      tg_pad_source& o = problem_args.pads.operand[pad.kernel_operand];
-      o.src = reinterpret_cast<const unsigned char*>(address(pad.operand));
-      o.dst = reinterpret_cast<unsigned char*>(ws + pad.at);
-      o.src_bytes = static_cast<long long>(pad.src_bytes);
-    }
-  } else if (!s.pads.empty()) {
-    // Every padded copy in one launch: a launch less, and the copies share one tail.
+  // Every padded copy in one launch: a launch less, and the copies share one tail.
+  if (!s.pads.empty()) {
     std::array<runtime::PadJob, runtime::kMaxPadsALaunch> jobs;
     TG_INTERNAL_CHECK(s.pads.size() <= jobs.size()) << s.pads.size() << " padded copies for one GEMM";
     for (size_t i = 0; i < s.pads.size(); ++i) {

@@ -442,20 +442,6 @@ MatmulParams chooseParams16(const MatmulProblem& user_problem, const DeviceSpec&
                               (p.pad_a || p.pad_b ? "" : "none"),
          overrides.pad ? "override" : p.arch == Arch::Sm90 ? "sm_90: every operand whose rows are not 16-byte aligned (TMA)"
                                                            : "padPaysSm80: where the copy costs less than narrow loads");
-  // sm_90, persistent: the GEMM makes its padded copies itself, beside its main loop, where their
-  // K blocks' counts fit the workspace's area: the copies' reads and writes then overlap the math
-  // instead of preceding it. (Every CTA copies a share that others wait for, so all must be resident.)
-  const bool pads_fit = (p.pad_a || p.pad_b) && padCountsFit(padExtents(problem, p.pad_a, p.pad_b));
-  p.pads_in_kernel =
-      overrides.pads_in_kernel.value_or(p.arch == Arch::Sm90 && p.persistent && pads_fit) && (p.pad_a || p.pad_b);
-  if (p.pad_a || p.pad_b) {
-    decide("padded copies made", p.pads_in_kernel ? "in the kernel" : "before the launch",
-           overrides.pads_in_kernel ? "override"
-           : p.arch != Arch::Sm90   ? "sm_80 kernels read copies made before the launch"
-           : !p.persistent          ? "sm_90, not persistent: CTAs waiting for others' blocks need them resident"
-           : pads_fit               ? "sm_90: the producer's spare warps copy the blocks in the order the waves need them"
-                                    : "sm_90: the copies' K blocks would not fit the workspace's count area");
-  }
   p.smem_a = chooseSmemAtom(majorOfA(problem.layout), problem.a_dtype,
                             majorOfA(problem.layout) == Major::K ? p.cta_tile.k : p.cta_tile.m);
   p.smem_b = chooseSmemAtom(majorOfB(problem.layout), problem.b_dtype,

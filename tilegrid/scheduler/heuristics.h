@@ -35,8 +35,6 @@ struct ScheduleOverrides {
   // Read every operand promised less than 16-byte alignment through a padded copy (true) or none
   // (false; sm_80 only, whose narrower copies need no padding); the heuristic decides when unset.
   std::optional<bool> pad = std::nullopt;
-  // sm_90: make the padded copies inside the GEMM (true) or with a copy kernel before it (false).
-  std::optional<bool> pads_in_kernel = std::nullopt;
   // sm_80: the order of a warp's mma.sync (MatmulParams::mma_order); by B's layout when unset.
   std::optional<MmaOrder> mma_order = std::nullopt;
   // Compile the problem's sizes into the kernel (MatmulParams::specialize_shape); off by default.

@@ -1,7 +1,5 @@
 #include "tilegrid/scheduler/operand_padding.h"
 
-#include <algorithm>
-
 #include "tilegrid/ir/check.h"
 
 namespace tilegrid::scheduler {
@@ -25,36 +23,6 @@ MatmulProblem alignedByPadding(const MatmulProblem& problem, bool pad_a, bool pa
   if (pad_a) aligned.align_a = granuleElems(problem.a_dtype);
   if (pad_b) aligned.align_b = granuleElems(problem.b_dtype);
   return aligned;
-}
-
-std::vector<PadExtent> padExtents(const MatmulProblem& problem, bool pad_a, bool pad_b) {
-  std::vector<PadExtent> copies;
-  if (pad_a) {
-    copies.push_back({majorOfA(problem.layout) == Major::K, problem.rowsA(), problem.contiguousA() * bytes(problem.a_dtype),
-                      bytes(problem.a_dtype), problem.batch});
-  }
-  if (pad_b) {
-    copies.push_back({majorOfB(problem.layout) == Major::K, problem.rowsB(), problem.contiguousB() * bytes(problem.b_dtype),
-                      bytes(problem.b_dtype), problem.batch});
-  }
-  return copies;
-}
-
-int64_t padKBlocks(const std::vector<PadExtent>& copies) {
-  TG_INTERNAL_CHECK(!copies.empty()) << "no padded copy";
-  for (const PadExtent& c : copies) {
-    TG_INTERNAL_CHECK(c.rows_per_batch >= 1 && c.batches >= 1 && c.row_bytes >= 1 && c.k() == copies.front().k())
-        << "padded copy of " << c.batches << " x " << c.rows_per_batch << " rows of " << c.row_bytes << " bytes";
-  }
-  return (copies.front().k() + kPadBlockK - 1) / kPadBlockK;
-}
-
-bool padCountsFit(const std::vector<PadExtent>& copies) {
-  if (copies.empty() || padKBlocks(copies) > kPadCountWords - 1) return false;
-  // Blocks are numbered in an int.
-  int64_t per_k_block = 0;
-  for (const PadExtent& c : copies) per_k_block += c.batches * PadBlocks::acrossK(c);
-  return per_k_block * padKBlocks(copies) <= kMaxExtent;
 }
 
 // The padded copy of A costs about as much as 200 / N of a GEMM running at 300 TFLOP/s (4 bytes an

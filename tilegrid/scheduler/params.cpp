@@ -301,16 +301,6 @@ void MatmulParams::validate(const MatmulProblem& user_problem, const DeviceSpec&
   };
   checkPad(pad_a, 'a');
   checkPad(pad_b, 'b');
-  if (pads_in_kernel) {
-    TG_USER_CHECK(arch == Arch::Sm90 && persistent && (pad_a || pad_b))
-        << "pads_in_kernel: only persistent sm_90 kernels make padded copies themselves (every CTA copies blocks "
-        << "others wait for), and only of padded operands (" << scheduler::toString(arch)
-        << (persistent ? ", persistent" : ", not persistent") << ", padded " << (pad_a ? "A" : "") << (pad_b ? "B" : "")
-        << (pad_a || pad_b ? "" : "none") << ")";
-    TG_USER_CHECK(padCountsFit(padExtents(problem, pad_a, pad_b)))
-        << "pads_in_kernel: K of " << problem.k << " needs more than the " << kPadCountWords - 1
-        << " K block counts of the workspace's area; make the copies before the launch";
-  }
   const auto checkVec = [](int64_t vec, int64_t align, bool pad, DType type, const char* what) {
     const int64_t allowed = pad ? granuleElems(type) : align;
     TG_USER_CHECK(isPow2(vec) && vec * bytes(type) <= 16 && vec <= allowed)
@@ -342,7 +332,6 @@ std::string MatmulParams::toString(ParamsText what) const {
   }
   // The padded copies are made at launch; the kernel reads them as it reads aligned operands.
   if ((pad_a || pad_b) && what == ParamsText::All) text += fmt::format(" padded {}", pad_a && pad_b ? "A/B" : pad_a ? "A" : "B");
-  if (pads_in_kernel) text += " in kernel";
   text += fmt::format(" smem A {} / B {} / epilogue {}", scheduler::toString(smem_a.kind), scheduler::toString(smem_b.kind),
                       stage_epilogue ? epilogue_tile.toString() + " " + scheduler::toString(smem_epilogue.kind)
                                      : std::string("from registers"));
@@ -401,7 +390,6 @@ void to_json(nlohmann::json& j, const MatmulParams& p) {
                      {"stages", p.stages},
                      {"vec", {p.vec_a, p.vec_b}},
                      {"pad", {p.pad_a, p.pad_b}},
-                     {"pads_in_kernel", p.pads_in_kernel},
                      {"smem_a", atomJson(p.smem_a)},
                      {"smem_b", atomJson(p.smem_b)},
                      {"epilogue_tile", tileJson(p.epilogue_tile)},
@@ -442,8 +430,6 @@ void from_json(const nlohmann::json& j, MatmulParams& p) {
     TG_USER_CHECK(pad.is_array() && pad.size() == 2) << "params.pad must be [a, b]";
     p.pad_a = pad[0].get<bool>();
     p.pad_b = pad[1].get<bool>();
-    // Optional: params written before copies were made in the kernel read as made before the launch.
-    p.pads_in_kernel = j.value("pads_in_kernel", false);
     p.smem_a = atomFrom(j.at("smem_a"), "smem_a");
     p.smem_b = atomFrom(j.at("smem_b"), "smem_b");
     p.epilogue_tile = tileFrom(j.at("epilogue_tile"), "epilogue_tile");

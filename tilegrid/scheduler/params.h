@@ -73,9 +73,6 @@ struct MatmulParams {
   // launch (operand_padding.h). Only for operands promised less than 16-byte alignment; sm_90
   // kernels pad every such operand.
   bool pad_a = false, pad_b = false;
-  // sm_90: the GEMM makes those copies itself, a block at a time beside its main loop (its producer
-  // warpgroup's spare warps, codegen/device/pads_in_kernel.cuh), instead of a copy kernel before it.
-  bool pads_in_kernel = false;
   SmemAtom smem_a, smem_b;
   // The epilogue stages output tiles of epilogue_tile through shared memory with this atom.
   TileShape epilogue_tile;

@@ -23,27 +23,6 @@ struct tg_epilogue_args {
   float alpha, beta;
 };
 
-// A padded copy an sm_90 kernel makes itself (PADS_IN_KERNEL, pads_in_kernel.cuh): the caller's
-// rows at `src`, the padded copy at `dst`. A null `src`: the operand is read in place (aligned), and
-// nothing waits or copies.
-struct tg_pad_source {
-  const unsigned char* src;
-  unsigned char* dst;
-  long long src_pitch, dst_pitch, src_batch_pitch;  // bytes between rows, and between batch entries
-  long long src_bytes;                              // the bytes `src` spans (loads stay inside)
-  int rows_per_batch, row_bytes;                    // stored rows of a batch entry, and their bytes
-  int k_major;                                      // 1: K runs along each row; 0: the rows run along K
-  int across;       // a block's extent across K: rows (K-major) or bytes of each row (MN-major)
-  int across_blocks;  // blocks across K in a batch entry
-  int first;        // the operand's first block in each K block's group
-};
-// Blocks are numbered K block by K block (PAD_BLOCK_K elements of K each): block j is the
-// (j % per_k_block)-th of K block j / per_k_block, A's blocks before B's, batch entry by entry.
-struct tg_pad_sources {
-  tg_pad_source operand[2];  // the kernel's A and B
-  int k_blocks, per_k_block;
-};
-
 struct tg_problem {
   // Elements from one batch entry of A, B and C to the next, as the kernel reads them.
   long long batch_stride_a, batch_stride_b, batch_stride_c;
@@ -76,6 +55,4 @@ struct tg_problem {
   tg_work_split split;
   // What a fused epilogue reads and writes besides C (unread by kernels without one).
   tg_epilogue_args epilogue;
-  // The padded copies a PADS_IN_KERNEL kernel makes (unread by others).
-  tg_pad_sources pads;
 };

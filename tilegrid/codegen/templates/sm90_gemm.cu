@@ -118,11 +118,6 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
     const tg_work_split work = tg_split_for_cluster(prob.split, blockIdx.x / CM);
     // The tile's width (a kernel holding several widths holds tiles alone).
     const int TILE_N = WIDTH_AT_LAUNCH ? prob.bn : BN;
-    // The padded copies' counts of blocks copied per K block (PADS_IN_KERNEL), after the count of warps
-    // done with them that starts the workspace's pad area; and the K blocks the TMA thread knows copied.
-    [[maybe_unused]] unsigned* const pad_counts =
-        reinterpret_cast<unsigned*>(workspace + FLAG_WORDS + ACCUMULATION_FLOATS) + 1;
-    [[maybe_unused]] int pads_ready = -1;
     // The producer's loop is instanced per traversal factor and cluster size the kernel holds, picked
     // once: a pick per unit left the tile index's instances competing for its few registers (ptxas
     // spilled). `fill(cluster, stage, kt, first, tile_m, tile_n, batch)` fills a stage once it is free.
@@ -151,8 +146,6 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
           (C == 1 ? STAGE_TX_BYTES_ALONE : STAGE_TX_BYTES) - (WIDTH_AT_LAUNCH ? (BN - TILE_N) * B_ROW_TX_BYTES : 0);
       // Published by the arrive below (release); the consumers read it after waiting on it.
       if (first) unit_tiles[2 * stage] = tile_m, unit_tiles[2 * stage + 1] = tile_n;
-      // The padded copies' K blocks the stage's boxes span must be copied first.
-      if constexpr (PADS_IN_KERNEL) tg_pad_wait_k_tile<BK>(prob.pads, pad_counts, kt, pads_ready);
       tg_mbarrier_arrive_expect_tx(&full[stage], stage_tx_bytes);
       const int k0 = kt * BK;
       tg_load_stage<A, A::SHARERS>(smem_a, &tmap_a, [&](int m, int k) { return tg_smem_a(m, k, stage); }, tile_m * BM,
@@ -167,10 +160,6 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
       tg_stage_block_scales<BM>(stage_scales + stage * SCALE_STAGE_FLOATS, prob.epilogue, M, K_TILES, tile_m * BM,
                                 tile_n * BN / BLOCK_SCALE_COLUMNS, batch, kt, threadIdx.x % 32, &full[stage]);
     };
-    // The padded copies' warps (PADS_IN_KERNEL): the producer warpgroup's warps after the TMA thread's
-    // (and the scale warp's), COPY_WARPS of every CTA.
-    constexpr int FIRST_COPY_WARP = BLOCK_SCALES ? 2 : 1, COPY_WARPS = 4 - FIRST_COPY_WARP;
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const auto produce_with = [&](auto fill) TG_INLINE {
       tg_with_launch_choice<CLUSTER_AT_LAUNCH, CLUSTER_M>(prob.cluster_m, [&](auto cluster) TG_INLINE {
         tg_with_launch_choice<GRID_FACTOR_AT_LAUNCH, GRID_FACTOR>(
@@ -179,19 +168,8 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
     };
     if (threadIdx.x == 0) {
       produce_with(load_tiles);
-    } else if (BLOCK_SCALES && warp == 1) {
-      if constexpr (BLOCK_SCALES) produce_with(load_scales);
-    } else if (PADS_IN_KERNEL && warp >= FIRST_COPY_WARP) {
-      if constexpr (PADS_IN_KERNEL) {
-        tg_pad_copy_blocks<sizeof(tg_in_t)>(prob.pads, pad_counts, blockIdx.x * COPY_WARPS + warp - FIRST_COPY_WARP,
-                                            gridDim.x * COPY_WARPS, lane);
-      }
-    }
-    if constexpr (PADS_IN_KERNEL) {
-      // The TMA thread's warp and the copy warps are done with the counts: the launch's last clears them.
-      if (warp == 0 || warp >= FIRST_COPY_WARP) {
-        tg_pad_counts_done(prob.pads, pad_counts - 1, pad_counts, (1 + COPY_WARPS) * gridDim.x, lane);
-      }
+    } else if constexpr (BLOCK_SCALES) {
+      if (threadIdx.x / 32 == 1) produce_with(load_scales);
     }
   } else {
     tg_setmaxnreg_inc<CONSUMER_REGS>();
@@ -368,7 +346,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
       };
       if constexpr (STREAM_K) {
         unsigned* flags = reinterpret_cast<unsigned*>(workspace);
-        float* partials = workspace + FLAG_WORDS + ACCUMULATION_FLOATS + PAD_COUNT_WORDS;
+        float* partials = workspace + FLAG_WORDS + ACCUMULATION_FLOATS;
         const int own = blockIdx.x * CONSUMERS + consumer;
         const auto sum_of = [&](int slot) { return partials + static_cast<long long>(slot) * SUM_FLOATS; };
         // A unit cut by K: the CTA holding its last K tiles finishes it (it reaches them last, at the

@@ -64,7 +64,7 @@ nlohmann::json splitJson(const scheduler::WorkSplit& w) {
 // heuristic did not rank.
 std::vector<scheduler::RankedTile> tileRanking(const PlanRequest& request, const scheduler::MatmulSchedule& s) {
   if (s.params.arch != scheduler::Arch::Sm90 || !s.params.persistent || request.overrides.cta_tile) return {};
-  return scheduler::rankSm90Tiles(s.kernelProblem(), s.device, s.params.stream_k, s.params.swap_ab);
+  return scheduler::rankSm90TilesAsRead(s.kernelProblem(), s.device, s.params.stream_k, s.params.swap_ab);
 }
 
 // The rule the schedule's decision trace gives for `what`, or "".

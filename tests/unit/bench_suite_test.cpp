@@ -116,6 +116,7 @@ TEST(BenchSuite, SchedulesRunBesideTheDefaultAndRenderAsADataset) {
   EXPECT_EQ(runtime::readSuite(std::string(TILEGRID_SOURCE_DIR) + "/bench/suites/tile_small.json").size(), 160u);
   EXPECT_EQ(runtime::readSuite(std::string(TILEGRID_SOURCE_DIR) + "/bench/suites/tile_narrow_rows.json").size(), 228u);
   EXPECT_EQ(runtime::readSuite(std::string(TILEGRID_SOURCE_DIR) + "/bench/suites/tile_cut_pieces.json").size(), 130u);
+  EXPECT_EQ(runtime::readSuite(std::string(TILEGRID_SOURCE_DIR) + "/bench/suites/tile_misaligned.json").size(), 48u);
 }
 
 TEST(BenchSuite, TheTablesInTheDocsAreTheCheckedInRunsRendered) {

@@ -25,6 +25,14 @@ MatmulProblem alignedByPadding(const MatmulProblem& problem, bool pad_a, bool pa
   return aligned;
 }
 
+MatmulProblem readThroughPadding(const MatmulProblem& problem) {
+  const bool pad_a = operandMisaligned(problem, 'a'), pad_b = operandMisaligned(problem, 'b');
+  MatmulProblem read = alignedByPadding(problem, pad_a, pad_b);
+  if (pad_a) read.lda = paddedPitchElems(problem.a_dtype, problem.contiguousA()), read.stride_a = 0;
+  if (pad_b) read.ldb = paddedPitchElems(problem.b_dtype, problem.contiguousB()), read.stride_b = 0;
+  return read;
+}
+
 // The padded copy of A costs about as much as 200 / N of a GEMM running at 300 TFLOP/s (4 bytes an
 // element of A at 3 TB/s, against 2 N flops an element), plus a launch. Narrower pieces slow the
 // whole GEMM by 1.7-2.4x with 2- and 4-byte pieces, less with 8-byte ones (docs/findings.md, *sm_80

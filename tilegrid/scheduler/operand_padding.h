@@ -23,6 +23,10 @@ bool operandMisaligned(const MatmulProblem& problem, char operand);
 // `problem` as a kernel reading the padded operands sees it: those are 16-byte aligned.
 MatmulProblem alignedByPadding(const MatmulProblem& problem, bool pad_a, bool pad_b);
 
+// `problem` as an sm_90 kernel reads it: every misaligned operand through its padded copy, with the
+// copy's pitch (rows on 128-byte lines) and batch entries back to back. The tile rules weigh that.
+MatmulProblem readThroughPadding(const MatmulProblem& problem);
+
 // sm_80: whether reading misaligned operand 'a' or 'b' through a padded copy is faster than copying
 // it in narrower pieces. The copy reads and writes the operand once (about 4 bytes an element at
 // ~3 TB/s); narrower pieces slow the whole GEMM, and the more so the narrower they are.

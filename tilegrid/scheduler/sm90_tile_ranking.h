@@ -37,11 +37,17 @@ constexpr double kFullWaveTflopsPerSm = 5.63;
 double modelledSm90Us(const MatmulProblem& problem, const DeviceSpec& device, double score);
 
 // The ranking, in order; empty where the heuristic does not rank (problems under a wave of the first
-// shape that no one-wave shape fills, small M or N, rows not 16-byte aligned). Each shape says why
-// the heuristic may not pick it.
+// shape that no one-wave shape fills, small M or N, operand rows not 16-byte aligned, or C's where
+// the operands are read in place). Each shape says why the heuristic may not pick it.
 // `swapped`: `problem` is a swapOperands one, whose C the kernel stores transposed.
+// `operands_padded`: A and B are read through padded copies (problem describes the copies).
 std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k,
-                                      bool swapped = false);
+                                      bool swapped = false, bool operands_padded = false);
+
+// The ranking of `problem` as an sm_90 kernel reads it: misaligned operands through their padded
+// copies (operand_padding.h: readThroughPadding), rows on 128-byte lines.
+std::vector<RankedTile> rankSm90TilesAsRead(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k,
+                                            bool swapped = false);
 
 // The ranking's choice, if it ranks.
 std::optional<RankedTile> chosenSm90Tile(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k,

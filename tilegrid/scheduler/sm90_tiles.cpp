@@ -382,7 +382,7 @@ std::string chooseTilesSm90(const MatmulProblem& problem, const DeviceSpec& devi
   p.cluster = pairedCluster(problem, p);
   if (!p.persistent) return "chooseTilesSm90: one CTA per tile: the default tile, pairs over two tile rows or more";
   std::optional<RankedTile> chosen;
-  const std::vector<RankedTile> ranking = rankSm90Tiles(problem, device, p.stream_k, p.swap_ab);
+  const std::vector<RankedTile> ranking = rankSm90TilesAsRead(problem, device, p.stream_k, p.swap_ab);
   for (const RankedTile& t : ranking) {
     if (t.chosen) chosen = t;
   }

@@ -125,6 +125,37 @@ TEST(OperandPadding, Sm90PadsEveryMisalignedOperand) {
   }
 }
 
+// The problem the tile rules weigh is the one the kernel reads: each misaligned operand replaced by
+// its copy (aligned, rows on 128-byte lines, batch entries back to back), aligned operands and C as
+// they are; every element keeps its (row, column) and the copy's span holds it.
+TEST(OperandPadding, ReadThroughPaddingDescribesTheCopies) {
+  for (Layout layout : {Layout::TN, Layout::NT, Layout::NN, Layout::TT}) {
+    MatmulProblem p = testing::bf16Problem(4095, 4097, 4099, layout);
+    p.batch = 3;
+    p.validate();
+    const MatmulProblem read = readThroughPadding(p);
+    EXPECT_EQ(read.align_a, 8);
+    EXPECT_EQ(read.align_b, 8);
+    EXPECT_EQ(read.align_c, p.align_c);
+    EXPECT_EQ(read.leadingDimC(), p.leadingDimC());
+    EXPECT_EQ(read.leadingDimA(), paddedPitchElems(DType::BF16, p.contiguousA()));
+    EXPECT_EQ(read.leadingDimB(), paddedPitchElems(DType::BF16, p.contiguousB()));
+    EXPECT_EQ(read.leadingDimA() * 2 % 128, 0);
+    EXPECT_EQ(read.batchStrideA(), read.leadingDimA() * p.rowsA());
+    EXPECT_EQ(read.m, p.m);
+    EXPECT_EQ(read.n, p.n);
+    EXPECT_EQ(read.k, p.k);
+    EXPECT_NO_THROW(MatmulProblem(read).validate()) << toString(layout);
+  }
+  // An aligned operand is read in place.
+  MatmulProblem half = testing::bf16Problem(4096, 4097, 4096, Layout::TN);
+  half.validate();
+  const MatmulProblem read = readThroughPadding(half);
+  EXPECT_EQ(read.lda, half.lda);
+  EXPECT_EQ(read.ldb, half.ldb);
+  EXPECT_EQ(read.align_a, half.align_a);
+}
+
 TEST(OperandPadding, ParamsSayWhatIsPaddedAndRefuseNothingToPad) {
   const DeviceSpec h100 = DeviceSpec::preset("sm_90");
   const MatmulProblem problem = testing::bf16Problem(4097, 4097, 4096, Layout::NT);

@@ -129,6 +129,10 @@ TEST(BenchSuite, TheTablesInTheDocsAreTheCheckedInRunsRendered) {
   EXPECT_EQ(block(readFile("docs/benchmarks.md"), "bench-misaligned"),
             runtime::renderSuiteResults(merged({"docs/results/suite/misaligned-h100.json"}),
                                         merged({"docs/results/suite/misaligned-h100-torch.json"}), true));
+  // Two of them with the tiles ranked on their padded copies, on an H200.
+  EXPECT_EQ(block(readFile("docs/benchmarks.md"), "bench-misaligned-ranked"),
+            runtime::renderSuiteResults(merged({"docs/results/suite/misaligned-ranked-h200.json"}),
+                                        merged({"docs/results/suite/misaligned-ranked-h200-torch.json"}), true));
   EXPECT_EQ(block(readFile("README.md"), "bench-large-sm90"),
             runtime::renderSuiteResults(merged({"docs/results/suite/large-h100.json"}), {}, true));
   EXPECT_EQ(block(readFile("README.md"), "bench-large-sm80"),

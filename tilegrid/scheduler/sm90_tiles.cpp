@@ -394,8 +394,9 @@ std::string chooseTilesSm90(const MatmulProblem& problem, const DeviceSpec& devi
     }
     setSm90Tile(p, chosen->cta, chosen->consumer_rows);
     p.cluster = ClusterShape{chosen->cluster_m, 1};
-    return fmt::format("rankSm90Tiles: the best score of the ranking, {:.3f} ({:.2f} speed x {:.3f} useful x {:.3f} busy)",
-                       chosen->score(), chosen->speed, chosen->fit.useful, chosen->fit.busy);
+    return fmt::format("rankSm90Tiles: the best score of the ranking{}, {:.3f} ({:.2f} speed x {:.3f} useful x {:.3f} busy)",
+                       bothOperandsAligned(problem) ? "" : " on the padded copies", chosen->score(), chosen->speed,
+                       chosen->fit.useful, chosen->fit.busy);
   }
   if (auto rule = chooseSmallTileSm90(problem, device, p, widths)) return *rule;
   if (problem.m > 64) return "chooseSmallTileSm90: no small-problem rule applies: the default tile";

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "tilegrid/ir/check.h"
 #include "tilegrid/scheduler/operand_padding.h"
 #include "tilegrid/scheduler/tile_eligibility.h"
 
@@ -84,7 +85,9 @@ std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const Device
   // Operands read through padded copies rank with C's rows off 16 bytes too: the ranking's choice held
   // on such problems (docs/results/misaligned_tiles_h200.csv). Where only C's rows are off, the
   // default stays: 128x256 in pairs beat the ranking's 192x160 at 4097x4097x4096 TN (the pairs).
-  const bool aligned = allRowsAligned(problem) || (operands_padded && bothOperandsAligned(problem));
+  TG_INTERNAL_CHECK(!operands_padded || bothOperandsAligned(problem))
+      << "rankSm90Tiles: padded operands are described by their aligned copies";
+  const bool aligned = allRowsAligned(problem) || operands_padded;
   const bool sector_rows = rowsOnSectors(problem);
   const bool tn = problem.layout == Layout::TN;
   if (!aligned || problem.m <= 64 || problem.n <= 128) return {};

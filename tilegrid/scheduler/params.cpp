@@ -91,10 +91,13 @@ bool MatmulParams::stagedEpilogue(const MatmulProblem& problem) const {
   return stage_epilogue && problem.rowsOfCAreWhole16Bytes() && row_chunks >= 2 && 32 % row_chunks == 0;
 }
 
+bool auxFitsSlab(const MatmulProblem& problem) {
+  return problem.hasAux() && bytes(problem.aux_dtype.value_or(problem.out_dtype)) == 2 && bytes(problem.out_dtype) == 2 &&
+         problem.rowsOfCAreWhole16Bytes();
+}
+
 bool MatmulParams::auxSlab(const MatmulProblem& problem) const {
-  return arch == Arch::Sm90 && problem.hasAux() && bytes(problem.aux_dtype.value_or(problem.out_dtype)) == 2 &&
-         bytes(problem.out_dtype) == 2 && !swap_ab &&
-         problem.rowsOfCAreWhole16Bytes() && epilogue_tile.n % 16 == 0 && epilogue_tile.m % 16 == 0;
+  return arch == Arch::Sm90 && auxFitsSlab(problem) && !swap_ab && epilogue_tile.n % 16 == 0 && epilogue_tile.m % 16 == 0;
 }
 
 int64_t MatmulParams::ctasPerSm(const MatmulProblem& problem, const DeviceSpec& device) const {

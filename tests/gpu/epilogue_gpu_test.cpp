@@ -14,6 +14,46 @@
 namespace tilegrid::testing {
 namespace {
 
+// Where an epilogue matrix (aux or c) of a batch of M x N lies in its buffer: rows `ld` elements
+// apart, batch entries `batch_stride`, starting `offset` elements past a 256-byte aligned buffer.
+struct MatrixLayout {
+  const char* what;
+  int64_t ld, batch_stride, offset;
+  size_t elements(const scheduler::MatmulProblem& p) const {
+    return static_cast<size_t>(offset + batch_stride * (p.batch - 1) + ld * (p.m - 1) + p.n);
+  }
+  // The element's (batch, row, column), or false where it lies between rows or entries.
+  bool inside(const scheduler::MatmulProblem& p, int64_t element, int64_t& at) const {
+    const int64_t e = element - offset, batch = e / batch_stride, row = e % batch_stride / ld, col = e % batch_stride % ld;
+    at = (batch * p.m + row) * p.n + col;
+    return e >= 0 && batch < p.batch && row < p.m && col < p.n;
+  }
+};
+
+// The layouts the tests below launch with: TMA takes the first two, the threads the others (the
+// pointer, the rows or the batch entries off 16 bytes).
+std::vector<MatrixLayout> matrixLayouts(int64_t m, int64_t n) {
+  return {{"packed (TMA)", n, n * m, 0},
+          {"rows 8 elements apart past N, entries 8 past those (TMA)", n + 8, (n + 8) * m + 8, 0},
+          {"rows 3 elements past N (the threads)", n + 3, (n + 3) * m, 0},
+          {"pointer 2 bytes off 16 (the threads)", n + 8, (n + 8) * m, 1},
+          {"entries 3 elements apart past the rows (the threads)", n, n * m + 3, 0}};
+}
+
+void* ptr(const runtime::DeviceBuffer& d) { return reinterpret_cast<void*>(static_cast<uintptr_t>(d.ptr())); }
+
+void runOnce(const Gemm& gemm, runtime::MatmulBuffers& buffers, const EpilogueArgs& args) {
+  std::optional<runtime::DeviceBuffer> workspace;
+  if (gemm.workspaceSize() > 0) {
+    workspace.emplace(gemm.workspaceSize());
+    workspace->fill(0, nullptr);
+  }
+  buffers.c.fill(0xff, nullptr);
+  gemm.run(ptr(buffers.a), ptr(buffers.b), ptr(buffers.c), workspace ? ptr(*workspace) : nullptr,
+           workspace ? workspace->bytes() : 0, nullptr, args);
+  runtime::synchronizeDevice();
+}
+
 TEST(FusedEpilogue, Sm80KindsMatchTheHostReference) {
   expectAllCorrect(epilogueCases(scheduler::Arch::Sm80), runtime::Reference::Cublas);
 }
@@ -74,7 +114,6 @@ TEST(FusedEpilogue, BetaTimesCInPlace) {
     EpilogueArgs args;
     args.alpha = 0.75f;
     args.beta = -1.5f;
-    const auto ptr = [](const runtime::DeviceBuffer& d) { return reinterpret_cast<void*>(static_cast<uintptr_t>(d.ptr())); };
     args.c = ptr(buffers.c);
     std::optional<runtime::DeviceBuffer> workspace;
     if (gemm.workspaceSize() > 0) {
@@ -101,7 +140,6 @@ TEST(FusedEpilogue, AuxOutputByTmaOrByTheThreadsAsItsRowsAllow) {
   scheduler::DeviceSpec device;
   if (auto why = findDevice(device)) GTEST_SKIP() << *why;
   if (device.arch() != scheduler::Arch::Sm90) GTEST_SKIP() << "sm_90a kernels need an sm_90 device";
-  const auto ptr = [](const runtime::DeviceBuffer& d) { return reinterpret_cast<void*>(static_cast<uintptr_t>(d.ptr())); };
   for (const bool pingpong : {false, true}) {
     scheduler::MatmulProblem p =
         makeProblem(1000, 1032, 320, scheduler::Layout::TN, scheduler::DType::BF16, scheduler::DType::BF16, 2);
@@ -113,42 +151,23 @@ TEST(FusedEpilogue, AuxOutputByTmaOrByTheThreadsAsItsRowsAllow) {
     runtime::MatmulBuffers buffers(gemm.problem(), 11);
     std::vector<float> aux_reference;
     const std::vector<float> reference = runtime::cublasReference(buffers, nullptr, &aux_reference);
-    std::optional<runtime::DeviceBuffer> workspace;
-    if (gemm.workspaceSize() > 0) {
-      workspace.emplace(gemm.workspaceSize());
-      workspace->fill(0, nullptr);
-    }
-    struct AuxLayout {
-      const char* what;
-      int64_t ld, batch_stride, offset;  // elements; offset: the pointer's from a 256-byte aligned buffer
-    };
-    const int64_t n = p.n, m = p.m;
-    const AuxLayout layouts[] = {{"packed (TMA)", n, n * m, 0},
-                                 {"rows 8 elements apart past N, entries 8 past those (TMA)", n + 8, (n + 8) * m + 8, 0},
-                                 {"rows 3 elements past N (the threads)", n + 3, (n + 3) * m, 0},
-                                 {"pointer 2 bytes off 16 (the threads)", n + 8, (n + 8) * m, 1},
-                                 {"entries 3 elements apart past the rows (the threads)", n, n * m + 3, 0}};
-    for (const AuxLayout& l : layouts) {
-      const size_t elements = static_cast<size_t>(l.offset + l.batch_stride * (p.batch - 1) + l.ld * (m - 1) + n);
+    for (const MatrixLayout& l : matrixLayouts(p.m, p.n)) {
+      const size_t elements = l.elements(p);
       runtime::DeviceBuffer aux(elements * 2 + 16);
       aux.fill(0xff, nullptr);  // bf16 NaN
-      buffers.c.fill(0xff, nullptr);
       EpilogueArgs args = buffers.epilogue.args;
       args.aux = static_cast<char*>(ptr(aux)) + 2 * l.offset;
       args.ld_aux = l.ld;
       args.aux_batch_stride = l.batch_stride;
-      gemm.run(ptr(buffers.a), ptr(buffers.b), ptr(buffers.c), workspace ? ptr(*workspace) : nullptr,
-               workspace ? workspace->bytes() : 0, nullptr, args);
-      runtime::synchronizeDevice();
+      runOnce(gemm, buffers, args);
       const std::vector<uint8_t> bytes = aux.toHost<uint8_t>();
-      std::vector<float> inside;
+      std::vector<float> inside(aux_reference.size(), 0.f);
       int64_t touched_outside = 0;
       for (int64_t e = 0; e < static_cast<int64_t>(elements); ++e) {
-        const int64_t at = e - l.offset, batch = at / l.batch_stride, row = at % l.batch_stride / l.ld,
-                      col = at % l.batch_stride % l.ld;
         const std::vector<uint8_t> element(bytes.begin() + 2 * e, bytes.begin() + 2 * e + 2);
-        if (at >= 0 && batch < p.batch && row < m && col < n) {
-          inside.push_back(runtime::decode(element, scheduler::DType::BF16)[0]);
+        int64_t at;
+        if (l.inside(p, e, at)) {
+          inside[static_cast<size_t>(at)] = runtime::decode(element, scheduler::DType::BF16)[0];
         } else if (element[0] != 0xff || element[1] != 0xff) {
           ++touched_outside;
         }
@@ -165,6 +184,57 @@ TEST(FusedEpilogue, AuxOutputByTmaOrByTheThreadsAsItsRowsAllow) {
   }
 }
 
+// The input c the same ways: loaded by TMA into slabs of its own where the launch's c allows it, read
+// by the threads where it does not. C against alpha * acc + beta * c on the host, from cuBLAS's fp32
+// product and c as its buffer holds it.
+TEST(FusedEpilogue, InputCByTmaOrByTheThreadsAsItsRowsAllow) {
+  scheduler::DeviceSpec device;
+  if (auto why = findDevice(device)) GTEST_SKIP() << *why;
+  if (device.arch() != scheduler::Arch::Sm90) GTEST_SKIP() << "sm_90a kernels need an sm_90 device";
+  for (const bool pingpong : {false, true}) {
+    scheduler::MatmulProblem p =
+        makeProblem(1000, 1032, 320, scheduler::Layout::TN, scheduler::DType::BF16, scheduler::DType::BF16, 2);
+    p.epilogue = ir::Epilogue::parse("alpha * acc + beta * c");
+    scheduler::ScheduleOverrides o;
+    o.pingpong = pingpong;
+    o.width_at_launch = false;
+    const Gemm gemm(scheduler::schedule(p, device, o));
+    ASSERT_EQ(configValue(gemm.source().cuda, "C_IN_BY_TMA"), "true") << gemm.source().kernel_name;
+    runtime::MatmulBuffers buffers(gemm.problem(), 13);
+    scheduler::MatmulProblem product = gemm.problem();
+    product.epilogue = {};
+    product.out_dtype = scheduler::DType::FP32;
+    runtime::DeviceBuffer prod(static_cast<size_t>(p.batch * p.m * p.n) * 4);
+    runtime::CublasGemm().run(product, buffers.a.ptr(), buffers.b.ptr(), prod.ptr(), nullptr);
+    runtime::synchronizeDevice();
+    const std::vector<float> acc = runtime::decode(prod.toHost<uint8_t>(), scheduler::DType::FP32);
+    for (const MatrixLayout& l : matrixLayouts(p.m, p.n)) {
+      const size_t elements = l.elements(p);
+      runtime::DeviceBuffer c_in(elements * 2 + 16);
+      runtime::fillRandomOnDevice(c_in, scheduler::DType::BF16, elements + 8, 21);
+      runtime::synchronizeDevice();
+      const std::vector<float> c_values = runtime::decode(c_in.toHost<uint8_t>(), scheduler::DType::BF16);
+      EpilogueArgs args = buffers.epilogue.args;
+      args.c = static_cast<char*>(ptr(c_in)) + 2 * l.offset;
+      args.ldc = l.ld;
+      args.c_batch_stride = l.batch_stride;
+      runOnce(gemm, buffers, args);
+      std::vector<float> expected(acc.size());
+      for (int64_t e = 0; e < static_cast<int64_t>(elements); ++e) {
+        int64_t at;
+        if (l.inside(p, e, at)) {
+          const auto i = static_cast<size_t>(at);
+          expected[i] = args.alpha * acc[i] + args.beta * c_values[static_cast<size_t>(e)];
+        }
+      }
+      const runtime::ErrorStats c =
+          runtime::compareOutputs(runtime::decode(buffers.c.toHost<uint8_t>(), p.out_dtype), expected, p.out_dtype);
+      EXPECT_TRUE(c.passed) << l.what << (pingpong ? ", ping-pong" : "") << ": C norm rel " << c.norm_rel
+                            << ", non-finite " << c.non_finite;
+    }
+  }
+}
+
 TEST(FusedEpilogue, MissingOrMisplacedOperandsAreRefusedBeforeTheLaunch) {
   scheduler::DeviceSpec device;
   if (auto why = findDevice(device)) GTEST_SKIP() << *why;
@@ -172,7 +242,6 @@ TEST(FusedEpilogue, MissingOrMisplacedOperandsAreRefusedBeforeTheLaunch) {
   p.epilogue = ir::Epilogue::parse("relu(acc + bias[m]); aux = beta * c");
   const Gemm gemm(p);
   runtime::DeviceBuffer a(256 * 64 * 2), b(256 * 64 * 2), c(256 * 256 * 2), other(256 * 256 * 2);
-  const auto ptr = [](const runtime::DeviceBuffer& d) { return reinterpret_cast<void*>(static_cast<uintptr_t>(d.ptr())); };
   EpilogueArgs args;
   args.bias = ptr(other);
   args.c = ptr(other);

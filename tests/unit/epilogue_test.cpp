@@ -229,19 +229,21 @@ TEST(EpilogueIr, AuxOutputsGoByTmaBesideAStraightCStoredByTma) {
   EXPECT_EQ(s.params.smemBytes(s.problem) - s.params.smemBytes(no_aux),
             2 * s.params.epilogue_tile.m * s.params.epilogue_tile.n * 2);
   const codegen::KernelSource source = codegen::emit(s);
-  ASSERT_EQ(source.args.back().name, "tmap_aux");
-  ASSERT_TRUE(source.args.back().tensor_map.has_value());
+  const codegen::KernelArg& map_aux = source.args.at(6);
+  ASSERT_EQ(map_aux.name, "tmap_aux");
+  ASSERT_TRUE(map_aux.tensor_map.has_value());
   const codegen::KernelArg& map_c = source.args[3];
   ASSERT_TRUE(map_c.tensor_map.has_value());
-  EXPECT_EQ(source.args.back().buffer, "aux");
-  EXPECT_EQ(source.args.back().tensor_map->box, map_c.tensor_map->box);
-  EXPECT_EQ(source.args.back().tensor_map->swizzle, map_c.tensor_map->swizzle);
+  EXPECT_EQ(map_aux.buffer, "aux");
+  EXPECT_EQ(map_aux.tensor_map->box, map_c.tensor_map->box);
+  EXPECT_EQ(map_aux.tensor_map->swizzle, map_c.tensor_map->swizzle);
+  EXPECT_TRUE(source.args.back().buffer.empty()) << "no input c";
 
   const auto stored_by_threads = [&](scheduler::MatmulProblem q, scheduler::ScheduleOverrides o = {}) {
     q.validate();
     const auto t = scheduler::schedule(q, device, o);
     const codegen::KernelSource src = codegen::emit(t);
-    return !t.params.auxSlab(t.problem) && src.args.back().buffer.empty();
+    return !t.params.auxSlab(t.problem) && src.args.at(6).buffer.empty();
   };
   scheduler::MatmulProblem fp32_aux = p;
   fp32_aux.aux_dtype = scheduler::DType::FP32;
@@ -257,6 +259,45 @@ TEST(EpilogueIr, AuxOutputsGoByTmaBesideAStraightCStoredByTma) {
   EXPECT_TRUE(stored_by_threads(p, swapped));
 }
 
+// An input c of 2 bytes beside a straight 2-byte C stored by TMA comes into slab buffers of its own
+// by TMA (a third pair of buffers, and two full barriers a consumer warpgroup); not beside an aux
+// output that has its own slab, nor where the kernel reads its tile width at launch, nor with a
+// residual read too.
+TEST(EpilogueIr, InputCComesByTmaBesideAStraightCStoredByTma) {
+  const auto device = scheduler::DeviceSpec::preset("sm_90");
+  scheduler::MatmulProblem p;
+  p.m = p.n = 4096;
+  p.k = 1024;
+  p.epilogue = Epilogue::parse("alpha * acc + beta * c");
+  p.validate();
+  const auto s = scheduler::schedule(p, device);
+  ASSERT_TRUE(s.params.cSlab(s.problem));
+  EXPECT_EQ(s.params.epilogueSlabPairs(s.problem), 2);
+  scheduler::MatmulProblem no_c = s.problem;
+  no_c.epilogue = Epilogue::parse("alpha * acc");
+  EXPECT_EQ(s.params.smemBytes(s.problem) - s.params.smemBytes(no_c),
+            2 * s.params.epilogue_tile.m * s.params.epilogue_tile.n * 2 + 16 * s.params.mathGroups());
+  const codegen::KernelSource source = codegen::emit(s);
+  ASSERT_EQ(source.args.back().name, "tmap_c_in");
+  EXPECT_EQ(source.args.back().buffer, "c");
+  ASSERT_TRUE(source.args.back().tensor_map.has_value());
+  EXPECT_EQ(source.args.back().tensor_map->box, source.args[3].tensor_map->box);
+
+  scheduler::MatmulParams at_launch = s.params;
+  at_launch.width_at_launch = true;
+  EXPECT_FALSE(at_launch.cSlab(s.problem));
+  for (const char* text : {"alpha * acc + beta * c + residual", "relu(acc + c); aux = acc"}) {
+    scheduler::MatmulProblem q = p;
+    q.epilogue = Epilogue::parse(text);
+    q.validate();
+    EXPECT_FALSE(scheduler::cFitsSlab(q)) << text;
+  }
+  scheduler::MatmulProblem fp32_c = p;
+  fp32_c.c_in_dtype = scheduler::DType::FP32;
+  fp32_c.validate();
+  EXPECT_FALSE(scheduler::cFitsSlab(fp32_c));
+}
+
 // The map a launch stores aux through: the kernel's, with the launch's strides, where TMA can store
 // that aux; none where the pointer, rows or batch entries are off 16 bytes.
 TEST(EpilogueIr, TheAuxMapTakesTheLaunchsStridesOrStandsAside) {
@@ -270,20 +311,20 @@ TEST(EpilogueIr, TheAuxMapTakesTheLaunchsStridesOrStandsAside) {
   args.aux = memory;
   args.ld_aux = 1040;
   args.batch_stride_aux = 1040 * 1000 + 8;
-  const auto spec = runtime::auxTensorMap(kernel_map, args);
+  const auto spec = runtime::epilogueTensorMap(kernel_map, args.aux, args.ld_aux, args.batch_stride_aux);
   ASSERT_TRUE(spec.has_value());
   EXPECT_EQ(spec->strides_bytes, (std::vector<uint64_t>{1040 * 2, (1040 * 1000 + 8) * 2}));
   EXPECT_EQ(spec->box, kernel_map.box);
   EXPECT_EQ(spec->dims, kernel_map.dims);
   tg_epilogue_args off = args;
   off.ld_aux = 1035;
-  EXPECT_FALSE(runtime::auxTensorMap(kernel_map, off).has_value());
+  EXPECT_FALSE(runtime::epilogueTensorMap(kernel_map, off.aux, off.ld_aux, off.batch_stride_aux).has_value());
   off = args;
   off.batch_stride_aux = 1040 * 1000 + 3;
-  EXPECT_FALSE(runtime::auxTensorMap(kernel_map, off).has_value());
+  EXPECT_FALSE(runtime::epilogueTensorMap(kernel_map, off.aux, off.ld_aux, off.batch_stride_aux).has_value());
   off = args;
   off.aux = memory + 1;
-  EXPECT_FALSE(runtime::auxTensorMap(kernel_map, off).has_value());
+  EXPECT_FALSE(runtime::epilogueTensorMap(kernel_map, off.aux, off.ld_aux, off.batch_stride_aux).has_value());
   // Unbatched, the batch stride is never used.
   codegen::TensorMapSpec one = kernel_map;
   one.dims.pop_back();
@@ -291,7 +332,7 @@ TEST(EpilogueIr, TheAuxMapTakesTheLaunchsStridesOrStandsAside) {
   one.box.pop_back();
   off = args;
   off.batch_stride_aux = 3;
-  EXPECT_TRUE(runtime::auxTensorMap(one, off).has_value());
+  EXPECT_TRUE(runtime::epilogueTensorMap(one, off.aux, off.ld_aux, off.batch_stride_aux).has_value());
 }
 
 }  // namespace

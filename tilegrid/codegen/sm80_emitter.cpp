@@ -297,7 +297,7 @@ KernelSource emitSm80(const scheduler::MatmulSchedule& s) {
   KernelSource source;
   source.kernel_name = config.kernelName();
   source.cuda = assembleKernel({kernelSummary(s),
-                                {"dtype", "work_split", "problem", "epilogue_ops", "cp_async", "sm80"},
+                                {"dtype", "work_split", "problem", "epilogue_ops", "cp_async", "ldmatrix", "sm80"},
                                 emitMatmulIndexFunctions(s) + gmemStepFunctions(s),
                                 &config,
                                 printEpilogueFunction(s.problem),

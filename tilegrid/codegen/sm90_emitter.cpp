@@ -318,6 +318,10 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   const bool aux_slab = p.auxSlab(prob);
   TensorMapSpec map_aux = map_c;
   map_aux.dtype = prob.aux_dtype.value_or(prob.out_dtype);
+  // The same for an input c loaded by TMA (MatmulParams::cSlab): C's boxes, the launch's strides.
+  const bool c_slab = p.cSlab(prob);
+  TensorMapSpec map_c_in = map_c;
+  map_c_in.dtype = prob.c_in_dtype.value_or(prob.out_dtype);
 
   // wgmma descriptors step by constants where the algebra finds the steps for both operands.
   const auto steps_a = descriptorSteps(s.smem_a, prob.a_dtype, 64, p.cta_tile.k);
@@ -353,6 +357,12 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
             "the auxiliary output has slab buffers of its own (AUX_SMEM_ELEMS, C's layout), stored by TMA where "
             "the launch allows it (tg_epilogue_args::aux_by_tma)")
       .value("AUX_SMEM_ELEMS", aux_slab ? 2 * p.epilogueRows() * slab_n : 0)
+      .flag("C_IN_BY_TMA", c_slab,
+            "the epilogue's input c comes into slab buffers of its own (C_IN_SMEM_ELEMS, C's layout) by TMA, "
+            "two slabs ahead, where the launch allows it (tg_epilogue_args::c_by_tma)")
+      .value("C_IN_SMEM_ELEMS", c_slab ? 2 * p.epilogueRows() * slab_n : 0)
+      .value("C_IN_BOX_BYTES", c_slab ? p.warp_tile.m * slab_n * scheduler::bytes(map_c_in.dtype) : 0,
+             "bytes a consumer warpgroup's c box lands")
       .value("STAGE_TX_BYTES", plan_a.landed_bytes + plan_b.landed_bytes,
              "bytes a stage's TMA boxes land in this CTA in a cluster of CLUSTER_M: overlapping boxes count twice")
       .value("STAGE_TX_BYTES_ALONE", plan_a.landed_bytes + plan_b_alone.landed_bytes, "in a CTA alone")
@@ -392,7 +402,7 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   source.kernel_name = config.kernelName();
   source.cuda = assembleKernel({kernelSummary(s),
                                 {"dtype", "work_split", "problem", "epilogue_ops", "mbarrier", "cp_async", "cluster", "tma", "tma_boxes", "wgmma",
-                                 "wgmma_shapes", "stmatrix", "stream_k", "block_scales"},
+                                 "wgmma_shapes", "ldmatrix", "stmatrix", "stream_k", "block_scales"},
                                 emitMatmulIndexFunctions(s),
                                 &config,
                                 printEpilogueFunction(s.problem),
@@ -414,7 +424,9 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
                  p.stream_k ? streamKWorkspace(s.device, s.ctas() * consumers, p.warp_tile.m * widest)
                             : unusedArg("workspace", ArgKind::Pointer),
                  aux_slab ? KernelArg{"tmap_aux", ArgKind::TensorMap, "aux", map_aux, {}}
-                          : unusedArg("tmap_aux", ArgKind::TensorMap)};
+                          : unusedArg("tmap_aux", ArgKind::TensorMap),
+                 c_slab ? KernelArg{"tmap_c_in", ArgKind::TensorMap, "c", map_c_in, {}}
+                        : unusedArg("tmap_c_in", ArgKind::TensorMap)};
   return source;
 }
 

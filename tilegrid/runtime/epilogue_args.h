@@ -24,10 +24,12 @@ void checkEpilogueAliasing(const scheduler::MatmulSchedule& schedule, const Epil
 // leading dimensions and batch strides filled in where 0 means packed.
 tg_epilogue_args epilogueLaunchArgs(const MatmulProblem& problem, const EpilogueArgs& args);
 
-// The map a kernel stores the auxiliary output through (its slab boxes and swizzle, `kernel_map`),
-// with the launch's leading dimension and batch stride (`args`, from epilogueLaunchArgs); none where
-// TMA cannot store that aux: a pointer off 16 bytes, or rows or batch entries not whole 16-byte
-// granules apart. The kernel's threads store it then (tg_epilogue_args::aux_by_tma).
-std::optional<codegen::TensorMapSpec> auxTensorMap(const codegen::TensorMapSpec& kernel_map, const tg_epilogue_args& args);
+// The map a kernel stores the auxiliary output through or loads the input c through (its slab boxes
+// and swizzle, `kernel_map`), with the launch's pointer, leading dimension and batch stride (in
+// elements, from epilogueLaunchArgs); none where TMA cannot reach that matrix: a pointer off 16
+// bytes, or rows or batch entries not whole 16-byte granules apart. The kernel's threads store or
+// read it then (tg_epilogue_args::aux_by_tma, c_by_tma).
+std::optional<codegen::TensorMapSpec> epilogueTensorMap(const codegen::TensorMapSpec& kernel_map, const void* matrix,
+                                                        long long ld, long long batch_stride);
 
 }  // namespace tilegrid::runtime

@@ -41,8 +41,9 @@ std::shared_ptr<const runtime::LoadedKernel> loadOnce(const std::shared_ptr<cons
   return slot.second;
 }
 
-// The buffers a kernel argument may address: the operands, and a fused epilogue's auxiliary output.
-enum class Operand { A, B, C, Aux };
+// The buffers a kernel argument may address: the operands, and a fused epilogue's auxiliary output
+// and input matrix c.
+enum class Operand { A, B, C, Aux, CIn };
 
 }  // namespace
 
@@ -82,9 +83,10 @@ uint64_t spanBytes(const scheduler::MatmulProblem& p, Operand operand) {
     case Operand::A: return static_cast<uint64_t>(p.spanA()) * static_cast<uint64_t>(scheduler::bytes(p.a_dtype));
     case Operand::B: return static_cast<uint64_t>(p.spanB()) * static_cast<uint64_t>(scheduler::bytes(p.b_dtype));
     case Operand::C: return static_cast<uint64_t>(p.spanC()) * static_cast<uint64_t>(scheduler::bytes(p.out_dtype));
-    case Operand::Aux: break;
+    case Operand::Aux:
+    case Operand::CIn: break;
   }
-  TG_INTERNAL_CHECK(operand != Operand::Aux) << "the auxiliary output is written in place, never padded";
+  TG_INTERNAL_CHECK(false) << "a fused epilogue's matrices are read and written in place, never padded";
   return 0;
 }
 
@@ -92,8 +94,9 @@ Operand operandNamed(const codegen::KernelArg& arg, const std::string& kernel) {
   if (arg.buffer == "A") return Operand::A;
   if (arg.buffer == "B") return Operand::B;
   if (arg.buffer == "aux") return Operand::Aux;
+  if (arg.buffer == "c") return Operand::CIn;
   TG_INTERNAL_CHECK(arg.buffer == "C") << "kernel " << kernel << " argument " << arg.name << " names buffer '"
-                                       << arg.buffer << "'; a matmul has A, B, C and an epilogue's aux";
+                                       << arg.buffer << "'; a matmul has A, B, C and an epilogue's aux and c";
   return Operand::C;
 }
 
@@ -147,11 +150,12 @@ Gemm::State::State(scheduler::MatmulSchedule s) : schedule(std::move(s)), source
         TG_INTERNAL_CHECK(arg.tensor_map.has_value()) << "tensor map argument " << arg.name << " has no description";
         a.map = arg.tensor_map;
       }
-      TG_INTERNAL_CHECK(a.operand != Operand::Aux || a.slot == Slot::TensorMap)
-          << "kernels address the auxiliary output through tg_epilogue_args or a tensor map";
+      const bool epilogue_matrix = a.operand == Operand::Aux || a.operand == Operand::CIn;
+      TG_INTERNAL_CHECK(!epilogue_matrix || a.slot == Slot::TensorMap)
+          << "kernels address the epilogue's matrices through tg_epilogue_args or a tensor map";
       if (arg.padded) {
-        TG_INTERNAL_CHECK(a.operand != Operand::C && a.operand != Operand::Aux)
-            << "outputs are written in place, never through a padded copy";
+        TG_INTERNAL_CHECK(a.operand != Operand::C && !epilogue_matrix)
+            << "outputs and the epilogue's matrices are used in place, never through a padded copy";
         a.padded_at = next;
         pads.push_back({a.operand, spanBytes(p, a.operand), *arg.padded, next});
         next = alignUp(next + arg.padded->rows * arg.padded->dst_pitch);
@@ -206,16 +210,23 @@ void Gemm::run(const void* a, const void* b, void* c, void* workspace, size_t wo
     return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(o == Operand::A ? a : o == Operand::B ? b : c));
   };
   const auto ws = static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(workspace));
-  // The auxiliary output's map, where the kernel takes one: its strides are the launch's, and where
-  // its pointer or rows do not suit TMA the kernel's threads store it instead.
-  std::optional<CUtensorMap> aux_map;
+  // The maps of the epilogue's aux output and input c, where the kernel takes them: their strides are
+  // the launch's, and where a pointer or its rows do not suit TMA the kernel's threads store or read
+  // that matrix instead.
+  std::optional<CUtensorMap> aux_map, c_in_map;
   for (const State::Arg& arg : s.args) {
-    if (arg.slot != State::Slot::TensorMap || arg.operand != Operand::Aux) continue;
-    if (const auto spec = runtime::auxTensorMap(*arg.map, problem_args.epilogue)) {
-      aux_map = runtime::encodeTensorMap(*spec, static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(epilogue.aux)));
+    if (arg.slot != State::Slot::TensorMap || (arg.operand != Operand::Aux && arg.operand != Operand::CIn)) continue;
+    const tg_epilogue_args& k = problem_args.epilogue;
+    const bool aux = arg.operand == Operand::Aux;
+    const void* matrix = aux ? epilogue.aux : epilogue.c;
+    if (const auto spec = runtime::epilogueTensorMap(*arg.map, matrix, aux ? k.ld_aux : k.ld_c,
+                                                     aux ? k.batch_stride_aux : k.batch_stride_c)) {
+      (aux ? aux_map : c_in_map) =
+          runtime::encodeTensorMap(*spec, static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(matrix)));
     }
   }
   problem_args.epilogue.aux_by_tma = aux_map.has_value() ? 1 : 0;
+  problem_args.epilogue.c_by_tma = c_in_map.has_value() ? 1 : 0;
   // Every padded copy in one launch: a launch less, and the copies share one tail.
   if (!s.pads.empty()) {
     std::array<runtime::PadJob, runtime::kMaxPadsALaunch> jobs;
@@ -236,8 +247,8 @@ void Gemm::run(const void* a, const void* b, void* c, void* workspace, size_t wo
       case State::Slot::Workspace: args.add(ws); break;
       case State::Slot::Pointer: args.add(at); break;
       case State::Slot::TensorMap:
-        if (arg.operand == Operand::Aux) {
-          args.add(aux_map.value_or(CUtensorMap{}));
+        if (arg.operand == Operand::Aux || arg.operand == Operand::CIn) {
+          args.add((arg.operand == Operand::Aux ? aux_map : c_in_map).value_or(CUtensorMap{}));
         } else {
           args.add(runtime::encodeTensorMap(*arg.map, at));
         }

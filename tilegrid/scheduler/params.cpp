@@ -100,6 +100,21 @@ bool MatmulParams::auxSlab(const MatmulProblem& problem) const {
   return arch == Arch::Sm90 && auxFitsSlab(problem) && !swap_ab && epilogue_tile.n % 16 == 0 && epilogue_tile.m % 16 == 0;
 }
 
+bool cFitsSlab(const MatmulProblem& problem) {
+  return problem.epilogueUses(ir::EpOp::C) && !problem.epilogueUses(ir::EpOp::Residual) &&
+         bytes(problem.c_in_dtype.value_or(problem.out_dtype)) == 2 && bytes(problem.out_dtype) == 2 &&
+         problem.rowsOfCAreWhole16Bytes() && !auxFitsSlab(problem);
+}
+
+bool MatmulParams::cSlab(const MatmulProblem& problem) const {
+  return arch == Arch::Sm90 && cFitsSlab(problem) && !swap_ab && !width_at_launch && epilogue_tile.n % 16 == 0 &&
+         epilogue_tile.m % 16 == 0;
+}
+
+int64_t MatmulParams::epilogueSlabPairs(const MatmulProblem& problem) const {
+  return 1 + (auxSlab(problem) ? 1 : 0) + (cSlab(problem) ? 1 : 0);
+}
+
 int64_t MatmulParams::ctasPerSm(const MatmulProblem& problem, const DeviceSpec& device) const {
   if (arch == Arch::Sm90) return 1;
   const int64_t threads = threadsPerCta();
@@ -113,17 +128,20 @@ int64_t MatmulParams::smemBytes(const MatmulProblem& problem) const {
   const int64_t a = cta_tile.m * cta_tile.k * bytes(problem.a_dtype);
   const int64_t b = compiledTile().n * cta_tile.k * bytes(problem.b_dtype);
   // sm_90 double-buffers the epilogue slab: one is written while the TMA store of the other drains,
-  // and an auxiliary output stored by TMA has two buffers of its own (auxSlab). Both families keep
-  // the staging area apart from the operand stages, so a persistent CTA can store one tile while the
-  // next tile's loads are in flight.
-  const int64_t epilogue = stagedEpilogue(problem) ? epilogue_tile.m * epilogue_tile.n * bytes(problem.out_dtype) *
-                                                         (arch == Arch::Sm90 ? 2 : 1) * (auxSlab(problem) ? 2 : 1)
-                                                   : 0;
+  // and an auxiliary output stored by TMA and an input c loaded by TMA have two buffers of their own
+  // (epilogueSlabPairs). Both families keep the staging area apart from the operand stages, so a
+  // persistent CTA can store one tile while the next tile's loads are in flight.
+  const int64_t epilogue = !stagedEpilogue(problem)   ? 0
+                           : arch == Arch::Sm80 ? epilogue_tile.m * epilogue_tile.n * bytes(problem.out_dtype)
+                                                : epilogue_tile.m * epilogue_tile.n * bytes(problem.out_dtype) * 2 *
+                                                      epilogueSlabPairs(problem);
+  // An input c loaded by TMA: a full barrier per buffer of each consumer warpgroup.
+  const int64_t c_barriers = cSlab(problem) ? 8 * 2 * mathGroups() : 0;
   // sm_90: a full and an empty mbarrier (8 bytes each) per stage, and the tile of the unit whose
   // first K tile the stage holds (two ints), which the producer hands the consumers. Both families
   // keep 1024 bytes to align the dynamic buffer by hand, which 128B swizzled tiles need.
   const int64_t barriers = arch == Arch::Sm90 ? 24 * stages : 0;
-  return stages * (a + b + 4 * scaleStageFloats(problem)) + epilogue + barriers + 1024;
+  return stages * (a + b + 4 * scaleStageFloats(problem)) + epilogue + barriers + c_barriers + 1024;
 }
 
 int64_t MatmulParams::scaleStageFloats(const MatmulProblem& problem) const {

@@ -210,6 +210,16 @@ struct MatmulParams {
   // (the launches that store C by TMA), and slabs a whole number of stmatrix blocks. The launch still checks aux's own pointer and leading
   // dimension (tg_epilogue_args::aux_by_tma); where TMA cannot store them the threads do.
   bool auxSlab(const MatmulProblem& problem) const;
+  // sm_90: whether the epilogue's input matrix c comes into slab buffers of its own by TMA loads,
+  // issued two slabs ahead, and each lane reads its pairs by ldmatrix at C's stmatrix offsets
+  // (cFitsSlab says what the problem must allow): C stored straight, the kernel of one tile width
+  // (the slabs' columns are known as the loads are issued), slabs a whole number of ldmatrix blocks.
+  // The launch still checks c's own pointer and leading dimension (tg_epilogue_args::c_by_tma);
+  // where TMA cannot load them the threads read c.
+  bool cSlab(const MatmulProblem& problem) const;
+  // sm_90: the epilogue's slab buffer pairs: C's, and the aux output's and c's where they have their
+  // own (auxSlab, cSlab).
+  int64_t epilogueSlabPairs(const MatmulProblem& problem) const;
   // CTAs that fit on one SM at once, by shared memory, threads and registers (kernels are built with
   // __launch_bounds__(threads, 1), so up to 255 registers a thread are assumed). sm_90 kernels: 1.
   int64_t ctasPerSm(const MatmulProblem& problem, const DeviceSpec& device) const;
@@ -235,6 +245,11 @@ struct MatmulParams {
 // one, its elements and C's are 2 bytes, and C's rows are whole 16-byte granules (the launches that
 // store C by TMA). MatmulParams::auxSlab adds what the kernel must allow.
 bool auxFitsSlab(const MatmulProblem& problem);
+// sm_90: whether a problem's input matrix c may come by TMA into slab buffers laid out as C's: the
+// epilogue reads c and no residual, c's elements and C's are 2 bytes, C's rows are whole 16-byte
+// granules, and no aux output takes slab buffers too (a third pair would cost the largest tiles a
+// stage). MatmulParams::cSlab adds what the kernel must allow.
+bool cFitsSlab(const MatmulProblem& problem);
 // sm_90: the shared-memory atom of an epilogue slab `slab_n` columns wide: n-contiguous when C is
 // stored straight, m-contiguous (64 elements, one TMA box row) when stored transposed.
 SmemAtom epilogueAtom(DType out, int64_t slab_n, bool transposed);

@@ -17,6 +17,9 @@ struct tg_slab_buffers {
   const tg_tensor_map* tmap_c;
   tg_aux_t* aux;
   const tg_tensor_map* tmap_aux;
+  // The input c's map and the full barriers of its buffers, two a consumer warpgroup (C_IN_BY_TMA).
+  const tg_tensor_map* tmap_c_in;
+  tg_u64* c_in_full;
 };
 
 // The first of a consumer warpgroup's rows in its tile: its share of the tile, or the whole tile where
@@ -74,8 +77,10 @@ __device__ __forceinline__ void tg_tile_epilogue_pair(float& v0, float& v1, cons
 // step to the offset, which ptxas folds into the store. AuxTma: the auxiliary output goes into its own
 // slab at the same offsets, for the TMA store beside C's. Its buffers follow C's in shared memory
 // (the kernel's layout), C_SMEM_ELEMS 2-byte elements on: a constant past each C address, which
-// ptxas folds into the store as well (a pointer of its own cost the largest tiles a spill).
-template <typename Ep, bool AuxTma, int Regs>
+// ptxas folds into the store as well (a pointer of its own cost the largest tiles a spill). CTma: the
+// input c lies in its own slab (after C's and aux's buffers), loaded by TMA: each lane reads its pairs
+// by ldmatrix at the offsets it stores C's at.
+template <typename Ep, bool AuxTma, bool CTma, int Regs>
 __device__ __forceinline__ void tg_fill_slab_block(const float (&acc)[Regs], tg_out_t* smem_c, int mb, int col0,
                                                    int consumer, int warp, int lane, int buffer,
                                                    const tg_tile_place& at) {
@@ -87,8 +92,12 @@ __device__ __forceinline__ void tg_fill_slab_block(const float (&acc)[Regs], tg_
   tg_out_t* const slab = smem_c + (Ep::BLOCK_STEP == 0 ? 0 : mb * Ep::BLOCK_STEP);
   static_assert(!AuxTma || (Ep::STMATRIX && !Ep::TRANSPOSED && tg_aux_by_rows<false>() && sizeof(tg_out_t) == 2),
                 "the auxiliary output's slab is filled by stmatrix beside a straight C's (MatmulParams::auxSlab)");
+  static_assert(!CTma || (Ep::STMATRIX && !Ep::TRANSPOSED && EPILOGUE_READS_C && !EPILOGUE_READS_RESIDUAL &&
+                          sizeof(tg_c_in_t) == 2 && sizeof(tg_out_t) == 2),
+                "the input c's slab is read by ldmatrix beside a straight C's (MatmulParams::cSlab)");
   if constexpr (Ep::STMATRIX) {
-    constexpr bool AUX_BY_ROWS = tg_aux_by_rows<Ep::TRANSPOSED>(), INPUTS_BY_ROWS = tg_inputs_by_rows<Ep::TRANSPOSED>();
+    constexpr bool AUX_BY_ROWS = tg_aux_by_rows<Ep::TRANSPOSED>();
+    constexpr bool INPUTS_BY_ROWS = !CTma && tg_inputs_by_rows<Ep::TRANSPOSED>(), INPUTS_GIVEN = INPUTS_BY_ROWS || CTma;
     // The epilogue's matrices, where read in pieces: the slab's pieces, all in flight together.
     constexpr int PIECES = SLAB_N >= 16 ? SLAB_N / 16 : 1;  // a lane's pieces a slab (one in an 8-wide slab)
     [[maybe_unused]] tg_u32 c_pieces[PIECES][4], residual_pieces[PIECES][4];
@@ -118,15 +127,20 @@ __device__ __forceinline__ void tg_fill_slab_block(const float (&acc)[Regs], tg_
         if constexpr (EPILOGUE_READS_C) tg_quad_transpose(c_pieces[j / 2], c_pairs, lane);
         if constexpr (EPILOGUE_READS_RESIDUAL) tg_quad_transpose(residual_pieces[j / 2], residual_pairs, lane);
       }
+      if constexpr (CTma) {
+        // The stmatrix below in reverse: c's pairs lie as r's will.
+        const int m = first_row + lane % 8 + (lane / 8) % 2 * 8, n = (j + lane / 16) * 8;
+        tg_ldmatrix_x4(c_pairs, slab + tg_smem_epilogue(c, m, n, buffer) + C_SMEM_ELEMS + AUX_SMEM_ELEMS);
+      }
 #pragma unroll
       for (int b = 0; b < 4; ++b) {
         const int a = 4 * (col0 / 8 + j + b / 2) + 2 * (b % 2);
         float v0 = acc[a], v1 = acc[a + 1];
         [[maybe_unused]] tg_ep_inputs inputs[2];
-        if constexpr (INPUTS_BY_ROWS) tg_unpack_inputs(c_pairs, residual_pairs, b, inputs);
+        if constexpr (INPUTS_GIVEN) tg_unpack_inputs(c_pairs, residual_pairs, b, inputs);
         tg_tile_epilogue_pair<Ep, !AUX_BY_ROWS>(v0, v1, at, tile_row + (b % 2) * 8,
                                                 col0 + (j + b / 2) * 8 + (lane % 4) * 2, &aux_pairs[b],
-                                                INPUTS_BY_ROWS ? inputs : nullptr);
+                                                INPUTS_GIVEN ? inputs : nullptr);
         r[b] = tg_pack_pair<tg_out_t>(v0, v1);
       }
       if constexpr (AUX_BY_ROWS && !AuxTma) {
@@ -253,18 +267,40 @@ __device__ __forceinline__ void tg_store_slab_direct(tg_out_t* C, const tg_out_t
 // frees both buffers. The tile is TileN columns wide, the leading TileN / 2 accumulators of each
 // block (a kernel holding several widths keeps the widest's). C is stored in the orientation `Ep`
 // (tg_with_c_orientation), each value through the fused epilogue where the configuration has one
-// (tg_fill_slab_block).
-template <typename Ep, bool ByTma, int TileN, bool AuxTma, int MBlocks, int Regs>
+// (tg_fill_slab_block). CTma (with ByTma): the input c comes into its own slab buffers by TMA, each
+// slab's box two slabs ahead (the first two as the epilogue starts), the buffer's full barrier
+// completing a phase per use: the `slabs` count gives its parity.
+template <typename Ep, bool ByTma, int TileN, bool AuxTma, bool CTma, int MBlocks, int Regs>
 __device__ __forceinline__ void tg_epilogue(const float (&acc)[MBlocks][Regs], const tg_slab_buffers& smem,
                                             tg_out_t* C, const tg_problem& prob, int M, int N, int tile_m, int tile_n,
                                             int batch, int consumer, int t, int& slabs) {
   using namespace tg_config;
-  static_assert(ByTma || !AuxTma, "the auxiliary output goes by TMA beside C's TMA stores");
+  static_assert(ByTma || (!AuxTma && !CTma), "the epilogue's matrices go by TMA beside C's TMA stores");
   const int warp = t / 32, lane = t % 32;
   static_assert(TileN <= 2 * Regs && TileN >= SLAB_N, "the tile's columns are accumulators, a slab or more");
   constexpr int SLABS = (TileN + SLAB_N - 1) / SLAB_N;
   const int n0 = tile_n * TileN;
   const tg_tile_place at{&prob, tile_m * BM, n0, M, N, batch};
+  // Thread 0: the TMA load of slab `s`'s c box into the buffer of the warpgroup's slab number `use`.
+  [[maybe_unused]] const auto load_c = [&](int s, int use) {
+    constexpr tg_c_tag<Ep> c;
+    const int buffer = use % 2, col0 = s < SLABS - 1 ? s * SLAB_N : TileN - SLAB_N;
+    tg_u64* full = &smem.c_in_full[consumer * 2 + buffer];
+    tg_mbarrier_arrive_expect_tx(full, C_IN_BOX_BYTES);
+    void* dst = smem.c + C_SMEM_ELEMS + AUX_SMEM_ELEMS + tg_smem_epilogue(c, consumer * WM, 0, buffer);
+    const int c0 = n0 + col0, c1 = tile_m * BM + tg_consumer_tile_row(consumer);
+    if constexpr (BATCHED) {
+      tg_tma_load_3d(dst, smem.tmap_c_in, c0, c1, batch, full);
+    } else {
+      tg_tma_load_2d(dst, smem.tmap_c_in, c0, c1, full);
+    }
+  };
+  if constexpr (CTma) {
+    if (t == 0) {
+      load_c(0, slabs);
+      if (SLABS > 1) load_c(1, slabs + 1);
+    }
+  }
 #pragma unroll
   for (int slab = 0; slab < SLABS; ++slab, ++slabs) {
     const int col0 = slab < SLABS - 1 ? slab * SLAB_N : TileN - SLAB_N;
@@ -273,13 +309,18 @@ __device__ __forceinline__ void tg_epilogue(const float (&acc)[MBlocks][Regs], c
       // The stores issued from this buffer two slabs ago must have read it.
       if (t == 0) tg_tma_store_wait_read<1>();
       tg_named_barrier_sync(1 + consumer, 128);
+      if constexpr (CTma) tg_mbarrier_wait(&smem.c_in_full[consumer * 2 + buffer], (slabs / 2) % 2);
 #pragma unroll
       for (int mb = 0; mb < MBlocks; ++mb) {
-        tg_fill_slab_block<Ep, AuxTma>(acc[mb], smem.c, mb, col0, consumer, warp, lane, buffer, at);
+        tg_fill_slab_block<Ep, AuxTma, CTma>(acc[mb], smem.c, mb, col0, consumer, warp, lane, buffer, at);
       }
+      // Also orders the reads of c's buffer before the TMA load issued into it below.
       tg_fence_proxy_async();
       tg_named_barrier_sync(1 + consumer, 128);
       if (t == 0) {
+        if constexpr (CTma) {
+          if (slab + 2 < SLABS) load_c(slab + 2, slabs + 2);
+        }
         tg_store_slab_tma<Ep>(smem.tmap_c, smem.c, tile_m, n0, batch, consumer, col0, buffer);
         if constexpr (AuxTma) {
           tg_store_slab_tma<Ep>(smem.tmap_aux, reinterpret_cast<const tg_aux_t*>(smem.c + C_SMEM_ELEMS), tile_m, n0, batch,
@@ -290,7 +331,7 @@ __device__ __forceinline__ void tg_epilogue(const float (&acc)[MBlocks][Regs], c
     } else {
 #pragma unroll
       for (int mb = 0; mb < MBlocks; ++mb) {
-        tg_fill_slab_block<Ep, false>(acc[mb], smem.c, mb, col0, consumer, warp, lane, buffer, at);
+        tg_fill_slab_block<Ep, false, false>(acc[mb], smem.c, mb, col0, consumer, warp, lane, buffer, at);
       }
       tg_named_barrier_sync(1 + consumer, 128);
       tg_store_slab_direct<Ep>(C, smem.c, prob, M, N, batch, tile_m, n0, consumer, warp, lane, col0, buffer);

@@ -25,7 +25,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
     TG_KERNEL_NAME(const __grid_constant__ tg_problem prob, const __grid_constant__ tg_tensor_map tmap_a,
                    const __grid_constant__ tg_tensor_map tmap_b, const __grid_constant__ tg_tensor_map tmap_c,
                    tg_out_t* __restrict__ C, float* __restrict__ workspace,
-                   const __grid_constant__ tg_tensor_map tmap_aux) {
+                   const __grid_constant__ tg_tensor_map tmap_aux, const __grid_constant__ tg_tensor_map tmap_c_in) {
   using namespace tg_config;
   using A = operand_a;
   using B = operand_b;
@@ -67,14 +67,17 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
   tg_in_t* smem_a = reinterpret_cast<tg_in_t*>(smem);
   tg_in_t* smem_b = smem_a + STAGES * A_STAGE_ELEMS;
   [[maybe_unused]] tg_out_t* smem_c = reinterpret_cast<tg_out_t*>(smem_b + STAGES * B_STAGE_ELEMS);
-  // An auxiliary output stored by TMA has slab buffers of its own, laid out as C's and right after
-  // them (tg_fill_slab_block addresses them from C's).
+  // An auxiliary output stored by TMA and an input c loaded by TMA have slab buffers of their own,
+  // laid out as C's and right after them (tg_fill_slab_block addresses them from C's).
   [[maybe_unused]] tg_aux_t* smem_aux = reinterpret_cast<tg_aux_t*>(smem_c + C_SMEM_ELEMS);
-  tg_u64* full = reinterpret_cast<tg_u64*>(smem_aux + AUX_SMEM_ELEMS);
+  tg_u64* full = reinterpret_cast<tg_u64*>(smem_aux + AUX_SMEM_ELEMS + C_IN_SMEM_ELEMS);
   tg_u64* empty = full + STAGES;
+  // With c loaded by TMA, the full barriers of its two buffers for each consumer warpgroup.
+  constexpr int C_IN_BARRIERS = C_IN_BY_TMA ? 2 * CONSUMERS : 0;
+  [[maybe_unused]] tg_u64* c_in_full = empty + STAGES;
   // Per stage, the tile (m, n) of the unit whose first K tile it holds: the producer computes it in
   // its factor's instance and the consumers read it, so they pick no instance per unit.
-  int* unit_tiles = reinterpret_cast<int*>(empty + STAGES);
+  int* unit_tiles = reinterpret_cast<int*>(c_in_full + C_IN_BARRIERS);
   // With block scales, per stage the K block's scales of the CTA's rows and of its B column block,
   // which a producer warp loads beside the stage's tiles (block_scales.cuh).
   [[maybe_unused]] float* stage_scales = reinterpret_cast<float*>(unit_tiles + 2 * STAGES);
@@ -90,6 +93,8 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
       // of their warps, each after its own reads of the stage's scales.
       tg_mbarrier_init(&empty[s], (PINGPONG ? 1 : CONSUMERS) * CM * (BLOCK_SCALES ? 4 : 1));
     }
+#pragma unroll 1
+    for (int b = 0; b < C_IN_BARRIERS; ++b) tg_mbarrier_init(&c_in_full[b], 1);
     tg_mbarrier_init_fence();
   }
   if (CM > 1) {
@@ -431,26 +436,32 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
       // both. Both are picked before the width: picked per width, kernels holding every width spilled.
       tg_with_c_orientation(prob, [&](auto orientation) TG_INLINE {
         using Ep = decltype(orientation);
-        const tg_slab_buffers slab{smem_c, &tmap_c, smem_aux, &tmap_aux};
+        const tg_slab_buffers slab{smem_c, &tmap_c, smem_aux, &tmap_aux, &tmap_c_in, c_in_full};
         if (TMA_STORE_C && DIRECT_STORE_C ? prob.c_by_tma != 0 : TMA_STORE_C) {
           // The auxiliary output by TMA beside C, where the kernel has its slab and the launch's aux
           // allows it: an instance of its own, as for C's stores.
           constexpr bool AUX_TMA = AUX_BY_TMA && TMA_STORE_C && !Ep::TRANSPOSED;
+          constexpr bool C_TMA = C_IN_BY_TMA && TMA_STORE_C && !Ep::TRANSPOSED;
           if (AUX_TMA && prob.epilogue.aux_by_tma) {
             for_width([&](auto width) TG_INLINE {
-              tg_epilogue<Ep, TMA_STORE_C, decltype(width)::value, AUX_TMA>(acc, slab, C, prob, M, N, tile_m, tile_n,
-                                                                            batch, consumer, t, epilogue_slabs);
+              tg_epilogue<Ep, TMA_STORE_C, decltype(width)::value, AUX_TMA, false>(
+                  acc, slab, C, prob, M, N, tile_m, tile_n, batch, consumer, t, epilogue_slabs);
+            });
+          } else if (C_TMA && prob.epilogue.c_by_tma) {
+            for_width([&](auto width) TG_INLINE {
+              tg_epilogue<Ep, TMA_STORE_C, decltype(width)::value, false, C_TMA>(
+                  acc, slab, C, prob, M, N, tile_m, tile_n, batch, consumer, t, epilogue_slabs);
             });
           } else {
             for_width([&](auto width) TG_INLINE {
-              tg_epilogue<Ep, TMA_STORE_C, decltype(width)::value, false>(acc, slab, C, prob, M, N, tile_m, tile_n,
-                                                                          batch, consumer, t, epilogue_slabs);
+              tg_epilogue<Ep, TMA_STORE_C, decltype(width)::value, false, false>(
+                  acc, slab, C, prob, M, N, tile_m, tile_n, batch, consumer, t, epilogue_slabs);
             });
           }
         } else {
           for_width([&](auto width) TG_INLINE {
-            tg_epilogue<Ep, false, decltype(width)::value, false>(acc, slab, C, prob, M, N, tile_m, tile_n, batch,
-                                                                  consumer, t, epilogue_slabs);
+            tg_epilogue<Ep, false, decltype(width)::value, false, false>(acc, slab, C, prob, M, N, tile_m, tile_n,
+                                                                         batch, consumer, t, epilogue_slabs);
           });
         }
       });

@@ -20,9 +20,9 @@
 //   second where the epilogues outlast the main loops.
 // Ping-pong where it is modelled faster. The constants are fitted to docs/results/consumers_h100.csv
 // (bench/suites/consumers.json: least squares on the log of the measured time ratio, docs/epilogues.md);
-// the aux costs to the suite's problems with an aux output, stored by the threads
-// (docs/results/consumers_aux_threads_h100.csv) and by TMA (docs/results/consumers_aux_h200.csv), the
-// other constants held. tests/unit/consumer_model_test.cpp holds the choices and the fit against them.
+// the aux and matrix costs to the suite's problems with an aux output or a matrix c, stored or read
+// by the threads (docs/results/consumers_aux_threads_h100.csv, consumers_c_threads_h100.csv) and by
+// TMA (consumers_aux_h200.csv, consumers_c_h200.csv), the other constants held. tests/unit/consumer_model_test.cpp holds the choices and the fit against them.
 #include <string>
 
 #include "tilegrid/scheduler/params.h"
@@ -37,6 +37,9 @@ inline constexpr double kAuxByteCost = 784;
 // Stored by TMA from a slab of its own, an aux output adds a stmatrix a slab block and a bulk store
 // issued by one thread: its least-squares fit sits at the bound, zero.
 inline constexpr double kAuxByTmaByteCost = 0;
+// Read by the threads or loaded by TMA into a slab of their own (cSlab): fitted to the TMA loads'
+// dataset alone, the cost lands within the fit's noise of the threads', so one cost serves both
+// (docs/epilogues.md, *The input c by TMA*).
 inline constexpr double kMatrixByteCost = 214;
 inline constexpr double kSpecialFunctionCost = 108;
 inline constexpr double kBiasCost = 159;

@@ -9,6 +9,7 @@
 #include "measure/cublaslt_baseline.h"
 #include "tilegrid/runtime/host_dtype.h"
 #include "support/gpu_gemm_check.h"
+#include "support/kernel_config.h"
 
 namespace tilegrid::testing {
 namespace {
@@ -88,6 +89,79 @@ TEST(FusedEpilogue, BetaTimesCInPlace) {
     const runtime::ErrorStats e =
         runtime::compareOutputs(runtime::decode(buffers.c.toHost<uint8_t>(), p.out_dtype), expected, p.out_dtype);
     EXPECT_TRUE(e.passed) << scheduler::toString(arch) << " " << gemm.source().kernel_name << ": norm rel " << e.norm_rel;
+  }
+}
+
+// sm_90 kernels store a 2-byte auxiliary output by TMA from slabs of its own where the launch's aux
+// allows it (a 16-byte aligned pointer, rows and batch entries whole 16-byte granules apart), and
+// from the threads where it does not: one kernel, each launch its way. Every element inside the
+// problem is checked against the host reference; every element between rows and batch entries must
+// keep its poison (TMA boxes clip at N).
+TEST(FusedEpilogue, AuxOutputByTmaOrByTheThreadsAsItsRowsAllow) {
+  scheduler::DeviceSpec device;
+  if (auto why = findDevice(device)) GTEST_SKIP() << *why;
+  if (device.arch() != scheduler::Arch::Sm90) GTEST_SKIP() << "sm_90a kernels need an sm_90 device";
+  const auto ptr = [](const runtime::DeviceBuffer& d) { return reinterpret_cast<void*>(static_cast<uintptr_t>(d.ptr())); };
+  for (const bool pingpong : {false, true}) {
+    scheduler::MatmulProblem p =
+        makeProblem(1000, 1032, 320, scheduler::Layout::TN, scheduler::DType::BF16, scheduler::DType::BF16, 2);
+    p.epilogue = ir::Epilogue::parse("relu(acc + bias[n]); aux = acc + bias[n]");
+    scheduler::ScheduleOverrides o;
+    o.pingpong = pingpong;
+    const Gemm gemm(scheduler::schedule(p, device, o));
+    ASSERT_EQ(configValue(gemm.source().cuda, "AUX_BY_TMA"), "true") << gemm.source().kernel_name;
+    runtime::MatmulBuffers buffers(gemm.problem(), 11);
+    std::vector<float> aux_reference;
+    const std::vector<float> reference = runtime::cublasReference(buffers, nullptr, &aux_reference);
+    std::optional<runtime::DeviceBuffer> workspace;
+    if (gemm.workspaceSize() > 0) {
+      workspace.emplace(gemm.workspaceSize());
+      workspace->fill(0, nullptr);
+    }
+    struct AuxLayout {
+      const char* what;
+      int64_t ld, batch_stride, offset;  // elements; offset: the pointer's from a 256-byte aligned buffer
+    };
+    const int64_t n = p.n, m = p.m;
+    const AuxLayout layouts[] = {{"packed (TMA)", n, n * m, 0},
+                                 {"rows 8 elements apart past N, entries 8 past those (TMA)", n + 8, (n + 8) * m + 8, 0},
+                                 {"rows 3 elements past N (the threads)", n + 3, (n + 3) * m, 0},
+                                 {"pointer 2 bytes off 16 (the threads)", n + 8, (n + 8) * m, 1},
+                                 {"entries 3 elements apart past the rows (the threads)", n, n * m + 3, 0}};
+    for (const AuxLayout& l : layouts) {
+      const size_t elements = static_cast<size_t>(l.offset + l.batch_stride * (p.batch - 1) + l.ld * (m - 1) + n);
+      runtime::DeviceBuffer aux(elements * 2 + 16);
+      aux.fill(0xff, nullptr);  // bf16 NaN
+      buffers.c.fill(0xff, nullptr);
+      EpilogueArgs args = buffers.epilogue.args;
+      args.aux = static_cast<char*>(ptr(aux)) + 2 * l.offset;
+      args.ld_aux = l.ld;
+      args.aux_batch_stride = l.batch_stride;
+      gemm.run(ptr(buffers.a), ptr(buffers.b), ptr(buffers.c), workspace ? ptr(*workspace) : nullptr,
+               workspace ? workspace->bytes() : 0, nullptr, args);
+      runtime::synchronizeDevice();
+      const std::vector<uint8_t> bytes = aux.toHost<uint8_t>();
+      std::vector<float> inside;
+      int64_t touched_outside = 0;
+      for (int64_t e = 0; e < static_cast<int64_t>(elements); ++e) {
+        const int64_t at = e - l.offset, batch = at / l.batch_stride, row = at % l.batch_stride / l.ld,
+                      col = at % l.batch_stride % l.ld;
+        const std::vector<uint8_t> element(bytes.begin() + 2 * e, bytes.begin() + 2 * e + 2);
+        if (at >= 0 && batch < p.batch && row < m && col < n) {
+          inside.push_back(runtime::decode(element, scheduler::DType::BF16)[0]);
+        } else if (element[0] != 0xff || element[1] != 0xff) {
+          ++touched_outside;
+        }
+      }
+      const runtime::ErrorStats e = runtime::compareOutputs(inside, aux_reference, scheduler::DType::BF16);
+      EXPECT_TRUE(e.passed) << l.what << (pingpong ? ", ping-pong" : "") << ": aux norm rel " << e.norm_rel
+                            << ", non-finite " << e.non_finite;
+      EXPECT_EQ(touched_outside, 0) << l.what << (pingpong ? ", ping-pong" : "")
+                                    << ": elements outside the problem were written";
+      const runtime::ErrorStats c =
+          runtime::compareOutputs(runtime::decode(buffers.c.toHost<uint8_t>(), p.out_dtype), reference, p.out_dtype);
+      EXPECT_TRUE(c.passed) << l.what << ": C norm rel " << c.norm_rel;
+    }
   }
 }
 

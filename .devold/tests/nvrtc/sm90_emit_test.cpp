@@ -58,7 +58,7 @@ TEST(Sm90Emit, MisalignedOperandsAreReadThroughPaddedCopies) {
   const auto problem = testing::makeProblem(4097, 4097, 4096, scheduler::Layout::NT, scheduler::DType::BF16,
                                             scheduler::DType::BF16);
   const KernelSource source = emit(scheduler::schedule(problem, scheduler::DeviceSpec::preset("sm_90")));
-  ASSERT_EQ(source.args.size(), 6u);  // the problem, A, B, C (as a map or a pointer) and stream-K's workspace
+  ASSERT_EQ(source.args.size(), 7u);  // the problem, A, B, C (as a map or a pointer), stream-K's workspace, aux's map
   EXPECT_EQ(source.args[0].kind, ArgKind::Problem);
   const KernelArg& a = source.args[1];
   ASSERT_TRUE(a.padded.has_value());
@@ -124,7 +124,7 @@ TEST(Sm90Emit, StreamKAddsAWorkspaceSizedForEveryCta) {
   const auto schedule = scheduler::schedule(problem, device);
   ASSERT_TRUE(schedule.params.stream_k);
   const KernelSource source = emit(schedule);
-  ASSERT_EQ(source.args.size(), 6u);
+  ASSERT_EQ(source.args.size(), 7u);
   const KernelArg& workspace = source.args[5];
   EXPECT_EQ(workspace.buffer, "workspace");
   const uint64_t slots = static_cast<uint64_t>(schedule.ctas()) * 2;
@@ -140,7 +140,7 @@ TEST(Sm90Emit, StreamKAddsAWorkspaceSizedForEveryCta) {
   scheduler::ScheduleOverrides off;
   off.stream_k = false;
   const KernelSource plain = emit(scheduler::schedule(problem, device, off));
-  ASSERT_EQ(plain.args.size(), 6u);  // one signature: the problem, A, B, C's map, C, workspace
+  ASSERT_EQ(plain.args.size(), 7u);  // one signature: the problem, A, B, C's map, C, workspace, aux's map
   EXPECT_TRUE(plain.args[5].buffer.empty());
   EXPECT_EQ(plain.kernel_name.find("_sk"), std::string::npos);
   EXPECT_EQ(testing::configValue(plain.cuda, "STREAM_K"), "false");

@@ -206,5 +206,93 @@ TEST(EpilogueIr, CIsCItselfOnlyWhereEveryElementIsReadBeforeItIsStored) {
   EXPECT_NE(error(s128, memory + 2, 0).find("overlaps C without being C itself"), std::string::npos);
 }
 
+
+// A 2-byte auxiliary output of a straight C with TMA-stored rows gets slab buffers of its own (twice
+// C's slab bytes in shared memory, C's boxes and swizzle in its map); computing C^T, with 4-byte
+// elements, or where C's rows are not whole 16-byte granules it is stored by the threads, and the
+// kernel takes no map of it.
+TEST(EpilogueIr, AuxOutputsGoByTmaBesideAStraightCStoredByTma) {
+  const auto device = scheduler::DeviceSpec::preset("sm_90");
+  scheduler::MatmulProblem p;
+  p.m = p.n = 2048;
+  p.k = 1024;
+  p.epilogue = Epilogue::parse("gelu_tanh(acc + bias[n]); aux = acc + bias[n]");
+  p.validate();
+  const auto s = scheduler::schedule(p, device);
+  ASSERT_TRUE(s.params.auxSlab(s.problem));
+  scheduler::MatmulParams narrow = s.params;
+  narrow.epilogue_tile.n = 8;  // not whole stmatrix blocks
+  EXPECT_FALSE(narrow.auxSlab(s.problem));
+  // Two buffers of the slab's 2-byte elements beside C's.
+  scheduler::MatmulProblem no_aux = s.problem;
+  no_aux.epilogue = Epilogue::parse("gelu_tanh(acc + bias[n])");
+  EXPECT_EQ(s.params.smemBytes(s.problem) - s.params.smemBytes(no_aux),
+            2 * s.params.epilogue_tile.m * s.params.epilogue_tile.n * 2);
+  const codegen::KernelSource source = codegen::emit(s);
+  ASSERT_EQ(source.args.back().name, "tmap_aux");
+  ASSERT_TRUE(source.args.back().tensor_map.has_value());
+  const codegen::KernelArg& map_c = source.args[3];
+  ASSERT_TRUE(map_c.tensor_map.has_value());
+  EXPECT_EQ(source.args.back().buffer, "aux");
+  EXPECT_EQ(source.args.back().tensor_map->box, map_c.tensor_map->box);
+  EXPECT_EQ(source.args.back().tensor_map->swizzle, map_c.tensor_map->swizzle);
+
+  const auto stored_by_threads = [&](scheduler::MatmulProblem q, scheduler::ScheduleOverrides o = {}) {
+    q.validate();
+    const auto t = scheduler::schedule(q, device, o);
+    const codegen::KernelSource src = codegen::emit(t);
+    return !t.params.auxSlab(t.problem) && src.args.back().buffer.empty();
+  };
+  scheduler::MatmulProblem fp32_aux = p;
+  fp32_aux.aux_dtype = scheduler::DType::FP32;
+  EXPECT_TRUE(stored_by_threads(fp32_aux));
+  scheduler::MatmulProblem odd_n;
+  odd_n.m = 2048;
+  odd_n.n = 2047;
+  odd_n.k = 1024;
+  odd_n.epilogue = p.epilogue;
+  EXPECT_TRUE(stored_by_threads(odd_n));
+  scheduler::ScheduleOverrides swapped;
+  swapped.swap_ab = true;
+  EXPECT_TRUE(stored_by_threads(p, swapped));
+}
+
+// The map a launch stores aux through: the kernel's, with the launch's strides, where TMA can store
+// that aux; none where the pointer, rows or batch entries are off 16 bytes.
+TEST(EpilogueIr, TheAuxMapTakesTheLaunchsStridesOrStandsAside) {
+  codegen::TensorMapSpec kernel_map;
+  kernel_map.dtype = scheduler::DType::BF16;
+  kernel_map.dims = {1032, 1000, 2};
+  kernel_map.strides_bytes = {1032 * 2, 1032 * 1000 * 2};
+  kernel_map.box = {32, 128, 1};
+  alignas(16) static uint16_t memory[16];
+  tg_epilogue_args args{};
+  args.aux = memory;
+  args.ld_aux = 1040;
+  args.batch_stride_aux = 1040 * 1000 + 8;
+  const auto spec = runtime::auxTensorMap(kernel_map, args);
+  ASSERT_TRUE(spec.has_value());
+  EXPECT_EQ(spec->strides_bytes, (std::vector<uint64_t>{1040 * 2, (1040 * 1000 + 8) * 2}));
+  EXPECT_EQ(spec->box, kernel_map.box);
+  EXPECT_EQ(spec->dims, kernel_map.dims);
+  tg_epilogue_args off = args;
+  off.ld_aux = 1035;
+  EXPECT_FALSE(runtime::auxTensorMap(kernel_map, off).has_value());
+  off = args;
+  off.batch_stride_aux = 1040 * 1000 + 3;
+  EXPECT_FALSE(runtime::auxTensorMap(kernel_map, off).has_value());
+  off = args;
+  off.aux = memory + 1;
+  EXPECT_FALSE(runtime::auxTensorMap(kernel_map, off).has_value());
+  // Unbatched, the batch stride is never used.
+  codegen::TensorMapSpec one = kernel_map;
+  one.dims.pop_back();
+  one.strides_bytes.pop_back();
+  one.box.pop_back();
+  off = args;
+  off.batch_stride_aux = 3;
+  EXPECT_TRUE(runtime::auxTensorMap(one, off).has_value());
+}
+
 }  // namespace
 }  // namespace tilegrid::ir

@@ -43,7 +43,9 @@ struct PaddedCopy {
 struct KernelArg {
   std::string name;
   ArgKind kind = ArgKind::Pointer;
-  // Pointers and tensor maps: the matrix they address ("A", "B" or "C"), or "workspace": scratch
+  // Pointers and tensor maps: the matrix they address ("A", "B" or "C"; "aux", the fused epilogue's
+  // auxiliary output, whose address, leading dimension and batch stride the launch's
+  // runtime::EpilogueArgs give), or "workspace": scratch
   // memory of `workspace_bytes` the launcher owns, zeroed once when it is allocated. Kernels leave
   // it zeroed again where they need zeros (stream-K's flags). Empty: a parameter the kernel's
   // configuration does not read (unusedArg), passed as zeros.

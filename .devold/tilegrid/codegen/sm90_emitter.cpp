@@ -312,6 +312,12 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
     map_c.box.push_back(1);
   }
   map_c.swizzle = static_cast<TmaSwizzle>(p.smem_epilogue.tmaSwizzle());
+  // An auxiliary output stored by TMA (MatmulParams::auxSlab) leaves its slab in C's boxes and
+  // swizzle; its leading dimension and batch stride are the launch's (runtime::EpilogueArgs), which
+  // the runtime writes into the strides when it encodes the map.
+  const bool aux_slab = p.auxSlab(prob);
+  TensorMapSpec map_aux = map_c;
+  map_aux.dtype = prob.aux_dtype.value_or(prob.out_dtype);
 
   // wgmma descriptors step by constants where the algebra finds the steps for both operands.
   const auto steps_a = descriptorSteps(s.smem_a, prob.a_dtype, 64, p.cta_tile.k);
@@ -343,6 +349,10 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
       .value("A_STAGE_ELEMS", p.cta_tile.m * p.cta_tile.k)
       .value("B_STAGE_ELEMS", widest * p.cta_tile.k)
       .value("C_SMEM_ELEMS", 2 * p.epilogueRows() * slab_n, "two epilogue slab buffers, WM rows a consumer")
+      .flag("AUX_BY_TMA", aux_slab,
+            "the auxiliary output has slab buffers of its own (AUX_SMEM_ELEMS, C's layout), stored by TMA where "
+            "the launch allows it (tg_epilogue_args::aux_by_tma)")
+      .value("AUX_SMEM_ELEMS", aux_slab ? 2 * p.epilogueRows() * slab_n : 0)
       .value("STAGE_TX_BYTES", plan_a.landed_bytes + plan_b.landed_bytes,
              "bytes a stage's TMA boxes land in this CTA in a cluster of CLUSTER_M: overlapping boxes count twice")
       .value("STAGE_TX_BYTES_ALONE", plan_a.landed_bytes + plan_b_alone.landed_bytes, "in a CTA alone")
@@ -402,7 +412,9 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
                            : unusedArg("tmap_c", ArgKind::TensorMap),
                  KernelArg{"C", ArgKind::Pointer, "C", {}, {}},
                  p.stream_k ? streamKWorkspace(s.device, s.ctas() * consumers, p.warp_tile.m * widest)
-                            : unusedArg("workspace", ArgKind::Pointer)};
+                            : unusedArg("workspace", ArgKind::Pointer),
+                 aux_slab ? KernelArg{"tmap_aux", ArgKind::TensorMap, "aux", map_aux, {}}
+                          : unusedArg("tmap_aux", ArgKind::TensorMap)};
   return source;
 }
 

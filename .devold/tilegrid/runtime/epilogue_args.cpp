@@ -131,4 +131,21 @@ tg_epilogue_args epilogueLaunchArgs(const MatmulProblem& p, const EpilogueArgs& 
   return k;
 }
 
+std::optional<codegen::TensorMapSpec> auxTensorMap(const codegen::TensorMapSpec& kernel_map,
+                                                   const tg_epilogue_args& args) {
+  const uint64_t element = static_cast<uint64_t>(scheduler::bytes(kernel_map.dtype));
+  const bool batched = kernel_map.dims.size() == 3;
+  TG_INTERNAL_CHECK(kernel_map.strides_bytes.size() + 1 == kernel_map.dims.size() && kernel_map.dims.size() >= 2)
+      << "the auxiliary output's map is 2-D, or 3-D when batched";
+  const uint64_t row_bytes = static_cast<uint64_t>(args.ld_aux) * element;
+  const uint64_t batch_bytes = static_cast<uint64_t>(args.batch_stride_aux) * element;
+  if (reinterpret_cast<uintptr_t>(args.aux) % 16 != 0 || row_bytes % 16 != 0 || (batched && batch_bytes % 16 != 0)) {
+    return std::nullopt;
+  }
+  codegen::TensorMapSpec spec = kernel_map;
+  spec.strides_bytes[0] = row_bytes;
+  if (batched) spec.strides_bytes[1] = batch_bytes;
+  return spec;
+}
+
 }  // namespace tilegrid::runtime

@@ -41,7 +41,8 @@ std::shared_ptr<const runtime::LoadedKernel> loadOnce(const std::shared_ptr<cons
   return slot.second;
 }
 
-enum class Operand { A, B, C };
+// The buffers a kernel argument may address: the operands, and a fused epilogue's auxiliary output.
+enum class Operand { A, B, C, Aux };
 
 }  // namespace
 
@@ -81,15 +82,18 @@ uint64_t spanBytes(const scheduler::MatmulProblem& p, Operand operand) {
     case Operand::A: return static_cast<uint64_t>(p.spanA()) * static_cast<uint64_t>(scheduler::bytes(p.a_dtype));
     case Operand::B: return static_cast<uint64_t>(p.spanB()) * static_cast<uint64_t>(scheduler::bytes(p.b_dtype));
     case Operand::C: return static_cast<uint64_t>(p.spanC()) * static_cast<uint64_t>(scheduler::bytes(p.out_dtype));
+    case Operand::Aux: break;
   }
+  TG_INTERNAL_CHECK(operand != Operand::Aux) << "the auxiliary output is written in place, never padded";
   return 0;
 }
 
 Operand operandNamed(const codegen::KernelArg& arg, const std::string& kernel) {
   if (arg.buffer == "A") return Operand::A;
   if (arg.buffer == "B") return Operand::B;
+  if (arg.buffer == "aux") return Operand::Aux;
   TG_INTERNAL_CHECK(arg.buffer == "C") << "kernel " << kernel << " argument " << arg.name << " names buffer '"
-                                       << arg.buffer << "'; a matmul has A, B and C";
+                                       << arg.buffer << "'; a matmul has A, B, C and an epilogue's aux";
   return Operand::C;
 }
 
@@ -143,8 +147,11 @@ Gemm::State::State(scheduler::MatmulSchedule s) : schedule(std::move(s)), source
         TG_INTERNAL_CHECK(arg.tensor_map.has_value()) << "tensor map argument " << arg.name << " has no description";
         a.map = arg.tensor_map;
       }
+      TG_INTERNAL_CHECK(a.operand != Operand::Aux || a.slot == Slot::TensorMap)
+          << "kernels address the auxiliary output through tg_epilogue_args or a tensor map";
       if (arg.padded) {
-        TG_INTERNAL_CHECK(a.operand != Operand::C) << "C is written in place, never through a padded copy";
+        TG_INTERNAL_CHECK(a.operand != Operand::C && a.operand != Operand::Aux)
+            << "outputs are written in place, never through a padded copy";
         a.padded_at = next;
         pads.push_back({a.operand, spanBytes(p, a.operand), *arg.padded, next});
         next = alignUp(next + arg.padded->rows * arg.padded->dst_pitch);
@@ -199,6 +206,16 @@ void Gemm::run(const void* a, const void* b, void* c, void* workspace, size_t wo
     return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(o == Operand::A ? a : o == Operand::B ? b : c));
   };
   const auto ws = static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(workspace));
+  // The auxiliary output's map, where the kernel takes one: its strides are the launch's, and where
+  // its pointer or rows do not suit TMA the kernel's threads store it instead.
+  std::optional<CUtensorMap> aux_map;
+  for (const State::Arg& arg : s.args) {
+    if (arg.slot != State::Slot::TensorMap || arg.operand != Operand::Aux) continue;
+    if (const auto spec = runtime::auxTensorMap(*arg.map, problem_args.epilogue)) {
+      aux_map = runtime::encodeTensorMap(*spec, static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(epilogue.aux)));
+    }
+  }
+  problem_args.epilogue.aux_by_tma = aux_map.has_value() ? 1 : 0;
   // Every padded copy in one launch: a launch less, and the copies share one tail.
   if (!s.pads.empty()) {
     std::array<runtime::PadJob, runtime::kMaxPadsALaunch> jobs;
@@ -218,7 +235,13 @@ void Gemm::run(const void* a, const void* b, void* c, void* workspace, size_t wo
       case State::Slot::NullTensorMap: args.add(CUtensorMap{}); break;
       case State::Slot::Workspace: args.add(ws); break;
       case State::Slot::Pointer: args.add(at); break;
-      case State::Slot::TensorMap: args.add(runtime::encodeTensorMap(*arg.map, at)); break;
+      case State::Slot::TensorMap:
+        if (arg.operand == Operand::Aux) {
+          args.add(aux_map.value_or(CUtensorMap{}));
+        } else {
+          args.add(runtime::encodeTensorMap(*arg.map, at));
+        }
+        break;
     }
   }
   s.kernel->launchResident(s.launch, args, stream);

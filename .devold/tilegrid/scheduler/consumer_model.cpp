@@ -14,7 +14,7 @@ EpilogueFeatures epilogueFeatures(const MatmulProblem& problem) {
   f.output_bytes = static_cast<double>(bytes(problem.out_dtype));
   for (const EpilogueOperandUse& o : planEpilogue(problem).operands) {
     if (o.written) {
-      f.aux_bytes += o.bytes_per_output;
+      (auxFitsSlab(problem) ? f.aux_by_tma_bytes : f.aux_bytes) += o.bytes_per_output;
     } else if (o.name == "c" || o.name == "residual") {
       f.matrix_bytes += o.bytes_per_output;
     } else {
@@ -45,12 +45,15 @@ int64_t pingpongTiles(const MatmulProblem& problem) {
 }
 
 ConsumerChoice chooseConsumersSm90(const MatmulProblem& problem, const DeviceSpec& device) {
-  const EpilogueFeatures f = epilogueFeatures(problem);
+  return modelConsumers(epilogueFeatures(problem), problem.k,
+                        static_cast<double>(pingpongTiles(problem)) / static_cast<double>(device.sm_count));
+}
+
+ConsumerChoice modelConsumers(const EpilogueFeatures& f, int64_t k, double per_sm) {
   ConsumerChoice c;
-  c.epilogue = (kOutputByteCost * f.output_bytes + kAuxByteCost * f.aux_bytes + kMatrixByteCost * f.matrix_bytes +
-                kSpecialFunctionCost * f.special_functions + kBiasCost * f.bias) /
-               static_cast<double>(problem.k);
-  const double per_sm = static_cast<double>(pingpongTiles(problem)) / static_cast<double>(device.sm_count);
+  c.epilogue = (kOutputByteCost * f.output_bytes + kAuxByteCost * f.aux_bytes + kAuxByTmaByteCost * f.aux_by_tma_bytes +
+                kMatrixByteCost * f.matrix_bytes + kSpecialFunctionCost * f.special_functions + kBiasCost * f.bias) /
+               static_cast<double>(k);
   const double whole = std::ceil(per_sm), e = c.epilogue, loss = kPingPongMainLoopLoss;
   const double cooperative = per_sm * (1 + e / 2);
   const double pingpong = std::max(whole * (1 + loss) + e, whole / 2 * (1 + loss + e));

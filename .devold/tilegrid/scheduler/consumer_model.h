@@ -6,8 +6,10 @@
 // kernel 128x128 tiles alone (a warpgroup holds 128x128: as many accumulators). Times are in units of
 // one 128x128 tile's main loop at the cooperative kernel's speed (proportional to K). A tile's
 // epilogue takes
-//   e = (kOutputByteCost * C's bytes + kAuxByteCost * aux bytes + kMatrixByteCost * c and residual
-//        bytes + kSpecialFunctionCost * special functions + kBiasCost * [reads a bias]) / K
+//   e = (kOutputByteCost * C's bytes + kAuxByteCost * aux bytes stored by the threads
+//        + kAuxByTmaByteCost * aux bytes stored by TMA beside C (auxFitsSlab)
+//        + kMatrixByteCost * c and residual bytes + kSpecialFunctionCost * special functions
+//        + kBiasCost * [reads a bias]) / K
 // of it (per output element; the plain GEMM's store of C is an epilogue too). On n 128x128 tiles a
 // CTA (the problem's over the SMs):
 // - cooperative: both warpgroups run each 128x256 tile's main loop, then its epilogue, with the
@@ -17,8 +19,10 @@
 //   last epilogue shows: max(N (1 + loss) + e, N / 2 (1 + loss + e)) for N = ceil(n) whole tiles, the
 //   second where the epilogues outlast the main loops.
 // Ping-pong where it is modelled faster. The constants are fitted to docs/results/consumers_h100.csv
-// (bench/suites/consumers.json: least squares on the log of the measured time ratio, docs/epilogues.md),
-// and tests/unit/consumer_model_test.cpp holds the choices and the fit against it.
+// (bench/suites/consumers.json: least squares on the log of the measured time ratio, docs/epilogues.md);
+// the aux costs to the suite's problems with an aux output, stored by the threads
+// (docs/results/consumers_aux_threads_h100.csv) and by TMA (docs/results/consumers_aux_h200.csv), the
+// other constants held. tests/unit/consumer_model_test.cpp holds the choices and the fit against them.
 #include <string>
 
 #include "tilegrid/scheduler/params.h"
@@ -30,6 +34,9 @@ namespace tilegrid::scheduler {
 // loop's per unit of K.
 inline constexpr double kOutputByteCost = 88;
 inline constexpr double kAuxByteCost = 784;
+// Stored by TMA from a slab of its own, an aux output adds a stmatrix a slab block and a bulk store
+// issued by one thread: its least-squares fit sits at the bound, zero.
+inline constexpr double kAuxByTmaByteCost = 0;
 inline constexpr double kMatrixByteCost = 214;
 inline constexpr double kSpecialFunctionCost = 108;
 inline constexpr double kBiasCost = 159;
@@ -43,7 +50,7 @@ inline constexpr int64_t kShortestModelledK = 768;
 
 // The model's features of a problem's epilogue, per output element.
 struct EpilogueFeatures {
-  double output_bytes = 0, aux_bytes = 0, matrix_bytes = 0, special_functions = 0, bias = 0;
+  double output_bytes = 0, aux_bytes = 0, aux_by_tma_bytes = 0, matrix_bytes = 0, special_functions = 0, bias = 0;
 };
 EpilogueFeatures epilogueFeatures(const MatmulProblem& problem);
 
@@ -59,5 +66,7 @@ int64_t pingpongTiles(const MatmulProblem& problem);
 
 // The model's choice for `problem` (validated) on `device`.
 ConsumerChoice chooseConsumersSm90(const MatmulProblem& problem, const DeviceSpec& device);
+// The same for an epilogue of features `f`, K and `tiles_per_sm` kPingPongTile tiles an SM.
+ConsumerChoice modelConsumers(const EpilogueFeatures& f, int64_t k, double tiles_per_sm);
 
 }  // namespace tilegrid::scheduler

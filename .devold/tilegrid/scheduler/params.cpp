@@ -91,6 +91,15 @@ bool MatmulParams::stagedEpilogue(const MatmulProblem& problem) const {
   return stage_epilogue && problem.rowsOfCAreWhole16Bytes() && row_chunks >= 2 && 32 % row_chunks == 0;
 }
 
+bool auxFitsSlab(const MatmulProblem& problem) {
+  return problem.hasAux() && bytes(problem.aux_dtype.value_or(problem.out_dtype)) == 2 && bytes(problem.out_dtype) == 2 &&
+         problem.rowsOfCAreWhole16Bytes();
+}
+
+bool MatmulParams::auxSlab(const MatmulProblem& problem) const {
+  return arch == Arch::Sm90 && auxFitsSlab(problem) && !swap_ab && epilogue_tile.n % 16 == 0 && epilogue_tile.m % 16 == 0;
+}
+
 int64_t MatmulParams::ctasPerSm(const MatmulProblem& problem, const DeviceSpec& device) const {
   if (arch == Arch::Sm90) return 1;
   const int64_t threads = threadsPerCta();
@@ -103,12 +112,13 @@ int64_t MatmulParams::ctasPerSm(const MatmulProblem& problem, const DeviceSpec& 
 int64_t MatmulParams::smemBytes(const MatmulProblem& problem) const {
   const int64_t a = cta_tile.m * cta_tile.k * bytes(problem.a_dtype);
   const int64_t b = compiledTile().n * cta_tile.k * bytes(problem.b_dtype);
-  // sm_90 double-buffers the epilogue slab: one is written while the TMA store of the other drains.
-  // Both families keep the staging area apart from the operand stages, so a persistent CTA can
-  // store one tile while the next tile's loads are in flight.
-  const int64_t epilogue = stagedEpilogue(problem)
-                               ? epilogue_tile.m * epilogue_tile.n * bytes(problem.out_dtype) * (arch == Arch::Sm90 ? 2 : 1)
-                               : 0;
+  // sm_90 double-buffers the epilogue slab: one is written while the TMA store of the other drains,
+  // and an auxiliary output stored by TMA has two buffers of its own (auxSlab). Both families keep
+  // the staging area apart from the operand stages, so a persistent CTA can store one tile while the
+  // next tile's loads are in flight.
+  const int64_t epilogue = stagedEpilogue(problem) ? epilogue_tile.m * epilogue_tile.n * bytes(problem.out_dtype) *
+                                                         (arch == Arch::Sm90 ? 2 : 1) * (auxSlab(problem) ? 2 : 1)
+                                                   : 0;
   // sm_90: a full and an empty mbarrier (8 bytes each) per stage, and the tile of the unit whose
   // first K tile the stage holds (two ints), which the producer hands the consumers. Both families
   // keep 1024 bytes to align the dynamic buffer by hand, which 128B swizzled tiles need.

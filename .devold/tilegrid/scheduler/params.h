@@ -202,6 +202,14 @@ struct MatmulParams {
   // bytes: each warp then stages 16-row slabs of its tile and stores C in 16-byte chunks; otherwise
   // it stores from registers.
   bool stagedEpilogue(const MatmulProblem& problem) const;
+  // sm_90: whether the epilogue's auxiliary output goes through slab buffers of its own (auxFitsSlab
+  // says what the problem must allow), filled by
+  // stmatrix beside C's and stored by TMA: 2-byte aux and C (the aux slab then has C's slab layout,
+  // offset for offset), C stored straight (computing C^T, and in the transposed instance of a kernel
+  // holding both orientations, aux is stored an element at a time), C's rows whole 16-byte granules
+  // (the launches that store C by TMA), and slabs a whole number of stmatrix blocks. The launch still checks aux's own pointer and leading
+  // dimension (tg_epilogue_args::aux_by_tma); where TMA cannot store them the threads do.
+  bool auxSlab(const MatmulProblem& problem) const;
   // CTAs that fit on one SM at once, by shared memory, threads and registers (kernels are built with
   // __launch_bounds__(threads, 1), so up to 255 registers a thread are assumed). sm_90 kernels: 1.
   int64_t ctasPerSm(const MatmulProblem& problem, const DeviceSpec& device) const;
@@ -223,6 +231,10 @@ struct MatmulParams {
   bool operator==(const MatmulParams&) const = default;
 };
 
+// sm_90: whether a problem's auxiliary output may go by TMA from slab buffers laid out as C's: it has
+// one, its elements and C's are 2 bytes, and C's rows are whole 16-byte granules (the launches that
+// store C by TMA). MatmulParams::auxSlab adds what the kernel must allow.
+bool auxFitsSlab(const MatmulProblem& problem);
 // sm_90: the shared-memory atom of an epilogue slab `slab_n` columns wide: n-contiguous when C is
 // stored straight, m-contiguous (64 elements, one TMA box row) when stored transposed.
 SmemAtom epilogueAtom(DType out, int64_t slab_n, bool transposed);

@@ -21,6 +21,10 @@ struct tg_epilogue_args {
   long long batch_stride_scale_a, batch_stride_scale_b;
   long long ld_c, ld_residual, ld_aux;
   float alpha, beta;
+  // sm_90 kernels with AUX_BY_TMA: 1 where the launch's aux takes TMA stores (a 16-byte aligned
+  // pointer, rows and batch entries whole 16-byte granules apart) and the kernel's map of it is
+  // encoded; 0 where the threads store it.
+  int aux_by_tma;
 };
 
 struct tg_problem {

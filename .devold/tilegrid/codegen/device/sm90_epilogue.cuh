@@ -5,8 +5,19 @@
 // slabs ends on a slab overlapping the one before: its columns are stored twice, with the same values.
 // C's orientation is a type, the configuration's c_straight or c_transposed (`Ep`): its values say how
 // that orientation's slab is filled and stored, and its tag (tg_c_orientation) picks the printed index
-// functions of that orientation. Reads the configuration and the printed index functions.
+// functions of that orientation. An auxiliary output of 2-byte elements may take the same way beside C
+// (AUX_BY_TMA): slab buffers of its own in C's layout, filled by the same stmatrix offsets and stored
+// by TMA in C's boxes. Reads the configuration and the printed index functions.
 #pragma once
+
+// The epilogue's slab buffers in shared memory and the tensor maps their TMA stores write through:
+// C's, and the auxiliary output's where the kernel has them (AUX_BY_TMA).
+struct tg_slab_buffers {
+  tg_out_t* c;
+  const tg_tensor_map* tmap_c;
+  tg_aux_t* aux;
+  const tg_tensor_map* tmap_aux;
+};
 
 // The first of a consumer warpgroup's rows in its tile: its share of the tile, or the whole tile where
 // each warpgroup takes tiles of its own (PINGPONG). Its rows of the slab buffers start at consumer * WM
@@ -60,8 +71,11 @@ __device__ __forceinline__ void tg_tile_epilogue_pair(float& v0, float& v1, cons
 // holds rows warp * 16 + lane / 4 (+ 8) of the block and columns 8 j + 2 (lane % 4) (+ 1), at
 // acc[4 j + 2 half + e]. Block mb's rows reach the buffer through the row (Ep::BLOCK_STEP 0) or,
 // where the scheduler found every element of block mb a constant step past block 0's, by adding that
-// step to the offset, which ptxas folds into the store.
-template <typename Ep, int Regs>
+// step to the offset, which ptxas folds into the store. AuxTma: the auxiliary output goes into its own
+// slab at the same offsets, for the TMA store beside C's. Its buffers follow C's in shared memory
+// (the kernel's layout), C_SMEM_ELEMS 2-byte elements on: a constant past each C address, which
+// ptxas folds into the store as well (a pointer of its own cost the largest tiles a spill).
+template <typename Ep, bool AuxTma, int Regs>
 __device__ __forceinline__ void tg_fill_slab_block(const float (&acc)[Regs], tg_out_t* smem_c, int mb, int col0,
                                                    int consumer, int warp, int lane, int buffer,
                                                    const tg_tile_place& at) {
@@ -71,6 +85,8 @@ __device__ __forceinline__ void tg_fill_slab_block(const float (&acc)[Regs], tg_
   const int tile_row = tg_consumer_tile_row(consumer) + mb * 64 + warp * 16 + lane / 4;
   const int first_row = consumer * WM + (Ep::BLOCK_STEP == 0 ? mb * 64 : 0) + warp * 16;
   tg_out_t* const slab = smem_c + (Ep::BLOCK_STEP == 0 ? 0 : mb * Ep::BLOCK_STEP);
+  static_assert(!AuxTma || (Ep::STMATRIX && !Ep::TRANSPOSED && tg_aux_by_rows<false>() && sizeof(tg_out_t) == 2),
+                "the auxiliary output's slab is filled by stmatrix beside a straight C's (MatmulParams::auxSlab)");
   if constexpr (Ep::STMATRIX) {
     constexpr bool AUX_BY_ROWS = tg_aux_by_rows<Ep::TRANSPOSED>(), INPUTS_BY_ROWS = tg_inputs_by_rows<Ep::TRANSPOSED>();
     // The epilogue's matrices, where read in pieces: the slab's pieces, all in flight together.
@@ -113,7 +129,7 @@ __device__ __forceinline__ void tg_fill_slab_block(const float (&acc)[Regs], tg_
                                                 INPUTS_BY_ROWS ? inputs : nullptr);
         r[b] = tg_pack_pair<tg_out_t>(v0, v1);
       }
-      if constexpr (AUX_BY_ROWS) {
+      if constexpr (AUX_BY_ROWS && !AuxTma) {
         tg_store_aux_rows(at.prob->epilogue, aux_pairs, at.m0 + tile_row, at.n0 + col0 + j * 8, at.M, at.N, at.batch,
                           lane);
       }
@@ -122,7 +138,10 @@ __device__ __forceinline__ void tg_fill_slab_block(const float (&acc)[Regs], tg_
         tg_stmatrix_x4_trans(slab + tg_smem_epilogue(c, m, n, buffer), r);
       } else {
         const int m = first_row + lane % 8 + (lane / 8) % 2 * 8, n = (j + lane / 16) * 8;
-        tg_stmatrix_x4(slab + tg_smem_epilogue(c, m, n, buffer), r);
+        const int offset = tg_smem_epilogue(c, m, n, buffer);
+        tg_stmatrix_x4(slab + offset, r);
+        // The aux pairs lie as r's: the same blocks at the same offsets of the aux slab.
+        if constexpr (AuxTma) tg_stmatrix_x4(slab + offset + C_SMEM_ELEMS, aux_pairs);
       }
     }
   } else if constexpr (Ep::TRANSPOSED) {
@@ -159,11 +178,12 @@ __device__ __forceinline__ void tg_fill_slab_block(const float (&acc)[Regs], tg_
 // The TMA stores of a filled slab, issued by the warpgroup's first thread: one box of the warpgroup's
 // rows straight; stored transposed, one box per Ep::BOX_ROWS of those rows (C's columns). The tile's
 // first column is n0.
-template <typename Ep>
-__device__ __forceinline__ void tg_store_slab_tma(const tg_tensor_map* tmap_c, const tg_out_t* smem_c, int tile_m,
+// The same offsets serve the auxiliary output's slab (T = tg_aux_t, its map): it has C's layout.
+template <typename Ep, typename T>
+__device__ __forceinline__ void tg_store_slab_tma(const tg_tensor_map* tmap_c, const T* smem_c, int tile_m,
                                                   int n0, int batch, int consumer, int col0, int buffer) {
   using namespace tg_config;
-  const auto store = [&](int c0, int c1, const tg_out_t* src) {
+  const auto store = [&](int c0, int c1, const T* src) {
     if constexpr (BATCHED) {
       tg_tma_store_3d(tmap_c, c0, c1, batch, src);
     } else {
@@ -228,16 +248,18 @@ __device__ __forceinline__ void tg_store_slab_direct(tg_out_t* C, const tg_out_t
 // stored, over all its tiles: it picks the buffer. ByTma: TMA stores C (launches whose C rows and
 // batch entries are whole 16-byte granules, tg_problem::c_by_tma); otherwise the threads do. A
 // kernel carries both and the launch picks one per tile: each instantiation keeps its own register
-// peak, where one body branching per slab spilled in the largest tiles. The tile is TileN columns
-// wide, the leading TileN / 2 accumulators of each block (a kernel holding several widths keeps the
-// widest's). C is stored in the orientation `Ep` (tg_with_c_orientation), each value through the fused
-// epilogue where the configuration has one (tg_fill_slab_block).
-template <typename Ep, bool ByTma, int TileN, int MBlocks, int Regs>
-__device__ __forceinline__ void tg_epilogue(const float (&acc)[MBlocks][Regs], tg_out_t* smem_c,
-                                            const tg_tensor_map* tmap_c, tg_out_t* C, const tg_problem& prob, int M,
-                                            int N, int tile_m, int tile_n, int batch, int consumer, int t,
-                                            int& slabs) {
+// peak, where one body branching per slab spilled in the largest tiles. AuxTma (with ByTma): the
+// auxiliary output's slab is stored by TMA beside C's, in the same bulk group, so that one wait
+// frees both buffers. The tile is TileN columns wide, the leading TileN / 2 accumulators of each
+// block (a kernel holding several widths keeps the widest's). C is stored in the orientation `Ep`
+// (tg_with_c_orientation), each value through the fused epilogue where the configuration has one
+// (tg_fill_slab_block).
+template <typename Ep, bool ByTma, int TileN, bool AuxTma, int MBlocks, int Regs>
+__device__ __forceinline__ void tg_epilogue(const float (&acc)[MBlocks][Regs], const tg_slab_buffers& smem,
+                                            tg_out_t* C, const tg_problem& prob, int M, int N, int tile_m, int tile_n,
+                                            int batch, int consumer, int t, int& slabs) {
   using namespace tg_config;
+  static_assert(ByTma || !AuxTma, "the auxiliary output goes by TMA beside C's TMA stores");
   const int warp = t / 32, lane = t % 32;
   static_assert(TileN <= 2 * Regs && TileN >= SLAB_N, "the tile's columns are accumulators, a slab or more");
   constexpr int SLABS = (TileN + SLAB_N - 1) / SLAB_N;
@@ -248,22 +270,30 @@ __device__ __forceinline__ void tg_epilogue(const float (&acc)[MBlocks][Regs], t
     const int col0 = slab < SLABS - 1 ? slab * SLAB_N : TileN - SLAB_N;
     const int buffer = slabs % 2;
     if constexpr (ByTma) {
-      // The store issued from this buffer two slabs ago must have read it.
+      // The stores issued from this buffer two slabs ago must have read it.
       if (t == 0) tg_tma_store_wait_read<1>();
       tg_named_barrier_sync(1 + consumer, 128);
 #pragma unroll
-      for (int mb = 0; mb < MBlocks; ++mb) tg_fill_slab_block<Ep>(acc[mb], smem_c, mb, col0, consumer, warp, lane, buffer, at);
+      for (int mb = 0; mb < MBlocks; ++mb) {
+        tg_fill_slab_block<Ep, AuxTma>(acc[mb], smem.c, mb, col0, consumer, warp, lane, buffer, at);
+      }
       tg_fence_proxy_async();
       tg_named_barrier_sync(1 + consumer, 128);
       if (t == 0) {
-        tg_store_slab_tma<Ep>(tmap_c, smem_c, tile_m, n0, batch, consumer, col0, buffer);
+        tg_store_slab_tma<Ep>(smem.tmap_c, smem.c, tile_m, n0, batch, consumer, col0, buffer);
+        if constexpr (AuxTma) {
+          tg_store_slab_tma<Ep>(smem.tmap_aux, reinterpret_cast<const tg_aux_t*>(smem.c + C_SMEM_ELEMS), tile_m, n0, batch,
+                                consumer, col0, buffer);
+        }
         tg_tma_store_commit();
       }
     } else {
 #pragma unroll
-      for (int mb = 0; mb < MBlocks; ++mb) tg_fill_slab_block<Ep>(acc[mb], smem_c, mb, col0, consumer, warp, lane, buffer, at);
+      for (int mb = 0; mb < MBlocks; ++mb) {
+        tg_fill_slab_block<Ep, false>(acc[mb], smem.c, mb, col0, consumer, warp, lane, buffer, at);
+      }
       tg_named_barrier_sync(1 + consumer, 128);
-      tg_store_slab_direct<Ep>(C, smem_c, prob, M, N, batch, tile_m, n0, consumer, warp, lane, col0, buffer);
+      tg_store_slab_direct<Ep>(C, smem.c, prob, M, N, batch, tile_m, n0, consumer, warp, lane, col0, buffer);
       // The buffer is written again two slabs on; every lane must have read it by then.
       tg_named_barrier_sync(1 + consumer, 128);
     }

@@ -24,7 +24,8 @@
 extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
     TG_KERNEL_NAME(const __grid_constant__ tg_problem prob, const __grid_constant__ tg_tensor_map tmap_a,
                    const __grid_constant__ tg_tensor_map tmap_b, const __grid_constant__ tg_tensor_map tmap_c,
-                   tg_out_t* __restrict__ C, float* __restrict__ workspace) {
+                   tg_out_t* __restrict__ C, float* __restrict__ workspace,
+                   const __grid_constant__ tg_tensor_map tmap_aux) {
   using namespace tg_config;
   using A = operand_a;
   using B = operand_b;
@@ -66,7 +67,10 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
   tg_in_t* smem_a = reinterpret_cast<tg_in_t*>(smem);
   tg_in_t* smem_b = smem_a + STAGES * A_STAGE_ELEMS;
   [[maybe_unused]] tg_out_t* smem_c = reinterpret_cast<tg_out_t*>(smem_b + STAGES * B_STAGE_ELEMS);
-  tg_u64* full = reinterpret_cast<tg_u64*>(smem_c + C_SMEM_ELEMS);
+  // An auxiliary output stored by TMA has slab buffers of its own, laid out as C's and right after
+  // them (tg_fill_slab_block addresses them from C's).
+  [[maybe_unused]] tg_aux_t* smem_aux = reinterpret_cast<tg_aux_t*>(smem_c + C_SMEM_ELEMS);
+  tg_u64* full = reinterpret_cast<tg_u64*>(smem_aux + AUX_SMEM_ELEMS);
   tg_u64* empty = full + STAGES;
   // Per stage, the tile (m, n) of the unit whose first K tile it holds: the producer computes it in
   // its factor's instance and the consumers read it, so they pick no instance per unit.
@@ -427,15 +431,26 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
       // both. Both are picked before the width: picked per width, kernels holding every width spilled.
       tg_with_c_orientation(prob, [&](auto orientation) TG_INLINE {
         using Ep = decltype(orientation);
+        const tg_slab_buffers slab{smem_c, &tmap_c, smem_aux, &tmap_aux};
         if (TMA_STORE_C && DIRECT_STORE_C ? prob.c_by_tma != 0 : TMA_STORE_C) {
-          for_width([&](auto width) TG_INLINE {
-            tg_epilogue<Ep, TMA_STORE_C, decltype(width)::value>(acc, smem_c, &tmap_c, C, prob, M, N, tile_m, tile_n,
-                                                                 batch, consumer, t, epilogue_slabs);
-          });
+          // The auxiliary output by TMA beside C, where the kernel has its slab and the launch's aux
+          // allows it: an instance of its own, as for C's stores.
+          constexpr bool AUX_TMA = AUX_BY_TMA && TMA_STORE_C && !Ep::TRANSPOSED;
+          if (AUX_TMA && prob.epilogue.aux_by_tma) {
+            for_width([&](auto width) TG_INLINE {
+              tg_epilogue<Ep, TMA_STORE_C, decltype(width)::value, AUX_TMA>(acc, slab, C, prob, M, N, tile_m, tile_n,
+                                                                            batch, consumer, t, epilogue_slabs);
+            });
+          } else {
+            for_width([&](auto width) TG_INLINE {
+              tg_epilogue<Ep, TMA_STORE_C, decltype(width)::value, false>(acc, slab, C, prob, M, N, tile_m, tile_n,
+                                                                          batch, consumer, t, epilogue_slabs);
+            });
+          }
         } else {
           for_width([&](auto width) TG_INLINE {
-            tg_epilogue<Ep, false, decltype(width)::value>(acc, smem_c, &tmap_c, C, prob, M, N, tile_m, tile_n, batch,
-                                                           consumer, t, epilogue_slabs);
+            tg_epilogue<Ep, false, decltype(width)::value, false>(acc, slab, C, prob, M, N, tile_m, tile_n, batch,
+                                                                  consumer, t, epilogue_slabs);
           });
         }
       });

@@ -1,0 +1,210 @@
+// The epilogue IR: parsing, printing, evaluation, and what the rest of tilegrid makes of it (kernel
+// identity, the printed device function, plan's report, launch-argument checks).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "tilegrid/codegen/emit.h"
+#include "tilegrid/codegen/emit_common.h"
+#include "tilegrid/codegen/epilogue_function.h"
+#include "tilegrid/ir/epilogue.h"
+#include "tilegrid/ir/error.h"
+#include "tilegrid/runtime/epilogue_args.h"
+#include "tilegrid/runtime/gemm.h"
+#include "tilegrid/scheduler/epilogue_plan.h"
+#include "tilegrid/scheduler/schedule.h"
+
+namespace tilegrid::ir {
+namespace {
+
+std::string errorOf(const std::string& text) {
+  try {
+    Epilogue::parse(text);
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(EpilogueIr, PrintedTextParsesBackToTheSameEpilogue) {
+  for (const char* text :
+       {"acc", "gelu(alpha*acc + bias[n])", "alpha*acc + beta*c", "relu(acc + bias[m]); aux = acc + bias[m]",
+        "silu(acc) * 2", "acc - (acc - c)", "acc / (2 / residual)", "-acc * -2", "-(acc + 1.5e-3)", "acc - -c",
+        "max(min(acc, 1), -1) + gelu_tanh(exp(tanh(sigmoid(acc))))", "bf16(fp16(acc)) * 0.25;", "(((acc)))"}) {
+    const Epilogue e = Epilogue::parse(text);
+    const Epilogue again = Epilogue::parse(e.toString());
+    EXPECT_EQ(again, e) << text << " printed as " << e.toString();
+    EXPECT_EQ(again.toString(), e.toString());
+    EXPECT_EQ(again.hash(), e.hash());
+  }
+}
+
+TEST(EpilogueIr, PrecedenceAndAssociativityFollowArithmetic) {
+  const EpLeaves in{3.0, 2.0, 0.5, 7.0, 11.0, 13.0};  // acc alpha beta bias c residual
+  const auto value = [&](const char* text) { return Epilogue::parse(text).evaluate(in); };
+  EXPECT_DOUBLE_EQ(value("acc - c - bias[n]"), 3.0 - 11.0 - 7.0);
+  EXPECT_DOUBLE_EQ(value("acc / alpha / beta"), 3.0 / 2.0 / 0.5);
+  EXPECT_DOUBLE_EQ(value("acc + alpha * c"), 3.0 + 2.0 * 11.0);
+  EXPECT_DOUBLE_EQ(value("-acc * 2"), -6.0);
+  EXPECT_DOUBLE_EQ(value("max(acc, c) - min(residual, 1)"), 11.0 - 1.0);
+  EXPECT_DOUBLE_EQ(value("relu(-acc) + relu(acc)"), 3.0);
+  EXPECT_NEAR(value("gelu(acc)"), 3.0 * 0.5 * (1 + std::erf(3.0 / std::sqrt(2.0))), 1e-12);
+  EXPECT_NEAR(value("silu(acc)"), 3.0 / (1 + std::exp(-3.0)), 1e-12);
+  EXPECT_DOUBLE_EQ(value("bf16(1.00390625)"), 1.0);  // halfway between bf16 1 and 1.0078125: rounds to even
+  double aux = 0;
+  EXPECT_DOUBLE_EQ(Epilogue::parse("relu(acc - c); aux = acc - c").evaluate(in, &aux), 0.0);
+  EXPECT_DOUBLE_EQ(aux, -8.0);
+}
+
+TEST(EpilogueIr, SharedSubexpressionsAreOneNode) {
+  const Epilogue e = Epilogue::parse("relu(acc + bias[m]); aux = acc + bias[m]");
+  ASSERT_TRUE(e.aux().has_value());
+  EXPECT_EQ(e.nodes()[static_cast<size_t>(e.output())].a, *e.aux());
+  EXPECT_EQ(e.nodes().size(), 4u);  // acc, bias[m], +, relu
+  EXPECT_TRUE(e.reads(EpOp::BiasM));
+  EXPECT_FALSE(e.reads(EpOp::C));
+  EXPECT_TRUE(Epilogue().isIdentity());
+  EXPECT_TRUE(Epilogue::parse(" acc ").isIdentity());
+  EXPECT_FALSE(Epilogue::parse("acc; aux = acc").isIdentity());
+}
+
+TEST(EpilogueIr, MalformedTextNamesTheColumnAndWhatWasExpected) {
+  EXPECT_NE(errorOf("gelu(acc").find("column 9: expected ')' after the argument of gelu, found the end"), std::string::npos)
+      << errorOf("gelu(acc");
+  EXPECT_NE(errorOf("acc + foo").find("column 7: expected a known name"), std::string::npos) << errorOf("acc + foo");
+  EXPECT_NE(errorOf("acc + foo").find("found 'foo'"), std::string::npos);
+  EXPECT_NE(errorOf("bias + acc").find("column 6: expected '[' after bias"), std::string::npos) << errorOf("bias + acc");
+  EXPECT_NE(errorOf("bias[k]").find("column 6: expected m or n"), std::string::npos) << errorOf("bias[k]");
+  EXPECT_NE(errorOf("bias[m] + bias[n]").find("not both bias[m] and bias[n]"), std::string::npos)
+      << errorOf("bias[m] + bias[n]");
+  EXPECT_NE(errorOf("max(acc)").find("expected ',' and a second argument of max"), std::string::npos) << errorOf("max(acc)");
+  EXPECT_NE(errorOf("acc acc").find("column 5: expected an operator, ';' or the end, found 'a'"), std::string::npos)
+      << errorOf("acc acc");
+  EXPECT_NE(errorOf("acc; out = acc").find("expected 'aux = <expression>' after ';'"), std::string::npos)
+      << errorOf("acc; out = acc");
+  EXPECT_NE(errorOf("c(acc)").find("expected an operator after c, which is a value"), std::string::npos) << errorOf("c(acc)");
+  EXPECT_NE(errorOf("").find("column 1: expected an expression, found the end"), std::string::npos) << errorOf("");
+  EXPECT_NE(errorOf("acc * ").find("expected an expression"), std::string::npos);
+  EXPECT_NE(errorOf("acc * 1e300").find("outside float's range"), std::string::npos) << errorOf("acc * 1e300");
+}
+
+scheduler::MatmulProblem problemWith(const char* epilogue) {
+  scheduler::MatmulProblem p;
+  p.m = 1000;
+  p.n = 1032;
+  p.k = 512;
+  p.epilogue = Epilogue::parse(epilogue);
+  return p.validate();
+}
+
+TEST(EpilogueIr, TheEpilogueIsPartOfTheKernelsIdentity) {
+  const auto device = scheduler::DeviceSpec::preset("sm_90");
+  const auto plain = scheduler::schedule(problemWith("acc"), device);
+  const auto gelu = scheduler::schedule(problemWith("gelu(acc)"), device);
+  const auto relu = scheduler::schedule(problemWith("relu(acc)"), device);
+  EXPECT_NE(codegen::kernelName(gelu), codegen::kernelName(plain));
+  EXPECT_NE(codegen::kernelName(gelu), codegen::kernelName(relu));
+  EXPECT_NE(codegen::emit(gelu).cuda, codegen::emit(relu).cuda);
+  scheduler::MatmulProblem fp32_bias = problemWith("acc + bias[n]");
+  scheduler::MatmulProblem bf16_bias = fp32_bias;
+  fp32_bias.bias_dtype = scheduler::DType::FP32;
+  EXPECT_NE(codegen::kernelName(scheduler::schedule(fp32_bias, device)),
+            codegen::kernelName(scheduler::schedule(bf16_bias, device)));
+  EXPECT_NE(fp32_bias, bf16_bias);
+}
+
+TEST(EpilogueIr, KernelsWithAnEpilogueCompileTheirLaunchChoicesIn) {
+  // Each launch choice a kernel reads is another instance of the unrolled epilogue.
+  const auto device = scheduler::DeviceSpec::preset("sm_90");
+  scheduler::MatmulProblem plain;
+  plain.m = plain.n = plain.k = 4096;
+  plain.validate();
+  scheduler::MatmulProblem fused = plain;
+  fused.epilogue = Epilogue::parse("gelu_tanh(acc + bias[n])");
+  EXPECT_FALSE(scheduler::schedule(plain, device).params.launch_choices_compiled);
+  const auto s = scheduler::schedule(fused, device);
+  EXPECT_TRUE(s.params.launch_choices_compiled);
+  EXPECT_FALSE(s.storesCBothWays());
+  EXPECT_FALSE(s.cOrientationAtLaunch());
+  scheduler::ScheduleOverrides read_at_launch;
+  read_at_launch.launch_choices_compiled = false;
+  EXPECT_FALSE(scheduler::schedule(fused, device, read_at_launch).params.launch_choices_compiled);
+}
+
+TEST(EpilogueIr, ThePrintedFunctionHasAStatementPerLiveNode) {
+  const std::string text = codegen::printEpilogueFunction(problemWith("relu(alpha * acc + bias[m]); aux = alpha * acc"));
+  EXPECT_NE(text.find("const float e1 = ep.alpha;"), std::string::npos) << text;
+  EXPECT_NE(text.find("const float e2 = e1 * e0;"), std::string::npos) << text;
+  EXPECT_NE(text.find("tg_ep_vector<tg_bias_t>(ep, m, batch)"), std::string::npos) << text;
+  EXPECT_NE(text.find("tg_relu(e4)"), std::string::npos) << text;
+  EXPECT_NE(text.find("aux = e2;"), std::string::npos) << text;
+  EXPECT_NE(text.find("return e5;"), std::string::npos) << text;
+}
+
+TEST(EpilogueIr, PlanReportsTheOperandsAndTheirCost) {
+  const scheduler::EpiloguePlan plan = scheduler::planEpilogue(problemWith("relu(acc + bias[n]) + c; aux = acc"));
+  ASSERT_EQ(plan.operands.size(), 3u);
+  EXPECT_EQ(plan.operands[0].name, "bias[n]");
+  EXPECT_DOUBLE_EQ(plan.operands[0].bytes_per_output, 2.0 / 1000);
+  EXPECT_EQ(plan.operands[1].name, "c");
+  EXPECT_TRUE(plan.operands[2].written);
+  EXPECT_DOUBLE_EQ(plan.bytesPerOutput(), 2.0 / 1000 + 4.0);
+  EXPECT_NE(plan.toString().find("writes aux (bf16, 2 bytes per output)"), std::string::npos) << plan.toString();
+}
+
+TEST(EpilogueIr, LaunchArgumentsAreCheckedAgainstTheEpilogue) {
+  const scheduler::MatmulProblem p = problemWith("acc * residual + bias[m]");
+  alignas(16) static uint16_t memory[64];
+  EpilogueArgs args;
+  args.bias = memory;
+  const auto error = [&](const EpilogueArgs& a) {
+    try {
+      runtime::checkEpilogueArgs(p, a);
+    } catch (const UserError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(error(args).find("epilogue operand residual"), std::string::npos) << error(args);
+  args.residual = reinterpret_cast<const char*>(memory) + 1;
+  EXPECT_NE(error(args).find("is not aligned to its bf16 elements"), std::string::npos) << error(args);
+  args.residual = memory;
+  EXPECT_EQ(error(args), "");
+  args.bias_batch_stride = 999;  // under M = 1000
+  EXPECT_NE(error(args).find("batch stride 999"), std::string::npos) << error(args);
+}
+
+TEST(EpilogueIr, CIsCItselfOnlyWhereEveryElementIsReadBeforeItIsStored) {
+  const auto device = scheduler::DeviceSpec::preset("sm_90");
+  scheduler::MatmulProblem p;
+  p.m = p.n = 4096;
+  p.k = 512;
+  p.epilogue = Epilogue::parse("alpha * acc + beta * c");
+  p.validate();
+  alignas(16) static uint16_t memory[16];
+  const auto error = [&](const scheduler::MatmulSchedule& s, const void* c_in, int64_t ldc) {
+    EpilogueArgs args;
+    args.c = c_in;
+    args.ldc = ldc;
+    try {
+      runtime::checkEpilogueAliasing(s, args, memory);
+    } catch (const UserError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  scheduler::ScheduleOverrides whole, overlapping;
+  whole.cta_tile = scheduler::TileShape{128, 128, 64};
+  whole.width_at_launch = false;
+  overlapping.cta_tile = scheduler::TileShape{128, 112, 64};
+  overlapping.width_at_launch = false;
+  const auto s128 = scheduler::schedule(p, device, whole), s112 = scheduler::schedule(p, device, overlapping);
+  ASSERT_EQ(s128.params.epilogue_tile.n, 64);
+  EXPECT_EQ(error(s128, memory, 0), "");  // in place, slabs of whole 64 columns
+  EXPECT_NE(error(s112, memory, 0).find("overlapping slabs of 64"), std::string::npos) << error(s112, memory, 0);
+  EXPECT_NE(error(s128, memory, 8192).find("overlaps C without being C itself"), std::string::npos);
+  EXPECT_NE(error(s128, memory + 2, 0).find("overlaps C without being C itself"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tilegrid::ir

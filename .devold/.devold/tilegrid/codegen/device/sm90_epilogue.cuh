@@ -1,0 +1,271 @@
+// tilegrid kernel parts: the sm_90 epilogue. A consumer warpgroup stores its rows of a tile in
+// column slabs (tg_config::SLAB_N wide) through two shared-memory buffers (tg_smem_epilogue), by TMA
+// where C's rows are whole 16-byte granules, else from the buffer a C row per warp. Slabs clip at M
+// and N and drain while the next tile's main loop runs. A tile width that is not a whole number of
+// slabs ends on a slab overlapping the one before: its columns are stored twice, with the same values.
+// C's orientation is a type, the configuration's c_straight or c_transposed (`Ep`): its values say how
+// that orientation's slab is filled and stored, and its tag (tg_c_orientation) picks the printed index
+// functions of that orientation. Reads the configuration and the printed index functions.
+#pragma once
+
+// The first of a consumer warpgroup's rows in its tile: its share of the tile, or the whole tile where
+// each warpgroup takes tiles of its own (PINGPONG). Its rows of the slab buffers start at consumer * WM
+// either way.
+__device__ __forceinline__ int tg_consumer_tile_row(int consumer) {
+  return tg_config::PINGPONG ? 0 : consumer * tg_config::WM;
+}
+
+// The orientation's tag, which selects the printed index functions of C stored that way.
+template <typename Ep>
+using tg_c_tag = tg_c_orientation<Ep::TRANSPOSED>;
+
+// Calls f(c_straight{}) or f(c_transposed{}): the orientation the kernel holds, or where it holds
+// both (STRAIGHT_C and TRANSPOSED_C), the launch's (tg_problem::c_transposed). Each orientation gets
+// its own instance of f.
+template <typename F>
+__device__ __forceinline__ void tg_with_c_orientation(const tg_problem& prob, F&& f) {
+  using namespace tg_config;
+  if constexpr (STRAIGHT_C && TRANSPOSED_C) {
+    if (prob.c_transposed) {
+      f(c_transposed{});
+    } else {
+      f(c_straight{});
+    }
+  } else if constexpr (TRANSPOSED_C) {
+    f(c_transposed{});
+  } else {
+    f(c_straight{});
+  }
+}
+
+// Where a tile lies in the kernel's problem (M x N), for the fused epilogue: its first row and column,
+// and its batch entry.
+struct tg_tile_place {
+  const tg_problem* prob;
+  int m0, n0, M, N, batch;
+};
+
+// The values stored at (row, col) and (row, col + 1) of the tile (tg_epilogue_pair), applied as a slab
+// is filled, so that its reads and special functions stay beside the slab's stores, a slab's operands
+// in registers at a time (applied over a whole tile at once, the largest tiles spilled).
+template <typename Ep, bool StoreAux = true>
+__device__ __forceinline__ void tg_tile_epilogue_pair(float& v0, float& v1, const tg_tile_place& at, int row, int col,
+                                                      tg_u32* aux_pair = nullptr, const tg_ep_inputs* inputs = nullptr) {
+  tg_epilogue_pair<Ep::TRANSPOSED, StoreAux>(v0, v1, at.prob->epilogue, at.m0 + row, at.n0 + col, at.M, at.N, at.batch,
+                                             aux_pair, inputs);
+}
+
+// Writes 64-row block `mb` of the warpgroup's accumulators, columns [col0, col0 + SLAB_N) of its tile,
+// into slab buffer `buffer`. wgmma's accumulator layout: in every 8-column block j, thread (warp, lane)
+// holds rows warp * 16 + lane / 4 (+ 8) of the block and columns 8 j + 2 (lane % 4) (+ 1), at
+// acc[4 j + 2 half + e]. Block mb's rows reach the buffer through the row (Ep::BLOCK_STEP 0) or,
+// where the scheduler found every element of block mb a constant step past block 0's, by adding that
+// step to the offset, which ptxas folds into the store.
+template <typename Ep, int Regs>
+__device__ __forceinline__ void tg_fill_slab_block(const float (&acc)[Regs], tg_out_t* smem_c, int mb, int col0,
+                                                   int consumer, int warp, int lane, int buffer,
+                                                   const tg_tile_place& at) {
+  using namespace tg_config;
+  constexpr tg_c_tag<Ep> c;
+  // The block's rows in the tile, for the epilogue.
+  const int tile_row = tg_consumer_tile_row(consumer) + mb * 64 + warp * 16 + lane / 4;
+  const int first_row = consumer * WM + (Ep::BLOCK_STEP == 0 ? mb * 64 : 0) + warp * 16;
+  tg_out_t* const slab = smem_c + (Ep::BLOCK_STEP == 0 ? 0 : mb * Ep::BLOCK_STEP);
+  if constexpr (Ep::STMATRIX) {
+    constexpr bool AUX_BY_ROWS = tg_aux_by_rows<Ep::TRANSPOSED>(), INPUTS_BY_ROWS = tg_inputs_by_rows<Ep::TRANSPOSED>();
+    // The epilogue's matrices, where read in pieces: the slab's pieces, all in flight together.
+    constexpr int PIECES = SLAB_N >= 16 ? SLAB_N / 16 : 1;  // a lane's pieces a slab (one in an 8-wide slab)
+    [[maybe_unused]] tg_u32 c_pieces[PIECES][4], residual_pieces[PIECES][4];
+    if constexpr (INPUTS_BY_ROWS) {
+      const tg_epilogue_args& ep = at.prob->epilogue;
+#pragma unroll
+      for (int j = 0; j < SLAB_N / 8; j += 2) {
+        const int row0 = at.m0 + tile_row, piece0 = at.n0 + col0 + j * 8;
+        if constexpr (EPILOGUE_READS_C) {
+          tg_load_row_piece<tg_c_in_t>(ep.c, ep.ld_c, ep.batch_stride_c, row0, piece0, at.M, at.N, at.batch, lane,
+                                       c_pieces[j / 2]);
+        }
+        if constexpr (EPILOGUE_READS_RESIDUAL) {
+          tg_load_row_piece<tg_residual_t>(ep.residual, ep.ld_residual, ep.batch_stride_residual, row0, piece0, at.M,
+                                           at.N, at.batch, lane, residual_pieces[j / 2]);
+        }
+      }
+    }
+    // A quarter of the store instructions of element pairs. Lane l addresses row l % 8 of block
+    // l / 8 as stored: of the warp's rows when straight, of the block's columns when transposed.
+#pragma unroll
+    for (int j = 0; j < SLAB_N / 8; j += 2) {
+      // Blocks (rows 0-7, columns j), (rows 8-15, j), (0-7, j + 1), (8-15, j + 1) of the warp's rows.
+      tg_u32 r[4];
+      [[maybe_unused]] tg_u32 aux_pairs[4], c_pairs[4], residual_pairs[4];
+      if constexpr (INPUTS_BY_ROWS) {
+        if constexpr (EPILOGUE_READS_C) tg_quad_transpose(c_pieces[j / 2], c_pairs, lane);
+        if constexpr (EPILOGUE_READS_RESIDUAL) tg_quad_transpose(residual_pieces[j / 2], residual_pairs, lane);
+      }
+#pragma unroll
+      for (int b = 0; b < 4; ++b) {
+        const int a = 4 * (col0 / 8 + j + b / 2) + 2 * (b % 2);
+        float v0 = acc[a], v1 = acc[a + 1];
+        [[maybe_unused]] tg_ep_inputs inputs[2];
+        if constexpr (INPUTS_BY_ROWS) tg_unpack_inputs(c_pairs, residual_pairs, b, inputs);
+        tg_tile_epilogue_pair<Ep, !AUX_BY_ROWS>(v0, v1, at, tile_row + (b % 2) * 8,
+                                                col0 + (j + b / 2) * 8 + (lane % 4) * 2, &aux_pairs[b],
+                                                INPUTS_BY_ROWS ? inputs : nullptr);
+        r[b] = tg_pack_pair<tg_out_t>(v0, v1);
+      }
+      if constexpr (AUX_BY_ROWS) {
+        tg_store_aux_rows(at.prob->epilogue, aux_pairs, at.m0 + tile_row, at.n0 + col0 + j * 8, at.M, at.N, at.batch,
+                          lane);
+      }
+      if constexpr (Ep::TRANSPOSED) {
+        const int m = first_row + (lane / 8) % 2 * 8, n = (j + lane / 16) * 8 + lane % 8;
+        tg_stmatrix_x4_trans(slab + tg_smem_epilogue(c, m, n, buffer), r);
+      } else {
+        const int m = first_row + lane % 8 + (lane / 8) % 2 * 8, n = (j + lane / 16) * 8;
+        tg_stmatrix_x4(slab + tg_smem_epilogue(c, m, n, buffer), r);
+      }
+    }
+  } else if constexpr (Ep::TRANSPOSED) {
+    // A thread's pair of columns is not contiguous in the transposed slab: one element at a time.
+#pragma unroll
+    for (int j = 0; j < SLAB_N / 8; ++j) {
+#pragma unroll
+      for (int half = 0; half < 2; ++half) {
+        const int a = 4 * (col0 / 8 + j) + 2 * half;
+        float v[2] = {acc[a], acc[a + 1]};
+        tg_tile_epilogue_pair<Ep>(v[0], v[1], at, tile_row + half * 8, col0 + j * 8 + (lane % 4) * 2);
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const int m = first_row + lane / 4 + half * 8, n = j * 8 + (lane % 4) * 2 + e;
+          slab[tg_smem_epilogue(c, m, n, buffer)] = tg_dtype<tg_out_t>::from_float(v[e]);
+        }
+      }
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < SLAB_N / 8; ++j) {
+#pragma unroll
+      for (int half = 0; half < 2; ++half) {
+        const int m = first_row + lane / 4 + half * 8, n = j * 8 + (lane % 4) * 2;
+        const int a = 4 * (col0 / 8 + j) + 2 * half;
+        float v0 = acc[a], v1 = acc[a + 1];
+        tg_tile_epilogue_pair<Ep>(v0, v1, at, tile_row + half * 8, col0 + j * 8 + (lane % 4) * 2);
+        tg_store_pair(slab + tg_smem_epilogue(c, m, n, buffer), v0, v1);
+      }
+    }
+  }
+}
+
+// The TMA stores of a filled slab, issued by the warpgroup's first thread: one box of the warpgroup's
+// rows straight; stored transposed, one box per Ep::BOX_ROWS of those rows (C's columns). The tile's
+// first column is n0.
+template <typename Ep>
+__device__ __forceinline__ void tg_store_slab_tma(const tg_tensor_map* tmap_c, const tg_out_t* smem_c, int tile_m,
+                                                  int n0, int batch, int consumer, int col0, int buffer) {
+  using namespace tg_config;
+  const auto store = [&](int c0, int c1, const tg_out_t* src) {
+    if constexpr (BATCHED) {
+      tg_tma_store_3d(tmap_c, c0, c1, batch, src);
+    } else {
+      tg_tma_store_2d(tmap_c, c0, c1, src);
+    }
+  };
+  constexpr tg_c_tag<Ep> c;
+  if constexpr (Ep::TRANSPOSED) {
+#pragma unroll
+    for (int box = 0; box < WM / Ep::BOX_ROWS; ++box) {
+      const int m = box * Ep::BOX_ROWS;
+      store(tile_m * BM + tg_consumer_tile_row(consumer) + m, n0 + col0,
+            smem_c + tg_smem_epilogue(c, consumer * WM + m, 0, buffer));
+    }
+  } else {
+    store(n0 + col0, tile_m * BM + tg_consumer_tile_row(consumer),
+          smem_c + tg_smem_epilogue(c, consumer * WM, 0, buffer));
+  }
+}
+
+// Stores of a filled slab from shared memory where TMA cannot store C: a warp per C row, consecutive
+// elements from consecutive lanes. C's rows are the slab's rows straight, its columns transposed.
+// Where the scheduler's algebra shows C's offset stepping by 1 along a row (Ep::ROW_CONTIGUOUS), a warp
+// computes the row's start once and indexes it by the column (the full offset is a 64-bit product
+// with a leading dimension read at launch). The batch entry's offset is added where it is used: a
+// pointer to it kept across the slabs cost the consumers registers.
+template <typename Ep>
+__device__ __forceinline__ void tg_store_slab_direct(tg_out_t* C, const tg_out_t* smem_c, const tg_problem& prob,
+                                                     int M, int N, int batch, int tile_m, int n0, int consumer,
+                                                     int warp, int lane, int col0, int buffer) {
+  using namespace tg_config;
+  constexpr tg_c_tag<Ep> c;
+  // Straight, a warp's lanes walk n along a C row m; transposed, they walk m along a column n.
+  constexpr int ROWS = Ep::TRANSPOSED ? SLAB_N : WM, COLS = Ep::TRANSPOSED ? WM : SLAB_N;
+#pragma unroll 4
+  for (int r = warp; r < ROWS; r += 4) {
+    const int m_row = tile_m * BM + tg_consumer_tile_row(consumer) + r, n_col = n0 + col0 + r;
+    if (Ep::TRANSPOSED ? n_col >= N : m_row >= M) break;
+    const long long batch_offset =
+        static_cast<long long>(batch) * (SHAPE_AT_LAUNCH ? prob.batch_stride_c : FIXED_BATCH_STRIDE_C);
+    tg_out_t* row_start = nullptr;
+    if constexpr (Ep::ROW_CONTIGUOUS) {
+      row_start = C + batch_offset + (Ep::TRANSPOSED ? tg_gmem_c(c, prob, 0, n_col) : tg_gmem_c(c, prob, m_row, 0));
+    }
+#pragma unroll
+    for (int e = lane; e < COLS; e += 32) {
+      const int m = Ep::TRANSPOSED ? tile_m * BM + tg_consumer_tile_row(consumer) + e : m_row;
+      const int n = Ep::TRANSPOSED ? n_col : n0 + col0 + e;
+      if (Ep::TRANSPOSED ? m >= M : n >= N) continue;
+      const tg_out_t v = Ep::TRANSPOSED ? smem_c[tg_smem_epilogue(c, consumer * WM + e, r, buffer)]
+                                        : smem_c[tg_smem_epilogue(c, consumer * WM + r, e, buffer)];
+      if constexpr (Ep::ROW_CONTIGUOUS) {
+        row_start[Ep::TRANSPOSED ? m : n] = v;
+      } else {
+        C[batch_offset + tg_gmem_c(c, prob, m, n)] = v;
+      }
+    }
+  }
+}
+
+// The epilogue of one tile for one consumer warpgroup. `slabs` counts the slabs the warpgroup has
+// stored, over all its tiles: it picks the buffer. ByTma: TMA stores C (launches whose C rows and
+// batch entries are whole 16-byte granules, tg_problem::c_by_tma); otherwise the threads do. A
+// kernel carries both and the launch picks one per tile: each instantiation keeps its own register
+// peak, where one body branching per slab spilled in the largest tiles. The tile is TileN columns
+// wide, the leading TileN / 2 accumulators of each block (a kernel holding several widths keeps the
+// widest's). C is stored in the orientation `Ep` (tg_with_c_orientation), each value through the fused
+// epilogue where the configuration has one (tg_fill_slab_block).
+template <typename Ep, bool ByTma, int TileN, int MBlocks, int Regs>
+__device__ __forceinline__ void tg_epilogue(const float (&acc)[MBlocks][Regs], tg_out_t* smem_c,
+                                            const tg_tensor_map* tmap_c, tg_out_t* C, const tg_problem& prob, int M,
+                                            int N, int tile_m, int tile_n, int batch, int consumer, int t,
+                                            int& slabs) {
+  using namespace tg_config;
+  const int warp = t / 32, lane = t % 32;
+  static_assert(TileN <= 2 * Regs && TileN >= SLAB_N, "the tile's columns are accumulators, a slab or more");
+  constexpr int SLABS = (TileN + SLAB_N - 1) / SLAB_N;
+  const int n0 = tile_n * TileN;
+  const tg_tile_place at{&prob, tile_m * BM, n0, M, N, batch};
+#pragma unroll
+  for (int slab = 0; slab < SLABS; ++slab, ++slabs) {
+    const int col0 = slab < SLABS - 1 ? slab * SLAB_N : TileN - SLAB_N;
+    const int buffer = slabs % 2;
+    if constexpr (ByTma) {
+      // The store issued from this buffer two slabs ago must have read it.
+      if (t == 0) tg_tma_store_wait_read<1>();
+      tg_named_barrier_sync(1 + consumer, 128);
+#pragma unroll
+      for (int mb = 0; mb < MBlocks; ++mb) tg_fill_slab_block<Ep>(acc[mb], smem_c, mb, col0, consumer, warp, lane, buffer, at);
+      tg_fence_proxy_async();
+      tg_named_barrier_sync(1 + consumer, 128);
+      if (t == 0) {
+        tg_store_slab_tma<Ep>(tmap_c, smem_c, tile_m, n0, batch, consumer, col0, buffer);
+        tg_tma_store_commit();
+      }
+    } else {
+#pragma unroll
+      for (int mb = 0; mb < MBlocks; ++mb) tg_fill_slab_block<Ep>(acc[mb], smem_c, mb, col0, consumer, warp, lane, buffer, at);
+      tg_named_barrier_sync(1 + consumer, 128);
+      tg_store_slab_direct<Ep>(C, smem_c, prob, M, N, batch, tile_m, n0, consumer, warp, lane, col0, buffer);
+      // The buffer is written again two slabs on; every lane must have read it by then.
+      tg_named_barrier_sync(1 + consumer, 128);
+    }
+  }
+}

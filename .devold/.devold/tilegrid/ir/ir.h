@@ -1,0 +1,16 @@
+#pragma once
+// Everything in the IterDomain IR.
+#include "tilegrid/ir/affine.h"
+#include "tilegrid/ir/bits.h"
+#include "tilegrid/ir/error.h"
+#include "tilegrid/ir/indexer.h"
+#include "tilegrid/ir/iter_domain.h"
+#include "tilegrid/ir/merge.h"
+#include "tilegrid/ir/split.h"
+#include "tilegrid/ir/swizzle.h"
+#include "tilegrid/ir/swizzle2d.h"
+#include "tilegrid/ir/swizzle_merge.h"
+#include "tilegrid/ir/tensor_domain.h"
+#include "tilegrid/ir/transform.h"
+#include "tilegrid/ir/transform_graph.h"
+#include "tilegrid/ir/val.h"

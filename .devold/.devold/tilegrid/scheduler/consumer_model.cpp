@@ -1,0 +1,66 @@
+#include "tilegrid/scheduler/consumer_model.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "tilegrid/scheduler/epilogue_plan.h"
+
+namespace tilegrid::scheduler {
+
+EpilogueFeatures epilogueFeatures(const MatmulProblem& problem) {
+  EpilogueFeatures f;
+  f.output_bytes = static_cast<double>(bytes(problem.out_dtype));
+  for (const EpilogueOperandUse& o : planEpilogue(problem).operands) {
+    if (o.written) {
+      f.aux_bytes += o.bytes_per_output;
+    } else if (o.name == "c" || o.name == "residual") {
+      f.matrix_bytes += o.bytes_per_output;
+    } else {
+      f.bias = 1;  // a vector: its bytes per output are negligible, its loads are not
+    }
+  }
+  const std::vector<bool> live = problem.epilogue.live();
+  const auto& nodes = problem.epilogue.nodes();
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    switch (nodes[i].op) {
+      case ir::EpOp::Gelu:
+      case ir::EpOp::GeluTanh:
+      case ir::EpOp::Silu:
+      case ir::EpOp::Sigmoid:
+      case ir::EpOp::Tanh:
+      case ir::EpOp::Exp:
+        if (live[i]) f.special_functions += 1;
+        break;
+      default:
+        break;
+    }
+  }
+  return f;
+}
+
+int64_t pingpongTiles(const MatmulProblem& problem) {
+  return ceilDiv(problem.m, kPingPongTile.m) * ceilDiv(problem.n, kPingPongTile.n) * problem.batch;
+}
+
+ConsumerChoice chooseConsumersSm90(const MatmulProblem& problem, const DeviceSpec& device) {
+  const EpilogueFeatures f = epilogueFeatures(problem);
+  ConsumerChoice c;
+  c.epilogue = (kOutputByteCost * f.output_bytes + kAuxByteCost * f.aux_bytes + kMatrixByteCost * f.matrix_bytes +
+                kSpecialFunctionCost * f.special_functions + kBiasCost * f.bias) /
+               static_cast<double>(problem.k);
+  const double per_sm = static_cast<double>(pingpongTiles(problem)) / static_cast<double>(device.sm_count);
+  const double whole = std::ceil(per_sm), e = c.epilogue, loss = kPingPongMainLoopLoss;
+  const double cooperative = per_sm * (1 + e / 2);
+  const double pingpong = std::max(whole * (1 + loss) + e, whole / 2 * (1 + loss + e));
+  c.gain = cooperative / pingpong;
+  c.pingpong = c.gain > 1;
+  c.rule = fmt::format(
+      "chooseConsumersSm90: a tile's epilogue modelled at {:.2f} of its main loop, {:.2f} 128x128 tiles an SM; "
+      "ping-pong modelled at {:.2f}x the cooperative kernel's speed",
+      e, per_sm, c.gain);
+  return c;
+}
+
+}  // namespace tilegrid::scheduler

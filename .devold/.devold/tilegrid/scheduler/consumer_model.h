@@ -1,0 +1,63 @@
+#pragma once
+// sm_90: whether the consumer warpgroups share each tile (cooperative) or take whole tiles in turns
+// (ping-pong, MatmulParams::pingpong), from a timeline model of the two kernels.
+//
+// The cooperative kernel compared is the ranked 128x256 tile (two warpgroups of 64x256), the ping-pong
+// kernel 128x128 tiles alone (a warpgroup holds 128x128: as many accumulators). Times are in units of
+// one 128x128 tile's main loop at the cooperative kernel's speed (proportional to K). A tile's
+// epilogue takes
+//   e = (kOutputByteCost * C's bytes + kAuxByteCost * aux bytes + kMatrixByteCost * c and residual
+//        bytes + kSpecialFunctionCost * special functions + kBiasCost * [reads a bias]) / K
+// of it (per output element; the plain GEMM's store of C is an epilogue too). On n 128x128 tiles a
+// CTA (the problem's over the SMs):
+// - cooperative: both warpgroups run each 128x256 tile's main loop, then its epilogue, with the
+//   tensor cores idle: n (1 + e / 2), stream-K sharing the last wave;
+// - ping-pong: one warpgroup's epilogue runs under the other's main loop, which is
+//   kPingPongMainLoopLoss slower (a 128x128 tile loads more operand bytes per multiply), and only the
+//   last epilogue shows: max(N (1 + loss) + e, N / 2 (1 + loss + e)) for N = ceil(n) whole tiles, the
+//   second where the epilogues outlast the main loops.
+// Ping-pong where it is modelled faster. The constants are fitted to docs/results/consumers_h100.csv
+// (bench/suites/consumers.json: least squares on the log of the measured time ratio, docs/epilogues.md),
+// and tests/unit/consumer_model_test.cpp holds the choices and the fit against it.
+#include <string>
+
+#include "tilegrid/scheduler/params.h"
+#include "tilegrid/scheduler/problem.h"
+
+namespace tilegrid::scheduler {
+
+// A 128x128 tile's epilogue time per output element and byte (or function, or bias) over its main
+// loop's per unit of K.
+inline constexpr double kOutputByteCost = 88;
+inline constexpr double kAuxByteCost = 784;
+inline constexpr double kMatrixByteCost = 214;
+inline constexpr double kSpecialFunctionCost = 108;
+inline constexpr double kBiasCost = 159;
+// How much slower ping-pong's main loop runs than the cooperative kernel's.
+inline constexpr double kPingPongMainLoopLoss = 0.035;
+// The tiles the model compares: the cooperative kernel's and the ping-pong kernel's.
+inline constexpr TileShape kCooperativeTile{128, 256, 64};
+inline constexpr TileShape kPingPongTile{128, 128, 64};
+// The shortest K the dataset measured: the model is not applied below it.
+inline constexpr int64_t kShortestModelledK = 768;
+
+// The model's features of a problem's epilogue, per output element.
+struct EpilogueFeatures {
+  double output_bytes = 0, aux_bytes = 0, matrix_bytes = 0, special_functions = 0, bias = 0;
+};
+EpilogueFeatures epilogueFeatures(const MatmulProblem& problem);
+
+struct ConsumerChoice {
+  bool pingpong = false;
+  double epilogue = 0;  // e: a tile's epilogue over its main loop
+  double gain = 1;      // modelled cooperative time over ping-pong time
+  std::string rule;
+};
+
+// The problem's kPingPongTile tiles, over its batch.
+int64_t pingpongTiles(const MatmulProblem& problem);
+
+// The model's choice for `problem` (validated) on `device`.
+ConsumerChoice chooseConsumersSm90(const MatmulProblem& problem, const DeviceSpec& device);
+
+}  // namespace tilegrid::scheduler

@@ -1,0 +1,35 @@
+#pragma once
+// Padded operand copies. An operand whose rows (or pointer) the problem does not promise 16-byte
+// aligned can be read through a copy whose rows are padded to whole 128-byte lines, which the runtime makes
+// before every launch (tilegrid/runtime/builtin_kernels.h: padRows) and times with it. sm_90 kernels must
+// read such operands that way (TMA loads 16-byte aligned rows only); sm_80 kernels may, instead of
+// copying in narrower pieces. The copy is the operand's global domain (buildGlobalMatrix) with the
+// padded pitch as its leading dimension.
+#include "tilegrid/scheduler/problem.h"
+
+namespace tilegrid::scheduler {
+
+// Elements of `type` in 16 bytes: the widest copy, and the alignment TMA needs of rows.
+int64_t granuleElems(DType type);
+
+// The row pitch, in elements, of a padded copy whose rows hold `contiguous` elements of `type`: rounded
+// up to whole 128-byte lines, so that each row of a TMA box (one 128-byte swizzle span) or a 16-byte
+// copy group starts where a line does and reads the fewest 32-byte sectors.
+int64_t paddedPitchElems(DType type, int64_t contiguous);
+
+// Whether operand 'a' or 'b' of `problem` is promised less than 16-byte alignment.
+bool operandMisaligned(const MatmulProblem& problem, char operand);
+
+// `problem` as a kernel reading the padded operands sees it: those are 16-byte aligned.
+MatmulProblem alignedByPadding(const MatmulProblem& problem, bool pad_a, bool pad_b);
+
+// `problem` as an sm_90 kernel reads it: every misaligned operand through its padded copy, with the
+// copy's pitch (rows on 128-byte lines) and batch entries back to back. The tile rules weigh that.
+MatmulProblem readThroughPadding(const MatmulProblem& problem);
+
+// sm_80: whether reading misaligned operand 'a' or 'b' through a padded copy is faster than copying
+// it in narrower pieces. The copy reads and writes the operand once (about 4 bytes an element at
+// ~3 TB/s); narrower pieces slow the whole GEMM, and the more so the narrower they are.
+bool padPaysSm80(const MatmulProblem& problem, char operand);
+
+}  // namespace tilegrid::scheduler

@@ -117,6 +117,11 @@ TEST(BenchSuite, SchedulesRunBesideTheDefaultAndRenderAsADataset) {
   EXPECT_EQ(runtime::readSuite(std::string(TILEGRID_SOURCE_DIR) + "/bench/suites/tile_narrow_rows.json").size(), 228u);
   EXPECT_EQ(runtime::readSuite(std::string(TILEGRID_SOURCE_DIR) + "/bench/suites/tile_cut_pieces.json").size(), 130u);
   EXPECT_EQ(runtime::readSuite(std::string(TILEGRID_SOURCE_DIR) + "/bench/suites/tile_misaligned.json").size(), 48u);
+  // The consumer datasets' suite: ping-pong with five stages of 64-column slabs does not fit beside
+  // the slab buffers of an aux output or a matrix c, so those problems list one ping-pong kernel.
+  EXPECT_EQ(runtime::readSuite(std::string(TILEGRID_SOURCE_DIR) + "/bench/suites/consumers.json").size(), 162u);
+  // Every fused epilogue kind cuBLASLt has, and the plain GEMM, on five shapes: the scheduler's choice.
+  EXPECT_EQ(runtime::readSuite(std::string(TILEGRID_SOURCE_DIR) + "/bench/suites/epilogues.json").size(), 30u);
 }
 
 TEST(BenchSuite, TheTablesInTheDocsAreTheCheckedInRunsRendered) {

@@ -191,7 +191,7 @@ nlohmann::json scheduleJson(const scheduler::MatmulSchedule& s) {
                   {"align", {p.align_a, p.align_b, p.align_c}},
                   {"ld", {p.leadingDimA(), p.leadingDimB(), p.leadingDimC()}},
                   {"batch_stride", {p.batchStrideA(), p.batchStrideB(), p.batchStrideC()}}};
-  j["epilogue"] = scheduler::planEpilogue(p);
+  j["epilogue"] = scheduler::planEpilogue(p, s.params);
   j["kernel"] = {{"name", codegen::kernelName(s)}, {"shape_at_launch", s.params.shapeAtLaunch()}};
   j["device"] = {{"name", s.device.name},
                  {"arch", scheduler::toString(s.device.arch())},

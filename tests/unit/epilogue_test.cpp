@@ -228,6 +228,8 @@ TEST(EpilogueIr, AuxOutputsGoByTmaBesideAStraightCStoredByTma) {
   no_aux.epilogue = Epilogue::parse("gelu_tanh(acc + bias[n])");
   EXPECT_EQ(s.params.smemBytes(s.problem) - s.params.smemBytes(no_aux),
             2 * s.params.epilogue_tile.m * s.params.epilogue_tile.n * 2);
+  EXPECT_EQ(scheduler::planEpilogue(s.problem, s.params).smem_bytes,
+            s.params.smemBytes(s.problem) - s.params.smemBytes(no_aux));
   const codegen::KernelSource source = codegen::emit(s);
   const codegen::KernelArg& map_aux = source.args.at(6);
   ASSERT_EQ(map_aux.name, "tmap_aux");
@@ -277,6 +279,14 @@ TEST(EpilogueIr, InputCComesByTmaBesideAStraightCStoredByTma) {
   no_c.epilogue = Epilogue::parse("alpha * acc");
   EXPECT_EQ(s.params.smemBytes(s.problem) - s.params.smemBytes(no_c),
             2 * s.params.epilogue_tile.m * s.params.epilogue_tile.n * 2 + 16 * s.params.mathGroups());
+  // plan counts them in the epilogue's shared memory.
+  const scheduler::EpiloguePlan plan = scheduler::planEpilogue(s.problem, s.params);
+  EXPECT_EQ(plan.smem_bytes, s.params.smemBytes(s.problem) - s.params.smemBytes(no_c));
+  ASSERT_EQ(plan.operands.size(), 1u);
+  EXPECT_TRUE(plan.operands[0].by_tma);
+  EXPECT_NE(plan.toString().find("reads c (bf16, 2 bytes per output, by TMA through slab buffers of its own)"),
+            std::string::npos)
+      << plan.toString();
   const codegen::KernelSource source = codegen::emit(s);
   ASSERT_EQ(source.args.back().name, "tmap_c_in");
   EXPECT_EQ(source.args.back().buffer, "c");

@@ -26,6 +26,22 @@ EpiloguePlan planEpilogue(const MatmulProblem& p) {
   return plan;
 }
 
+EpiloguePlan planEpilogue(const MatmulProblem& p, const MatmulParams& params) {
+  EpiloguePlan plan = planEpilogue(p);
+  // Two buffers of the slab's 2-byte elements (auxSlab and cSlab need 2-byte operands).
+  const int64_t slab_pair = 2 * params.epilogue_tile.m * params.epilogue_tile.n * 2;
+  for (EpilogueOperandUse& o : plan.operands) {
+    if (o.name == "aux" && params.auxSlab(p)) {
+      o.by_tma = true;
+      plan.smem_bytes += slab_pair;
+    } else if (o.name == "c" && params.cSlab(p)) {
+      o.by_tma = true;
+      plan.smem_bytes += slab_pair + 8 * 2 * params.mathGroups();
+    }
+  }
+  return plan;
+}
+
 double EpiloguePlan::bytesPerOutput() const {
   double total = 0;
   for (const EpilogueOperandUse& o : operands) total += o.bytes_per_output;
@@ -37,8 +53,9 @@ std::string EpiloguePlan::toString() const {
   if (operands.empty()) return text + "  reads nothing beyond the accumulators\n";
   std::string list;
   for (const EpilogueOperandUse& o : operands) {
-    list += fmt::format("{}{} {} ({}, {:.3g} bytes per output)", list.empty() ? "" : ", ", o.written ? "writes" : "reads",
-                        o.name, scheduler::toString(o.type), o.bytes_per_output);
+    list += fmt::format("{}{} {} ({}, {:.3g} bytes per output{})", list.empty() ? "" : ", ", o.written ? "writes" : "reads",
+                        o.name, scheduler::toString(o.type), o.bytes_per_output,
+                        o.by_tma ? ", by TMA through slab buffers of its own" : "");
   }
   text += "  " + list + "\n";
   return text + fmt::format(
@@ -53,6 +70,7 @@ void to_json(nlohmann::json& j, const EpiloguePlan& plan) {
     operands.push_back({{"name", o.name},
                         {"dtype", scheduler::toString(o.type)},
                         {"written", o.written},
+                        {"by_tma", o.by_tma},
                         {"bytes_per_output", o.bytes_per_output}});
   }
   j = {{"expression", plan.expression},

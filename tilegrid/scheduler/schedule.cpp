@@ -250,7 +250,7 @@ std::string MatmulSchedule::toString() const {
                      p.instruction_tile.toString(), p.threadsPerCta());
   out += fmt::format("  {} stages, {} bytes of shared memory (device allows {})\n", p.stages, p.smemBytes(problem),
                      device.smem_per_block);
-  if (!problem.epilogue.isIdentity()) out += planEpilogue(problem).toString();
+  if (!problem.epilogue.isIdentity()) out += planEpilogue(problem, p).toString();
   out += fmt::format("smem atoms:\n  A: {}\n  B: {}\n  epilogue: {}\n", p.smem_a.toString(), p.smem_b.toString(),
                      p.smem_epilogue.toString());
   if (p.arch == Arch::Sm90) {

@@ -10,12 +10,12 @@
 // by TMA in C's boxes. Reads the configuration and the printed index functions.
 #pragma once
 
-// The epilogue's slab buffers in shared memory and the tensor maps their TMA stores write through:
-// C's, and the auxiliary output's where the kernel has them (AUX_BY_TMA).
+// The epilogue's slab buffers in shared memory and the tensor maps TMA moves them through: C's, and
+// the auxiliary output's and the input c's where the kernel has them (AUX_BY_TMA, C_IN_BY_TMA). Their
+// buffers follow C's (AUX_SMEM_ELEMS, C_IN_SMEM_ELEMS), addressed from it.
 struct tg_slab_buffers {
   tg_out_t* c;
   const tg_tensor_map* tmap_c;
-  tg_aux_t* aux;
   const tg_tensor_map* tmap_aux;
   // The input c's map and the full barriers of its buffers, two a consumer warpgroup (C_IN_BY_TMA).
   const tg_tensor_map* tmap_c_in;

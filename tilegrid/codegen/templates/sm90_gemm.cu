@@ -69,8 +69,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
   [[maybe_unused]] tg_out_t* smem_c = reinterpret_cast<tg_out_t*>(smem_b + STAGES * B_STAGE_ELEMS);
   // An auxiliary output stored by TMA and an input c loaded by TMA have slab buffers of their own,
   // laid out as C's and right after them (tg_fill_slab_block addresses them from C's).
-  [[maybe_unused]] tg_aux_t* smem_aux = reinterpret_cast<tg_aux_t*>(smem_c + C_SMEM_ELEMS);
-  tg_u64* full = reinterpret_cast<tg_u64*>(smem_aux + AUX_SMEM_ELEMS + C_IN_SMEM_ELEMS);
+  tg_u64* full = reinterpret_cast<tg_u64*>(smem_c + C_SMEM_ELEMS + AUX_SMEM_ELEMS + C_IN_SMEM_ELEMS);
   tg_u64* empty = full + STAGES;
   // With c loaded by TMA, the full barriers of its two buffers for each consumer warpgroup.
   constexpr int C_IN_BARRIERS = C_IN_BY_TMA ? 2 * CONSUMERS : 0;
@@ -436,7 +435,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
       // both. Both are picked before the width: picked per width, kernels holding every width spilled.
       tg_with_c_orientation(prob, [&](auto orientation) TG_INLINE {
         using Ep = decltype(orientation);
-        const tg_slab_buffers slab{smem_c, &tmap_c, smem_aux, &tmap_aux, &tmap_c_in, c_in_full};
+        const tg_slab_buffers slab{smem_c, &tmap_c, &tmap_aux, &tmap_c_in, c_in_full};
         if (TMA_STORE_C && DIRECT_STORE_C ? prob.c_by_tma != 0 : TMA_STORE_C) {
           // The auxiliary output by TMA beside C, where the kernel has its slab and the launch's aux
           // allows it: an instance of its own, as for C's stores.

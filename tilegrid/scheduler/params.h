@@ -212,8 +212,9 @@ struct MatmulParams {
   bool auxSlab(const MatmulProblem& problem) const;
   // sm_90: whether the epilogue's input matrix c comes into slab buffers of its own by TMA loads,
   // issued two slabs ahead, and each lane reads its pairs by ldmatrix at C's stmatrix offsets
-  // (cFitsSlab says what the problem must allow): C stored straight, the kernel of one tile width
-  // (the slabs' columns are known as the loads are issued), slabs a whole number of ldmatrix blocks.
+  // (cFitsSlab says what the problem must allow): C stored straight, a kernel of one tile width
+  // (kernels holding several widths keep the threads' reads: they were not checked with TMA loads),
+  // slabs a whole number of ldmatrix blocks.
   // The launch still checks c's own pointer and leading dimension (tg_epilogue_args::c_by_tma);
   // where TMA cannot load them the threads read c.
   bool cSlab(const MatmulProblem& problem) const;

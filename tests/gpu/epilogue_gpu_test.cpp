@@ -42,6 +42,18 @@ std::vector<MatrixLayout> matrixLayouts(int64_t m, int64_t n) {
 
 void* ptr(const runtime::DeviceBuffer& d) { return reinterpret_cast<void*>(static_cast<uintptr_t>(d.ptr())); }
 
+// The TMA-path tests' GEMM: 1000x1032x320 in two batch entries, bf16, TN, with `epilogue`, under
+// cooperative or ping-pong consumers, its tile width compiled in.
+Gemm tmaPathGemm(const scheduler::DeviceSpec& device, const char* epilogue, bool pingpong) {
+  scheduler::MatmulProblem p =
+      makeProblem(1000, 1032, 320, scheduler::Layout::TN, scheduler::DType::BF16, scheduler::DType::BF16, 2);
+  p.epilogue = ir::Epilogue::parse(epilogue);
+  scheduler::ScheduleOverrides o;
+  o.pingpong = pingpong;
+  o.width_at_launch = false;
+  return Gemm(scheduler::schedule(p, device, o));
+}
+
 void runOnce(const Gemm& gemm, runtime::MatmulBuffers& buffers, const EpilogueArgs& args) {
   std::optional<runtime::DeviceBuffer> workspace;
   if (gemm.workspaceSize() > 0) {
@@ -141,12 +153,8 @@ TEST(FusedEpilogue, AuxOutputByTmaOrByTheThreadsAsItsRowsAllow) {
   if (auto why = findDevice(device)) GTEST_SKIP() << *why;
   if (device.arch() != scheduler::Arch::Sm90) GTEST_SKIP() << "sm_90a kernels need an sm_90 device";
   for (const bool pingpong : {false, true}) {
-    scheduler::MatmulProblem p =
-        makeProblem(1000, 1032, 320, scheduler::Layout::TN, scheduler::DType::BF16, scheduler::DType::BF16, 2);
-    p.epilogue = ir::Epilogue::parse("relu(acc + bias[n]); aux = acc + bias[n]");
-    scheduler::ScheduleOverrides o;
-    o.pingpong = pingpong;
-    const Gemm gemm(scheduler::schedule(p, device, o));
+    const Gemm gemm = tmaPathGemm(device, "relu(acc + bias[n]); aux = acc + bias[n]", pingpong);
+    const scheduler::MatmulProblem& p = gemm.problem();
     ASSERT_EQ(configValue(gemm.source().cuda, "AUX_BY_TMA"), "true") << gemm.source().kernel_name;
     runtime::MatmulBuffers buffers(gemm.problem(), 11);
     std::vector<float> aux_reference;
@@ -192,13 +200,8 @@ TEST(FusedEpilogue, InputCByTmaOrByTheThreadsAsItsRowsAllow) {
   if (auto why = findDevice(device)) GTEST_SKIP() << *why;
   if (device.arch() != scheduler::Arch::Sm90) GTEST_SKIP() << "sm_90a kernels need an sm_90 device";
   for (const bool pingpong : {false, true}) {
-    scheduler::MatmulProblem p =
-        makeProblem(1000, 1032, 320, scheduler::Layout::TN, scheduler::DType::BF16, scheduler::DType::BF16, 2);
-    p.epilogue = ir::Epilogue::parse("alpha * acc + beta * c");
-    scheduler::ScheduleOverrides o;
-    o.pingpong = pingpong;
-    o.width_at_launch = false;
-    const Gemm gemm(scheduler::schedule(p, device, o));
+    const Gemm gemm = tmaPathGemm(device, "alpha * acc + beta * c", pingpong);
+    const scheduler::MatmulProblem& p = gemm.problem();
     ASSERT_EQ(configValue(gemm.source().cuda, "C_IN_BY_TMA"), "true") << gemm.source().kernel_name;
     runtime::MatmulBuffers buffers(gemm.problem(), 13);
     scheduler::MatmulProblem product = gemm.problem();

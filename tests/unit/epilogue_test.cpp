@@ -88,11 +88,11 @@ TEST(EpilogueIr, MalformedTextNamesTheColumnAndWhatWasExpected) {
   EXPECT_NE(errorOf("acc * 1e300").find("outside float's range"), std::string::npos) << errorOf("acc * 1e300");
 }
 
-scheduler::MatmulProblem problemWith(const char* epilogue) {
+scheduler::MatmulProblem problemWith(const char* epilogue, int64_t m = 1000, int64_t n = 1032, int64_t k = 512) {
   scheduler::MatmulProblem p;
-  p.m = 1000;
-  p.n = 1032;
-  p.k = 512;
+  p.m = m;
+  p.n = n;
+  p.k = k;
   p.epilogue = Epilogue::parse(epilogue);
   return p.validate();
 }
@@ -213,11 +213,7 @@ TEST(EpilogueIr, CIsCItselfOnlyWhereEveryElementIsReadBeforeItIsStored) {
 // kernel takes no map of it.
 TEST(EpilogueIr, AuxOutputsGoByTmaBesideAStraightCStoredByTma) {
   const auto device = scheduler::DeviceSpec::preset("sm_90");
-  scheduler::MatmulProblem p;
-  p.m = p.n = 2048;
-  p.k = 1024;
-  p.epilogue = Epilogue::parse("gelu_tanh(acc + bias[n]); aux = acc + bias[n]");
-  p.validate();
+  const scheduler::MatmulProblem p = problemWith("gelu_tanh(acc + bias[n]); aux = acc + bias[n]", 2048, 2048, 1024);
   const auto s = scheduler::schedule(p, device);
   ASSERT_TRUE(s.params.auxSlab(s.problem));
   scheduler::MatmulParams narrow = s.params;
@@ -250,12 +246,7 @@ TEST(EpilogueIr, AuxOutputsGoByTmaBesideAStraightCStoredByTma) {
   scheduler::MatmulProblem fp32_aux = p;
   fp32_aux.aux_dtype = scheduler::DType::FP32;
   EXPECT_TRUE(stored_by_threads(fp32_aux));
-  scheduler::MatmulProblem odd_n;
-  odd_n.m = 2048;
-  odd_n.n = 2047;
-  odd_n.k = 1024;
-  odd_n.epilogue = p.epilogue;
-  EXPECT_TRUE(stored_by_threads(odd_n));
+  EXPECT_TRUE(stored_by_threads(problemWith("gelu_tanh(acc + bias[n]); aux = acc + bias[n]", 2048, 2047, 1024)));
   scheduler::ScheduleOverrides swapped;
   swapped.swap_ab = true;
   EXPECT_TRUE(stored_by_threads(p, swapped));
@@ -267,11 +258,7 @@ TEST(EpilogueIr, AuxOutputsGoByTmaBesideAStraightCStoredByTma) {
 // residual read too.
 TEST(EpilogueIr, InputCComesByTmaBesideAStraightCStoredByTma) {
   const auto device = scheduler::DeviceSpec::preset("sm_90");
-  scheduler::MatmulProblem p;
-  p.m = p.n = 4096;
-  p.k = 1024;
-  p.epilogue = Epilogue::parse("alpha * acc + beta * c");
-  p.validate();
+  const scheduler::MatmulProblem p = problemWith("alpha * acc + beta * c", 4096, 4096, 1024);
   const auto s = scheduler::schedule(p, device);
   ASSERT_TRUE(s.params.cSlab(s.problem));
   EXPECT_EQ(s.params.epilogueSlabPairs(s.problem), 2);
@@ -297,10 +284,7 @@ TEST(EpilogueIr, InputCComesByTmaBesideAStraightCStoredByTma) {
   at_launch.width_at_launch = true;
   EXPECT_FALSE(at_launch.cSlab(s.problem));
   for (const char* text : {"alpha * acc + beta * c + residual", "relu(acc + c); aux = acc"}) {
-    scheduler::MatmulProblem q = p;
-    q.epilogue = Epilogue::parse(text);
-    q.validate();
-    EXPECT_FALSE(scheduler::cFitsSlab(q)) << text;
+    EXPECT_FALSE(scheduler::cFitsSlab(problemWith(text, 4096, 4096, 1024))) << text;
   }
   scheduler::MatmulProblem fp32_c = p;
   fp32_c.c_in_dtype = scheduler::DType::FP32;

@@ -312,16 +312,16 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
     map_c.box.push_back(1);
   }
   map_c.swizzle = static_cast<TmaSwizzle>(p.smem_epilogue.tmaSwizzle());
-  // An auxiliary output stored by TMA (MatmulParams::auxSlab) leaves its slab in C's boxes and
-  // swizzle; its leading dimension and batch stride are the launch's (runtime::EpilogueArgs), which
-  // the runtime writes into the strides when it encodes the map.
-  const bool aux_slab = p.auxSlab(prob);
-  TensorMapSpec map_aux = map_c;
-  map_aux.dtype = prob.aux_dtype.value_or(prob.out_dtype);
-  // The same for an input c loaded by TMA (MatmulParams::cSlab): C's boxes, the launch's strides.
-  const bool c_slab = p.cSlab(prob);
-  TensorMapSpec map_c_in = map_c;
-  map_c_in.dtype = prob.c_in_dtype.value_or(prob.out_dtype);
+  // An auxiliary output stored by TMA (MatmulParams::auxSlab) and an input c loaded by TMA (cSlab)
+  // move their slabs in C's boxes and swizzle; their leading dimensions and batch strides are the
+  // launch's (runtime::EpilogueArgs), which the runtime writes into the strides when it encodes the map.
+  const bool aux_slab = p.auxSlab(prob), c_slab = p.cSlab(prob);
+  const auto matrix_map = [&](const std::optional<DType>& dtype) {
+    TensorMapSpec map = map_c;
+    map.dtype = dtype.value_or(prob.out_dtype);
+    return map;
+  };
+  const int64_t slab_pair_elems = 2 * p.epilogueRows() * slab_n;
 
   // wgmma descriptors step by constants where the algebra finds the steps for both operands.
   const auto steps_a = descriptorSteps(s.smem_a, prob.a_dtype, 64, p.cta_tile.k);
@@ -352,16 +352,16 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
       .value("CONSUMER_REGS", p.sm90Registers().consumer)
       .value("A_STAGE_ELEMS", p.cta_tile.m * p.cta_tile.k)
       .value("B_STAGE_ELEMS", widest * p.cta_tile.k)
-      .value("C_SMEM_ELEMS", 2 * p.epilogueRows() * slab_n, "two epilogue slab buffers, WM rows a consumer")
+      .value("C_SMEM_ELEMS", slab_pair_elems, "two epilogue slab buffers, WM rows a consumer")
       .flag("AUX_BY_TMA", aux_slab,
             "the auxiliary output has slab buffers of its own (AUX_SMEM_ELEMS, C's layout), stored by TMA where "
             "the launch allows it (tg_epilogue_args::aux_by_tma)")
-      .value("AUX_SMEM_ELEMS", aux_slab ? 2 * p.epilogueRows() * slab_n : 0)
+      .value("AUX_SMEM_ELEMS", aux_slab ? slab_pair_elems : 0)
       .flag("C_IN_BY_TMA", c_slab,
             "the epilogue's input c comes into slab buffers of its own (C_IN_SMEM_ELEMS, C's layout) by TMA, "
             "two slabs ahead, where the launch allows it (tg_epilogue_args::c_by_tma)")
-      .value("C_IN_SMEM_ELEMS", c_slab ? 2 * p.epilogueRows() * slab_n : 0)
-      .value("C_IN_BOX_BYTES", c_slab ? p.warp_tile.m * slab_n * scheduler::bytes(map_c_in.dtype) : 0,
+      .value("C_IN_SMEM_ELEMS", c_slab ? slab_pair_elems : 0)
+      .value("C_IN_BOX_BYTES", c_slab ? p.warp_tile.m * slab_n * out_bytes : 0,
              "bytes a consumer warpgroup's c box lands")
       .value("STAGE_TX_BYTES", plan_a.landed_bytes + plan_b.landed_bytes,
              "bytes a stage's TMA boxes land in this CTA in a cluster of CLUSTER_M: overlapping boxes count twice")
@@ -423,9 +423,9 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
                  KernelArg{"C", ArgKind::Pointer, "C", {}, {}},
                  p.stream_k ? streamKWorkspace(s.device, s.ctas() * consumers, p.warp_tile.m * widest)
                             : unusedArg("workspace", ArgKind::Pointer),
-                 aux_slab ? KernelArg{"tmap_aux", ArgKind::TensorMap, "aux", map_aux, {}}
+                 aux_slab ? KernelArg{"tmap_aux", ArgKind::TensorMap, "aux", matrix_map(prob.aux_dtype), {}}
                           : unusedArg("tmap_aux", ArgKind::TensorMap),
-                 c_slab ? KernelArg{"tmap_c_in", ArgKind::TensorMap, "c", map_c_in, {}}
+                 c_slab ? KernelArg{"tmap_c_in", ArgKind::TensorMap, "c", matrix_map(prob.c_in_dtype), {}}
                         : unusedArg("tmap_c_in", ArgKind::TensorMap)};
   return source;
 }

@@ -28,15 +28,13 @@ EpiloguePlan planEpilogue(const MatmulProblem& p) {
 
 EpiloguePlan planEpilogue(const MatmulProblem& p, const MatmulParams& params) {
   EpiloguePlan plan = planEpilogue(p);
-  // Two buffers of the slab's 2-byte elements (auxSlab and cSlab need 2-byte operands).
-  const int64_t slab_pair = 2 * params.epilogue_tile.m * params.epilogue_tile.n * 2;
   for (EpilogueOperandUse& o : plan.operands) {
     if (o.name == "aux" && params.auxSlab(p)) {
       o.by_tma = true;
-      plan.smem_bytes += slab_pair;
+      plan.smem_bytes += params.slabPairBytes(p);
     } else if (o.name == "c" && params.cSlab(p)) {
       o.by_tma = true;
-      plan.smem_bytes += slab_pair + 8 * 2 * params.mathGroups();
+      plan.smem_bytes += params.slabPairBytes(p) + params.cSlabBarrierBytes();
     }
   }
   return plan;

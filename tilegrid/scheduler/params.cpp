@@ -96,9 +96,11 @@ bool auxFitsSlab(const MatmulProblem& problem) {
          problem.rowsOfCAreWhole16Bytes();
 }
 
-bool MatmulParams::auxSlab(const MatmulProblem& problem) const {
-  return arch == Arch::Sm90 && auxFitsSlab(problem) && !swap_ab && epilogue_tile.n % 16 == 0 && epilogue_tile.m % 16 == 0;
+bool MatmulParams::straightStmatrixSlabs() const {
+  return arch == Arch::Sm90 && !swap_ab && epilogue_tile.n % 16 == 0 && epilogue_tile.m % 16 == 0;
 }
+
+bool MatmulParams::auxSlab(const MatmulProblem& problem) const { return straightStmatrixSlabs() && auxFitsSlab(problem); }
 
 bool cFitsSlab(const MatmulProblem& problem) {
   return problem.epilogueUses(ir::EpOp::C) && !problem.epilogueUses(ir::EpOp::Residual) &&
@@ -107,13 +109,18 @@ bool cFitsSlab(const MatmulProblem& problem) {
 }
 
 bool MatmulParams::cSlab(const MatmulProblem& problem) const {
-  return arch == Arch::Sm90 && cFitsSlab(problem) && !swap_ab && !width_at_launch && epilogue_tile.n % 16 == 0 &&
-         epilogue_tile.m % 16 == 0;
+  return straightStmatrixSlabs() && !width_at_launch && cFitsSlab(problem);
 }
 
 int64_t MatmulParams::epilogueSlabPairs(const MatmulProblem& problem) const {
   return 1 + (auxSlab(problem) ? 1 : 0) + (cSlab(problem) ? 1 : 0);
 }
+
+int64_t MatmulParams::slabPairBytes(const MatmulProblem& problem) const {
+  return 2 * epilogue_tile.m * epilogue_tile.n * bytes(problem.out_dtype);
+}
+
+int64_t MatmulParams::cSlabBarrierBytes() const { return 8 * 2 * mathGroups(); }
 
 int64_t MatmulParams::ctasPerSm(const MatmulProblem& problem, const DeviceSpec& device) const {
   if (arch == Arch::Sm90) return 1;
@@ -133,10 +140,8 @@ int64_t MatmulParams::smemBytes(const MatmulProblem& problem) const {
   // persistent CTA can store one tile while the next tile's loads are in flight.
   const int64_t epilogue = !stagedEpilogue(problem)   ? 0
                            : arch == Arch::Sm80 ? epilogue_tile.m * epilogue_tile.n * bytes(problem.out_dtype)
-                                                : epilogue_tile.m * epilogue_tile.n * bytes(problem.out_dtype) * 2 *
-                                                      epilogueSlabPairs(problem);
-  // An input c loaded by TMA: a full barrier per buffer of each consumer warpgroup.
-  const int64_t c_barriers = cSlab(problem) ? 8 * 2 * mathGroups() : 0;
+                                                : slabPairBytes(problem) * epilogueSlabPairs(problem);
+  const int64_t c_barriers = cSlab(problem) ? cSlabBarrierBytes() : 0;
   // sm_90: a full and an empty mbarrier (8 bytes each) per stage, and the tile of the unit whose
   // first K tile the stage holds (two ints), which the producer hands the consumers. Both families
   // keep 1024 bytes to align the dynamic buffer by hand, which 128B swizzled tiles need.

@@ -221,6 +221,11 @@ struct MatmulParams {
   // sm_90: the epilogue's slab buffer pairs: C's, and the aux output's and c's where they have their
   // own (auxSlab, cSlab).
   int64_t epilogueSlabPairs(const MatmulProblem& problem) const;
+  // sm_90: bytes of one double-buffered slab pair of C's elements (the aux and c slabs' too: they
+  // take slabs only with C's 2-byte elements), and of c's full barriers (one per buffer of each
+  // consumer warpgroup).
+  int64_t slabPairBytes(const MatmulProblem& problem) const;
+  int64_t cSlabBarrierBytes() const;
   // CTAs that fit on one SM at once, by shared memory, threads and registers (kernels are built with
   // __launch_bounds__(threads, 1), so up to 255 registers a thread are assumed). sm_90 kernels: 1.
   int64_t ctasPerSm(const MatmulProblem& problem, const DeviceSpec& device) const;
@@ -240,6 +245,11 @@ struct MatmulParams {
   std::string toString(ParamsText what = ParamsText::All) const;
   size_t hash() const;
   bool operator==(const MatmulParams&) const = default;
+
+ private:
+  // sm_90: slabs stored straight, by stmatrix blocks (16 x 16): what a matrix's own slabs beside C's
+  // need of the kernel (auxSlab, cSlab).
+  bool straightStmatrixSlabs() const;
 };
 
 // sm_90: whether a problem's auxiliary output may go by TMA from slab buffers laid out as C's: it has

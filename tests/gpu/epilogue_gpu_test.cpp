@@ -150,8 +150,7 @@ TEST(FusedEpilogue, BetaTimesCInPlace) {
 // keep its poison (TMA boxes clip at N).
 TEST(FusedEpilogue, AuxOutputByTmaOrByTheThreadsAsItsRowsAllow) {
   scheduler::DeviceSpec device;
-  if (auto why = findDevice(device)) GTEST_SKIP() << *why;
-  if (device.arch() != scheduler::Arch::Sm90) GTEST_SKIP() << "sm_90a kernels need an sm_90 device";
+  if (auto why = findSm90Device(device, "sm_90a kernels")) GTEST_SKIP() << *why;
   for (const bool pingpong : {false, true}) {
     const Gemm gemm = tmaPathGemm(device, "relu(acc + bias[n]); aux = acc + bias[n]", pingpong);
     const scheduler::MatmulProblem& p = gemm.problem();
@@ -197,8 +196,7 @@ TEST(FusedEpilogue, AuxOutputByTmaOrByTheThreadsAsItsRowsAllow) {
 // product and c as its buffer holds it.
 TEST(FusedEpilogue, InputCByTmaOrByTheThreadsAsItsRowsAllow) {
   scheduler::DeviceSpec device;
-  if (auto why = findDevice(device)) GTEST_SKIP() << *why;
-  if (device.arch() != scheduler::Arch::Sm90) GTEST_SKIP() << "sm_90a kernels need an sm_90 device";
+  if (auto why = findSm90Device(device, "sm_90a kernels")) GTEST_SKIP() << *why;
   for (const bool pingpong : {false, true}) {
     const Gemm gemm = tmaPathGemm(device, "alpha * acc + beta * c", pingpong);
     const scheduler::MatmulProblem& p = gemm.problem();

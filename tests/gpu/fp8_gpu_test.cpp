@@ -9,17 +9,11 @@
 namespace tilegrid::testing {
 namespace {
 
-std::optional<std::string> whyNoSm90(scheduler::DeviceSpec& device) {
-  if (auto why = findDevice(device)) return why;
-  if (device.arch() != scheduler::Arch::Sm90) return "8-bit inputs need an sm_90 device, not " + device.toString();
-  return std::nullopt;
-}
-
 class Sm90Fp8 : public ::testing::TestWithParam<GemmCase> {};
 
 TEST_P(Sm90Fp8, MatchesTheExactProductAndCublasLt) {
   scheduler::DeviceSpec device;
-  if (auto why = whyNoSm90(device)) GTEST_SKIP() << *why;
+  if (auto why = findSm90Device(device, "8-bit inputs")) GTEST_SKIP() << *why;
   const GemmCase& c = GetParam();
   const auto schedule = scheduler::schedule(c.problem, device, c.overrides);
   const auto source = codegen::emit(schedule);

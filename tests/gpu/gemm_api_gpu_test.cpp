@@ -90,8 +90,7 @@ TEST(GemmApi, MatmulFromEightThreadsOnMixedShapesIsRight) {
 // result stays right, and the deterministic one gives the same bits every time.
 TEST(GemmApi, GemmsShareOneWorkspace) {
   scheduler::DeviceSpec device;
-  if (auto why = findDevice(device)) GTEST_SKIP() << *why;
-  if (device.arch() != scheduler::Arch::Sm90) GTEST_SKIP() << "stream-K and padded copies are sm_90 kernels'";
+  if (auto why = findSm90Device(device, "stream-K and padded copies (sm_90 kernels)")) GTEST_SKIP() << *why;
   const scheduler::MatmulProblem split = makeProblem(512, 512, 8192, Layout::TN, DType::BF16, DType::BF16);
   const scheduler::MatmulProblem small = makeProblem(64, 64, 65536, Layout::TN, DType::BF16, DType::BF16);
   const scheduler::MatmulProblem padded = makeProblem(1001, 515, 257, Layout::TN, DType::BF16, DType::BF16);

@@ -36,19 +36,12 @@ INSTANTIATE_TEST_SUITE_P(Reductions, Sm90StreamKWorkspace,
                                            scheduler::SplitReduction::Accumulated),
                          [](const auto& p) { return std::string(scheduler::toString(p.param)); });
 
-// Why an sm_90a kernel cannot run here (no device, or not an sm_90 one), or nothing; fills `device`.
-std::optional<std::string> whyNoSm90(scheduler::DeviceSpec& device) {
-  if (auto why = findDevice(device)) return why;
-  if (device.arch() != scheduler::Arch::Sm90) return "sm_90a kernels need an sm_90 device, not " + device.toString();
-  return std::nullopt;
-}
-
 // A kernel that reads its shape at launch is compiled once and serves every problem of its
 // configuration: shapes with edge tiles and K tails, sub-matrices of wider buffers, batches with
 // gaps between them. Each is checked against cuBLAS, and nothing between C's rows is written.
 TEST(Sm90RuntimeShape, OneCompiledKernelServesEveryProblemOfItsConfiguration) {
   scheduler::DeviceSpec device;
-  if (auto why = whyNoSm90(device)) GTEST_SKIP() << *why;
+  if (auto why = findSm90Device(device, "sm_90a kernels")) GTEST_SKIP() << *why;
   scheduler::ScheduleOverrides o;
   o.cta_tile = scheduler::TileShape{128, 256, 64};
   o.cluster_m = 2;
@@ -127,7 +120,7 @@ class SharedKernelRuns {
 // several waves, against cuBLAS; each kernel compiled once for all its widths.
 TEST(Sm90WidthAtLaunch, OneCompiledKernelRunsEveryWidth) {
   scheduler::DeviceSpec device;
-  if (auto why = whyNoSm90(device)) GTEST_SKIP() << *why;
+  if (auto why = findSm90Device(device, "sm_90a kernels")) GTEST_SKIP() << *why;
   const auto bf16 = scheduler::DType::BF16;
   std::vector<scheduler::MatmulSchedule> schedules = {
       scheduler::schedule(makeProblem(400, 4096, 4096, scheduler::Layout::TN, bf16, bf16), device)};
@@ -152,7 +145,7 @@ TEST(Sm90WidthAtLaunch, OneCompiledKernelRunsEveryWidth) {
 // cuBLAS, all from one compiled kernel.
 TEST(Sm90WidthAtLaunch, TrimmedNarrowTilesShareOneKernel) {
   scheduler::DeviceSpec device;
-  if (auto why = whyNoSm90(device)) GTEST_SKIP() << *why;
+  if (auto why = findSm90Device(device, "sm_90a kernels")) GTEST_SKIP() << *why;
   const auto bf16 = scheduler::DType::BF16;
   SharedKernelRuns runs(device);
   for (int64_t n : {129, 160, 200, 231, 240}) {
@@ -170,7 +163,7 @@ TEST(Sm90WidthAtLaunch, TrimmedNarrowTilesShareOneKernel) {
 // grids the factors do not divide, alone and in pairs, against cuBLAS; compiled once for all of them.
 TEST(Sm90FactorAtLaunch, OneCompiledKernelWalksEveryFactor) {
   scheduler::DeviceSpec device;
-  if (auto why = whyNoSm90(device)) GTEST_SKIP() << *why;
+  if (auto why = findSm90Device(device, "sm_90a kernels")) GTEST_SKIP() << *why;
   const auto bf16 = scheduler::DType::BF16;
   SharedKernelRuns runs(device);
   for (int64_t cluster : {1, 2}) {
@@ -196,7 +189,7 @@ TEST(Sm90FactorAtLaunch, OneCompiledKernelWalksEveryFactor) {
 // warpgroups, against cuBLAS; each configuration compiled once for both orientations.
 TEST(Sm90OrientationAtLaunch, OneCompiledKernelStoresCBothWays) {
   scheduler::DeviceSpec device;
-  if (auto why = whyNoSm90(device)) GTEST_SKIP() << *why;
+  if (auto why = findSm90Device(device, "sm_90a kernels")) GTEST_SKIP() << *why;
   const auto bf16 = scheduler::DType::BF16;
   SharedKernelRuns runs(device);
   for (scheduler::Layout layout : {scheduler::Layout::TN, scheduler::Layout::NT}) {
@@ -222,7 +215,7 @@ TEST(Sm90OrientationAtLaunch, OneCompiledKernelStoresCBothWays) {
 
 TEST_P(Sm90StreamKWorkspace, RepeatedLaunchesLeaveTheZeroedAreaZero) {
   scheduler::DeviceSpec device;
-  if (auto why = whyNoSm90(device)) GTEST_SKIP() << *why;
+  if (auto why = findSm90Device(device, "sm_90a kernels")) GTEST_SKIP() << *why;
   const std::vector<GemmCase> cases = sm90StreamKCases();
   const auto found = std::find_if(cases.begin(), cases.end(), [&](const GemmCase& c) {
     return scheduler::schedule(c.problem, device, c.overrides).workSplit().reduction == GetParam();

@@ -18,4 +18,12 @@ inline std::optional<std::string> findDevice(scheduler::DeviceSpec& device) {
   }
 }
 
+// Fills `device` as findDevice does, or returns why `what` cannot run here: no device, or not an
+// sm_90 one.
+inline std::optional<std::string> findSm90Device(scheduler::DeviceSpec& device, const std::string& what) {
+  if (auto why = findDevice(device)) return why;
+  if (device.arch() != scheduler::Arch::Sm90) return what + " need an sm_90 device, not " + device.toString();
+  return std::nullopt;
+}
+
 }  // namespace tilegrid::testing

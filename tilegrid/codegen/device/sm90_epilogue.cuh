@@ -258,6 +258,56 @@ __device__ __forceinline__ void tg_store_slab_direct(tg_out_t* C, const tg_out_t
   }
 }
 
+// Whether the kernel reads the input c through slab buffers of its own where C goes in orientation
+// `Ep`: beside a straight C stored by TMA (MatmulParams::cSlab). The launch's c_by_tma then picks the
+// epilogue's instance that does.
+template <typename Ep>
+constexpr bool tg_c_in_slab = tg_config::C_IN_BY_TMA && tg_config::TMA_STORE_C && !Ep::TRANSPOSED;
+
+// The slabs of a TileN-wide tile, and the first column of slab `slab`: the last one ends at the tile's
+// edge (overlapping the one before where SLAB_N does not divide TileN).
+template <int TileN>
+constexpr int tg_tile_slabs = (TileN + tg_config::SLAB_N - 1) / tg_config::SLAB_N;
+template <int TileN>
+__device__ __forceinline__ int tg_slab_col0(int slab) {
+  return slab < tg_tile_slabs<TileN> - 1 ? slab * tg_config::SLAB_N : TileN - tg_config::SLAB_N;
+}
+
+// Issued by the warpgroup's first thread: the TMA load of the input c's box of slab `slab` of the tile
+// into the c buffer of the warpgroup's slab number `use`, completing that buffer's full barrier.
+template <typename Ep, int TileN>
+__device__ __forceinline__ void tg_load_c_slab(const tg_slab_buffers& smem, int tile_m, int tile_n, int batch,
+                                               int consumer, int slab, int use) {
+  using namespace tg_config;
+  constexpr tg_c_tag<Ep> c;
+  const int buffer = use % 2;
+  tg_u64* full = &smem.c_in_full[consumer * 2 + buffer];
+  tg_mbarrier_arrive_expect_tx(full, C_IN_BOX_BYTES);
+  void* dst = smem.c + C_SMEM_ELEMS + AUX_SMEM_ELEMS + tg_smem_epilogue(c, consumer * WM, 0, buffer);
+  const int c0 = tile_n * TileN + tg_slab_col0<TileN>(slab), c1 = tile_m * BM + tg_consumer_tile_row(consumer);
+  if constexpr (BATCHED) {
+    tg_tma_load_3d(dst, smem.tmap_c_in, c0, c1, batch, full);
+  } else {
+    tg_tma_load_2d(dst, smem.tmap_c_in, c0, c1, full);
+  }
+}
+
+// Where the input c's first two slabs of a tile are loaded: as the tile's main loop starts in
+// cooperative kernels, whose epilogue otherwise waits for them with the tensor cores idle; as the
+// epilogue starts in ping-pong kernels, whose epilogue overlaps the other warpgroup's main loop (there
+// issuing them ahead delays the warpgroup's own main loop instead).
+constexpr bool tg_c_loaded_ahead = !tg_config::PINGPONG;
+
+// The input c's first two slabs of a tile whose epilogue this warpgroup runs (thread 0). Issued ahead,
+// both of the warpgroup's c buffers were read by the end of its previous tile's epilogue (its last
+// barrier there follows the reads and their proxy fence), so the loads wait for nothing.
+template <typename Ep, int TileN>
+__device__ __forceinline__ void tg_load_c_ahead(const tg_slab_buffers& smem, int tile_m, int tile_n, int batch,
+                                                int consumer, int slabs) {
+  tg_load_c_slab<Ep, TileN>(smem, tile_m, tile_n, batch, consumer, 0, slabs);
+  if constexpr (tg_tile_slabs<TileN> > 1) tg_load_c_slab<Ep, TileN>(smem, tile_m, tile_n, batch, consumer, 1, slabs + 1);
+}
+
 // The epilogue of one tile for one consumer warpgroup. `slabs` counts the slabs the warpgroup has
 // stored, over all its tiles: it picks the buffer. ByTma: TMA stores C (launches whose C rows and
 // batch entries are whole 16-byte granules, tg_problem::c_by_tma); otherwise the threads do. A
@@ -268,8 +318,9 @@ __device__ __forceinline__ void tg_store_slab_direct(tg_out_t* C, const tg_out_t
 // block (a kernel holding several widths keeps the widest's). C is stored in the orientation `Ep`
 // (tg_with_c_orientation), each value through the fused epilogue where the configuration has one
 // (tg_fill_slab_block). CTma (with ByTma): the input c comes into its own slab buffers by TMA, each
-// slab's box two slabs ahead (the first two as the epilogue starts), the buffer's full barrier
-// completing a phase per use: the `slabs` count gives its parity.
+// slab's box two slabs ahead (the first two as the tile's main loop or its epilogue starts,
+// tg_c_loaded_ahead), the buffer's full barrier completing a phase per use: the `slabs` count gives
+// its parity.
 template <typename Ep, bool ByTma, int TileN, bool AuxTma, bool CTma, int MBlocks, int Regs>
 __device__ __forceinline__ void tg_epilogue(const float (&acc)[MBlocks][Regs], const tg_slab_buffers& smem,
                                             tg_out_t* C, const tg_problem& prob, int M, int N, int tile_m, int tile_n,
@@ -278,32 +329,15 @@ __device__ __forceinline__ void tg_epilogue(const float (&acc)[MBlocks][Regs], c
   static_assert(ByTma || (!AuxTma && !CTma), "the epilogue's matrices go by TMA beside C's TMA stores");
   const int warp = t / 32, lane = t % 32;
   static_assert(TileN <= 2 * Regs && TileN >= SLAB_N, "the tile's columns are accumulators, a slab or more");
-  constexpr int SLABS = (TileN + SLAB_N - 1) / SLAB_N;
+  constexpr int SLABS = tg_tile_slabs<TileN>;
   const int n0 = tile_n * TileN;
   const tg_tile_place at{&prob, tile_m * BM, n0, M, N, batch};
-  // Thread 0: the TMA load of slab `s`'s c box into the buffer of the warpgroup's slab number `use`.
-  [[maybe_unused]] const auto load_c = [&](int s, int use) {
-    constexpr tg_c_tag<Ep> c;
-    const int buffer = use % 2, col0 = s < SLABS - 1 ? s * SLAB_N : TileN - SLAB_N;
-    tg_u64* full = &smem.c_in_full[consumer * 2 + buffer];
-    tg_mbarrier_arrive_expect_tx(full, C_IN_BOX_BYTES);
-    void* dst = smem.c + C_SMEM_ELEMS + AUX_SMEM_ELEMS + tg_smem_epilogue(c, consumer * WM, 0, buffer);
-    const int c0 = n0 + col0, c1 = tile_m * BM + tg_consumer_tile_row(consumer);
-    if constexpr (BATCHED) {
-      tg_tma_load_3d(dst, smem.tmap_c_in, c0, c1, batch, full);
-    } else {
-      tg_tma_load_2d(dst, smem.tmap_c_in, c0, c1, full);
-    }
-  };
-  if constexpr (CTma) {
-    if (t == 0) {
-      load_c(0, slabs);
-      if (SLABS > 1) load_c(1, slabs + 1);
-    }
+  if constexpr (CTma && !tg_c_loaded_ahead) {
+    if (t == 0) tg_load_c_ahead<Ep, TileN>(smem, tile_m, tile_n, batch, consumer, slabs);
   }
 #pragma unroll
   for (int slab = 0; slab < SLABS; ++slab, ++slabs) {
-    const int col0 = slab < SLABS - 1 ? slab * SLAB_N : TileN - SLAB_N;
+    const int col0 = tg_slab_col0<TileN>(slab);
     const int buffer = slabs % 2;
     if constexpr (ByTma) {
       // The stores issued from this buffer two slabs ago must have read it.
@@ -319,7 +353,7 @@ __device__ __forceinline__ void tg_epilogue(const float (&acc)[MBlocks][Regs], c
       tg_named_barrier_sync(1 + consumer, 128);
       if (t == 0) {
         if constexpr (CTma) {
-          if (slab + 2 < SLABS) load_c(slab + 2, slabs + 2);
+          if (slab + 2 < SLABS) tg_load_c_slab<Ep, TileN>(smem, tile_m, tile_n, batch, consumer, slab + 2, slabs + 2);
         }
         tg_store_slab_tma<Ep>(smem.tmap_c, smem.c, tile_m, n0, batch, consumer, col0, buffer);
         if constexpr (AuxTma) {

@@ -196,6 +196,11 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
       }
       desc_b0 = tg_operand_desc<B>(smem_b_addr, tg_smem_b(0, 0, 0));
     }
+    // The epilogue's slab buffers and maps, built where used (held across the main loop they would
+    // take registers beside the accumulators).
+    const auto slab_buffers = [&] { return tg_slab_buffers{smem_c, &tmap_c, &tmap_aux, &tmap_c_in, c_in_full}; };
+    // Whether a unit's epilogue stores C by TMA: the kernel's way, or the launch's where it carries both.
+    const auto c_stored_by_tma = [&] { return TMA_STORE_C && DIRECT_STORE_C ? prob.c_by_tma != 0 : TMA_STORE_C; };
     float acc[M_BLOCKS][WN / 2];
     // With block scales, a K tile's sum (block_scales.cuh); other kernels never touch it.
     [[maybe_unused]] float part[M_BLOCKS][WN / 2];
@@ -245,6 +250,21 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
           tg_epilogue_prefetch<128>(prob.epilogue, n0, width, m0, WM, N, M, batch, t);
         } else {
           tg_epilogue_prefetch<128>(prob.epilogue, m0, WM, n0, width, M, N, batch, t);
+        }
+      }
+      // The input c's first slabs, where loaded ahead (tg_c_loaded_ahead) and this warpgroup stores
+      // the tile (the CTA holding its last K tile) through the epilogue's instance that reads c by TMA
+      // (the test below, AUX_BY_TMA aside: a kernel has one slab or the other).
+      static_assert(!C_IN_BY_TMA || (!WIDTH_AT_LAUNCH && !AUX_BY_TMA && C_IN_BOX_BYTES > 0),
+                    "c by TMA: kernels of one tile width and no aux slab, loading whole boxes of c");
+      if constexpr (C_IN_BY_TMA && tg_c_loaded_ahead) {
+        if (t == 0 && (!STREAM_K || k_end == K_TILES) && c_stored_by_tma() && prob.epilogue.c_by_tma) {
+          tg_with_c_orientation(prob, [&](auto orientation) TG_INLINE {
+            using Ep = decltype(orientation);
+            if constexpr (tg_c_in_slab<Ep>) {
+              tg_load_c_ahead<Ep, WN>(slab_buffers(), tile_m, tile_n, batch, consumer, epilogue_slabs);
+            }
+          });
         }
       }
       // Where the launch picks the width, each unit's main loop and epilogue branch once to their
@@ -435,12 +455,12 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
       // both. Both are picked before the width: picked per width, kernels holding every width spilled.
       tg_with_c_orientation(prob, [&](auto orientation) TG_INLINE {
         using Ep = decltype(orientation);
-        const tg_slab_buffers slab{smem_c, &tmap_c, &tmap_aux, &tmap_c_in, c_in_full};
-        if (TMA_STORE_C && DIRECT_STORE_C ? prob.c_by_tma != 0 : TMA_STORE_C) {
+        const tg_slab_buffers slab = slab_buffers();
+        if (c_stored_by_tma()) {
           // The auxiliary output by TMA beside C, where the kernel has its slab and the launch's aux
           // allows it: an instance of its own, as for C's stores.
           constexpr bool AUX_TMA = AUX_BY_TMA && TMA_STORE_C && !Ep::TRANSPOSED;
-          constexpr bool C_TMA = C_IN_BY_TMA && TMA_STORE_C && !Ep::TRANSPOSED;
+          constexpr bool C_TMA = tg_c_in_slab<Ep>;
           if (AUX_TMA && prob.epilogue.aux_by_tma) {
             for_width([&](auto width) TG_INLINE {
               tg_epilogue<Ep, TMA_STORE_C, decltype(width)::value, AUX_TMA, false>(

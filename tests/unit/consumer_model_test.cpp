@@ -101,8 +101,8 @@ std::string pingpongConfig(const MatmulProblem& p, const std::string& file) {
 }
 
 // The model's modelled time ratio against the measured one, cooperative over ping-pong, on every
-// problem of the three datasets: the fit the constants came from. Where the aux output was stored by
-// the threads, its bytes count as such.
+// problem of the datasets: the fit the constants came from. Where the aux output was stored or c read
+// by the threads, their bytes count as such.
 TEST(ConsumerModel, ItsTimelineFitsTheDataset) {
   const DeviceSpec h100 = DeviceSpec::preset("sm_90");
   std::vector<double> errors;
@@ -117,6 +117,11 @@ TEST(ConsumerModel, ItsTimelineFitsTheDataset) {
         ASSERT_GT(f.aux_by_tma_bytes, 0) << name << ": a 2-byte aux output beside a 2-byte C";
         f.aux_bytes += f.aux_by_tma_bytes;
         f.aux_by_tma_bytes = 0;
+      }
+      if (file == kCByThreads) {
+        ASSERT_GT(f.matrix_by_tma_bytes, 0) << name << ": a 2-byte c beside a 2-byte C";
+        f.matrix_bytes += f.matrix_by_tma_bytes;
+        f.matrix_by_tma_bytes = 0;
       }
       const ConsumerChoice c = modelConsumers(
           f, p.k, static_cast<double>(pingpongTiles(p)) / static_cast<double>(h100.sm_count));

@@ -16,7 +16,7 @@ EpilogueFeatures epilogueFeatures(const MatmulProblem& problem) {
     if (o.written) {
       (auxFitsSlab(problem) ? f.aux_by_tma_bytes : f.aux_bytes) += o.bytes_per_output;
     } else if (o.name == "c" || o.name == "residual") {
-      f.matrix_bytes += o.bytes_per_output;
+      (o.name == "c" && cFitsSlab(problem) ? f.matrix_by_tma_bytes : f.matrix_bytes) += o.bytes_per_output;
     } else {
       f.bias = 1;  // a vector: its bytes per output are negligible, its loads are not
     }
@@ -52,7 +52,8 @@ ConsumerChoice chooseConsumersSm90(const MatmulProblem& problem, const DeviceSpe
 ConsumerChoice modelConsumers(const EpilogueFeatures& f, int64_t k, double per_sm) {
   ConsumerChoice c;
   c.epilogue = (kOutputByteCost * f.output_bytes + kAuxByteCost * f.aux_bytes + kAuxByTmaByteCost * f.aux_by_tma_bytes +
-                kMatrixByteCost * f.matrix_bytes + kSpecialFunctionCost * f.special_functions + kBiasCost * f.bias) /
+                kMatrixByteCost * f.matrix_bytes + kMatrixByTmaByteCost * f.matrix_by_tma_bytes +
+                kSpecialFunctionCost * f.special_functions + kBiasCost * f.bias) /
                static_cast<double>(k);
   const double whole = std::ceil(per_sm), e = c.epilogue, loss = kPingPongMainLoopLoss;
   const double cooperative = per_sm * (1 + e / 2);

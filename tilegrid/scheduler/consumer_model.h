@@ -8,7 +8,9 @@
 // epilogue takes
 //   e = (kOutputByteCost * C's bytes + kAuxByteCost * aux bytes stored by the threads
 //        + kAuxByTmaByteCost * aux bytes stored by TMA beside C (auxFitsSlab)
-//        + kMatrixByteCost * c and residual bytes + kSpecialFunctionCost * special functions
+//        + kMatrixByteCost * c and residual bytes read by the threads
+//        + kMatrixByTmaByteCost * c bytes loaded by TMA beside C (cFitsSlab)
+//        + kSpecialFunctionCost * special functions
 //        + kBiasCost * [reads a bias]) / K
 // of it (per output element; the plain GEMM's store of C is an epilogue too). On n 128x128 tiles a
 // CTA (the problem's over the SMs):
@@ -37,10 +39,12 @@ inline constexpr double kAuxByteCost = 784;
 // Stored by TMA from a slab of its own, an aux output adds a stmatrix a slab block and a bulk store
 // issued by one thread: its least-squares fit sits at the bound, zero.
 inline constexpr double kAuxByTmaByteCost = 0;
-// Read by the threads or loaded by TMA into a slab of their own (cSlab): fitted to the TMA loads'
-// dataset alone, the cost lands within the fit's noise of the threads', so one cost serves both
-// (docs/epilogues.md, *The input c by TMA*).
+// Read by the threads, 16-byte pieces a lane.
 inline constexpr double kMatrixByteCost = 214;
+// Loaded by TMA into slab buffers of its own (cSlab), the first two slabs while a cooperative kernel's
+// main loop runs: cheaper, as the loads no longer open the epilogue (docs/epilogues.md, *The input c
+// by TMA*).
+inline constexpr double kMatrixByTmaByteCost = 178;
 inline constexpr double kSpecialFunctionCost = 108;
 inline constexpr double kBiasCost = 159;
 // How much slower ping-pong's main loop runs than the cooperative kernel's.
@@ -53,7 +57,8 @@ inline constexpr int64_t kShortestModelledK = 768;
 
 // The model's features of a problem's epilogue, per output element.
 struct EpilogueFeatures {
-  double output_bytes = 0, aux_bytes = 0, aux_by_tma_bytes = 0, matrix_bytes = 0, special_functions = 0, bias = 0;
+  double output_bytes = 0, aux_bytes = 0, aux_by_tma_bytes = 0, matrix_bytes = 0, matrix_by_tma_bytes = 0;
+  double special_functions = 0, bias = 0;
 };
 EpilogueFeatures epilogueFeatures(const MatmulProblem& problem);
 

@@ -34,13 +34,13 @@ bool flag(const nlohmann::json& c, const std::string& name, const char* key) {
 // order the tile datasets name them.
 std::pair<std::string, scheduler::ScheduleOverrides> parseSchedule(const nlohmann::json& s, const std::string& name) {
   static const std::set<std::string> kScheduleKeys = {"swap_ab", "cta_tile", "cluster", "stages", "pingpong",
-                                                      "stream_k"};
+                                                      "stream_k", "fixed_choices"};
   TG_USER_CHECK(s.is_object() && !s.empty())
       << "suite case '" << name
-      << "': each schedule is an object of swap_ab, cta_tile, cluster, stages, pingpong and stream_k";
+      << "': each schedule is an object of swap_ab, cta_tile, cluster, stages, pingpong, stream_k and fixed_choices";
   for (const auto& [key, value] : s.items()) {
     TG_USER_CHECK(kScheduleKeys.count(key) > 0) << "suite case '" << name << "': unknown schedule field '" << key
-                                                << "' (allowed: swap_ab, cta_tile, cluster, stages, pingpong, stream_k)";
+                                                << "' (allowed: swap_ab, cta_tile, cluster, stages, pingpong, stream_k, fixed_choices)";
   }
   scheduler::ScheduleOverrides o;
   std::string text;
@@ -71,6 +71,10 @@ std::pair<std::string, scheduler::ScheduleOverrides> parseSchedule(const nlohman
   if (s.contains("stages")) {
     o.stages = wholeNumber(s, name, "stages", 0);
     text += " --stages " + std::to_string(*o.stages);
+  }
+  if (s.contains("fixed_choices")) {
+    o.launch_choices_compiled = flag(s, name, "fixed_choices");
+    text += std::string(" --fixed-choices ") + (*o.launch_choices_compiled ? "on" : "off");
   }
   return {text.substr(1), o};
 }

@@ -94,8 +94,9 @@ TEST(BenchSuite, BadSuitesAreRefusedNamingTheCase) {
 
 TEST(BenchSuite, SchedulesRunBesideTheDefaultAndRenderAsADataset) {
   const auto cases = runtime::parseSuite(R"({"cases": [{"name": "a", "m": 1, "n": 4096, "k": 4096, "layouts": ["TN"],
-      "schedules": [{"swap_ab": true, "cta_tile": [64, 8, 128], "cluster": 1, "stages": 10}]}]})");
-  ASSERT_EQ(cases.size(), 2u);
+      "schedules": [{"swap_ab": true, "cta_tile": [64, 8, 128], "cluster": 1, "stages": 10},
+                    {"fixed_choices": false}]}]})");
+  ASSERT_EQ(cases.size(), 3u);
   EXPECT_EQ(cases[0].name, "a/TN");
   EXPECT_EQ(cases[0].config, "default");
   EXPECT_FALSE(cases[0].overrides.cta_tile.has_value());
@@ -105,6 +106,9 @@ TEST(BenchSuite, SchedulesRunBesideTheDefaultAndRenderAsADataset) {
   ASSERT_TRUE(cases[1].overrides.cta_tile && cases[1].overrides.stages && cases[1].overrides.swap_ab);
   EXPECT_EQ(cases[1].overrides.cta_tile->n, 8);
   EXPECT_EQ(*cases[1].overrides.stages, 10);
+  EXPECT_EQ(cases[2].config, "--fixed-choices off");
+  ASSERT_TRUE(cases[2].overrides.launch_choices_compiled.has_value());
+  EXPECT_FALSE(*cases[2].overrides.launch_choices_compiled);
   const nlohmann::json run = nlohmann::json::parse(R"({"cases": [
       {"name": "a/TN", "m": 1, "n": 4096, "k": 4096, "batch": 1, "layout": "TN", "config": "default",
        "launch": "k1", "ours": {"median_ms": 0.0216}, "cublas": {"median_ms": 0.02222}},

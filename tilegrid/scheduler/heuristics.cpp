@@ -219,15 +219,15 @@ namespace {
 
 // sm_90 kernels read the traversal's factor, the cluster size and C's orientation and way of storing
 // C at launch where they can, so that problems differing in them share a kernel. That costs each
-// launch about a microsecond, most of it before the first load (0.7-1.3 us on an H100 after an L2
-// flush: docs/runtime-shapes.md). Where the tile ranking's model gives the kernel under
-// kShortKernelUs, that is 5% or more, and the choices are compiled in; only for problems whose M
-// and N are both at most kLargestSideForFixedChoices, so that an application sweeping the token
-// count against a larger fixed weight keeps one kernel per configuration.
+// launch a fixed time, most of it before the first load (the kernel's code and parameters on the path
+// to the first TMA load are fetched cold), whatever the kernel's length: the choices are compiled in
+// (docs/runtime-shapes.md) for problems whose M and N are both at most kLargestSideForFixedChoices.
+// The bound keeps one kernel per configuration for an application sweeping the token count against
+// a larger fixed weight; below it the tile changes with M and N often enough that compiling the
+// choices in adds few kernels.
 template <typename Decide>
-void chooseFixedChoices(const MatmulProblem& kernel, const DeviceSpec& device, const ScheduleOverrides& overrides,
-                        MatmulParams& p, Decide& decide) {
-  constexpr double kShortKernelUs = 20;
+void chooseFixedChoices(const MatmulProblem& kernel, const ScheduleOverrides& overrides, MatmulParams& p,
+                        Decide& decide) {
   constexpr int64_t kLargestSideForFixedChoices = 2048;
   if (p.arch != Arch::Sm90 || !p.shapeAtLaunch()) return;
   if (overrides.launch_choices_compiled) {
@@ -245,15 +245,9 @@ void chooseFixedChoices(const MatmulProblem& kernel, const DeviceSpec& device, c
            "chooseFixedChoices: a fused epilogue is instanced once per launch choice the kernel holds");
     return;
   }
-  const WaveFit fit = fitWaves(kernel, p.cta_tile.m, p.cta_tile.n, p.cta_tile.k, p.cluster.m,
-                               device.sm_count / p.cluster.m, p.stream_k);
-  const double us = modelledSm90Us(kernel, device, fit.score());
-  const bool small = std::max(kernel.m, kernel.n) <= kLargestSideForFixedChoices;
-  p.launch_choices_compiled = small && us < kShortKernelUs;
+  p.launch_choices_compiled = std::max(kernel.m, kernel.n) <= kLargestSideForFixedChoices;
   decide("launch choices", p.launch_choices_compiled ? "compiled in" : "read at launch",
-         fmt::format("chooseFixedChoices: modelled {:.1f} us{}; compiled in under {:.0f} us where M and N are at most {}",
-                     us, small ? "" : fmt::format(", M or N over {}", kLargestSideForFixedChoices), kShortKernelUs,
-                     kLargestSideForFixedChoices));
+         fmt::format("chooseFixedChoices: compiled in where M and N are at most {}", kLargestSideForFixedChoices));
 }
 
 }  // namespace
@@ -512,7 +506,7 @@ MatmulParams chooseParams16(const MatmulProblem& user_problem, const DeviceSpec&
   p.deterministic = overrides.deterministic.value_or(false);
   const MatmulProblem kernel = p.kernelProblem(user_problem);
   p.wide_tile_grid = std::max(ceilDiv(kernel.m, p.cta_tile.m), ceilDiv(kernel.n, p.cta_tile.n)) > kNarrowTilesPerDim;
-  chooseFixedChoices(kernel, device, overrides, p, decide);
+  chooseFixedChoices(kernel, overrides, p, decide);
   p.validate(user_problem, device);
   return p;
 }

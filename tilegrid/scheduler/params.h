@@ -118,9 +118,9 @@ struct MatmulParams {
   int64_t narrowest_width = 0, widest_width = 0;
   // Compile the choices a kernel could otherwise read at launch (the traversal's factor, the
   // cluster size, C's orientation and its way of storing C) into the kernel, while it still reads the
-  // problem's sizes. Reading them costs a launch about a microsecond before its first load
-  // (docs/runtime-shapes.md), so the scheduler compiles them in for kernels short enough to feel it
-  // (kShortKernelUs).
+  // problem's sizes. Reading them costs a launch a fixed time before its first load
+  // (docs/runtime-shapes.md), so the scheduler compiles them in for problems whose M and N are small
+  // enough that the choices change with the tile anyway (chooseFixedChoices).
   bool launch_choices_compiled = false;
   // sm_90: the consumer warpgroups take tiles of their own, alternately (kPingPongConsumers of them,
   // each holding a whole cta_tile: warp_tile == cta_tile), instead of sharing each tile's rows. The

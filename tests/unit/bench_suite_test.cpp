@@ -142,6 +142,9 @@ TEST(BenchSuite, TheTablesInTheDocsAreTheCheckedInRunsRendered) {
   EXPECT_EQ(block(readFile("docs/benchmarks.md"), "bench-misaligned-ranked"),
             runtime::renderSuiteResults(merged({"docs/results/suite/misaligned-ranked-h200.json"}),
                                         merged({"docs/results/suite/misaligned-ranked-h200-torch.json"}), true));
+  // The whole suite on an H200, its summary.
+  EXPECT_EQ(block(readFile("docs/benchmarks.md"), "bench-summary-h200"),
+            runtime::renderSuiteResults(merged({"docs/results/suite/h200.json"}), {}, true, true));
   EXPECT_EQ(block(readFile("README.md"), "bench-large-sm90"),
             runtime::renderSuiteResults(merged({"docs/results/suite/large-h100.json"}), {}, true));
   EXPECT_EQ(block(readFile("README.md"), "bench-large-sm80"),

@@ -45,8 +45,8 @@ MatmulProblem withLds(MatmulProblem p, int64_t lda, int64_t ldb, int64_t ldc) {
   return p.validate();
 }
 
-// Short kernels of small problems compile the launch choices in (chooseFixedChoices); the shape is
-// still read at launch, and the kernel's name says so.
+// Small problems and decode problems (a side of 64 or less) compile the launch choices in
+// (chooseFixedChoices); the shape is still read at launch, and the kernel's name says so.
 TEST(RuntimeShape, ShortKernelsOfSmallProblemsCompileTheLaunchChoicesIn) {
   struct Case {
     MatmulProblem problem;
@@ -56,7 +56,8 @@ TEST(RuntimeShape, ShortKernelsOfSmallProblemsCompileTheLaunchChoicesIn) {
     const auto at = [&](int64_t m, int64_t n, int64_t k) { return bf16Problem(m, n, k, layout); };
     for (const Case& c : {Case{at(512, 512, 512), true}, Case{at(1024, 1024, 1024), true}, Case{at(1, 1, 100000), true},
                           Case{at(2048, 2048, 2048), true}, Case{at(128, 128, 65536), true}, Case{at(4096, 4096, 4096), false},
-                          Case{at(1024, 4096, 1024), false}, Case{at(16, 4096, 4096), false}}) {
+                          Case{at(1024, 4096, 1024), false}, Case{at(16, 4096, 4096), true}, Case{at(4096, 64, 4096), true},
+                          Case{at(4096, 65, 4096), false}}) {
       const MatmulSchedule s = schedule(c.problem, kH100);
       const codegen::KernelSource source = codegen::emit(s);
       EXPECT_EQ(s.params.launch_choices_compiled, c.fixed) << c.problem.toString() << ": " << s.params.toString();
@@ -454,10 +455,16 @@ TEST(RuntimeShape, KernelsCommandCountsDistinctKernelsOverARange) {
   EXPECT_NE(bad.err.find("--m: '8:1'"), std::string::npos) << bad.err;
 }
 
-// An application sweeping M (or N) from 1 to 8192 at 4096 x 4096 needs at most 16 kernels, TN and
-// NT. Every 7th size here meets 16 and 15 kernels TN, 11 and 10 NT (the full ranges: 16, 16, 12 and
-// 10, `tilegrid kernels`). The command also checks that no kernel name stands for two sources.
-TEST(RuntimeShape, SweepingMOrNNeedsAtMostSixteenKernels) {
+// An application sweeping M from 1 to 8192 at 4096 x 4096 needs at most 16 kernels, TN and NT; one
+// sweeping N at most 20. The N range has more: at N of 64 or less the launch choices are compiled in
+// (decode sizes, chooseFixedChoices), and there C's rows start on 16 bytes at some N and not at others,
+// so each narrow width has a kernel storing C by TMA and one storing it by the threads (over M the
+// kernel computes C^T, whose rows are N long, and stores it by TMA throughout). Each of those holds one
+// way of storing and compiles in about a third of the time of a kernel holding both, so the range's
+// compile time stays. Every 7th size here meets 16 and 17 kernels TN, 12 and 14 NT (the full ranges:
+// 16, 20, 12 and 17, `tilegrid kernels`). The command also checks that no kernel name stands for two
+// sources.
+TEST(RuntimeShape, SweepingMNeedsAtMostSixteenKernelsAndSweepingNTwenty) {
   for (const char* layout : {"TN", "NT"}) {
     for (bool along_m : {true, false}) {
       const std::string range = "1:8192:7";
@@ -466,7 +473,7 @@ TEST(RuntimeShape, SweepingMOrNNeedsAtMostSixteenKernels) {
                            "--layout", layout, "--arch", "sm_90", "--format", "json"});
       ASSERT_EQ(r.status, 0) << r.err;
       const auto j = nlohmann::json::parse(r.out);
-      EXPECT_LE(j["kernels"].get<int64_t>(), 16) << layout << (along_m ? " over M" : " over N") << "\n" << r.out;
+      EXPECT_LE(j["kernels"].get<int64_t>(), along_m ? 16 : 20) << layout << (along_m ? " over M" : " over N") << "\n" << r.out;
     }
   }
 }

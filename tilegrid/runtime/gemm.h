@@ -80,7 +80,8 @@ struct GemmOptions {
   bool deterministic = false;
   // sm_90: compile the traversal's factor, the cluster size and C's orientation and stores into the
   // kernel (true) or read them at launch (false). Default: compiled in where M and N are at most
-  // 2048 (reading them costs every launch a fixed time, under a microsecond).
+  // 2048 or one of them at most 64 (reading them costs every launch a fixed time, under a
+  // microsecond).
   std::optional<bool> fixed_choices = std::nullopt;
 };
 

@@ -221,14 +221,16 @@ namespace {
 // C at launch where they can, so that problems differing in them share a kernel. That costs each
 // launch a fixed time, most of it before the first load (the kernel's code and parameters on the path
 // to the first TMA load are fetched cold), whatever the kernel's length: the choices are compiled in
-// (docs/runtime-shapes.md) for problems whose M and N are both at most kLargestSideForFixedChoices.
+// (docs/runtime-shapes.md) for problems whose M and N are both at most kLargestSideForFixedChoices,
+// and for decode problems, whose smaller side is at most kNarrowestSideForFixedChoices: those run
+// tens of microseconds, streaming a weight once, so the fixed time is a few percent of each.
 // The bound keeps one kernel per configuration for an application sweeping the token count against
 // a larger fixed weight; below it the tile changes with M and N often enough that compiling the
-// choices in adds few kernels.
+// choices in adds few kernels, and at the decode sizes the narrow tiles change with every few rows.
 template <typename Decide>
 void chooseFixedChoices(const MatmulProblem& kernel, const ScheduleOverrides& overrides, MatmulParams& p,
                         Decide& decide) {
-  constexpr int64_t kLargestSideForFixedChoices = 2048;
+  constexpr int64_t kLargestSideForFixedChoices = 2048, kNarrowestSideForFixedChoices = 64;
   if (p.arch != Arch::Sm90 || !p.shapeAtLaunch()) return;
   if (overrides.launch_choices_compiled) {
     p.launch_choices_compiled = *overrides.launch_choices_compiled;
@@ -245,9 +247,11 @@ void chooseFixedChoices(const MatmulProblem& kernel, const ScheduleOverrides& ov
            "chooseFixedChoices: a fused epilogue is instanced once per launch choice the kernel holds");
     return;
   }
-  p.launch_choices_compiled = std::max(kernel.m, kernel.n) <= kLargestSideForFixedChoices;
+  p.launch_choices_compiled = std::max(kernel.m, kernel.n) <= kLargestSideForFixedChoices ||
+                              std::min(kernel.m, kernel.n) <= kNarrowestSideForFixedChoices;
   decide("launch choices", p.launch_choices_compiled ? "compiled in" : "read at launch",
-         fmt::format("chooseFixedChoices: compiled in where M and N are at most {}", kLargestSideForFixedChoices));
+         fmt::format("chooseFixedChoices: compiled in where M and N are at most {} or one of them at most {}",
+                     kLargestSideForFixedChoices, kNarrowestSideForFixedChoices));
 }
 
 }  // namespace

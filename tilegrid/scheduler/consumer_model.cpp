@@ -49,6 +49,23 @@ ConsumerChoice chooseConsumersSm90(const MatmulProblem& problem, const DeviceSpe
                         static_cast<double>(pingpongTiles(problem)) / static_cast<double>(device.sm_count));
 }
 
+std::optional<ConsumerChoice> chooseShortKConsumersSm90(const MatmulProblem& problem, const DeviceSpec& device) {
+  const int64_t k_tiles = ceilDiv(problem.k, kPingPongTile.k);
+  const double per_sm = static_cast<double>(pingpongTiles(problem)) / static_cast<double>(device.sm_count);
+  if (!problem.epilogue.isIdentity() || problem.k >= kShortestModelledK || k_tiles < kShortKPingPong.min_k_tiles ||
+      ceilDiv(problem.n, kPingPongTile.n) < kShortKPingPong.min_tile_columns ||
+      per_sm < kShortKPingPong.min_tiles_per_sm) {
+    return std::nullopt;
+  }
+  ConsumerChoice c;
+  c.pingpong = true;
+  c.rule = fmt::format(
+      "chooseShortKConsumersSm90: {} K tiles, {:.2f} 128x128 tiles an SM: ping-pong hides each tile's start and "
+      "epilogue behind the other warpgroup's main loop",
+      k_tiles, per_sm);
+  return c;
+}
+
 ConsumerChoice modelConsumers(const EpilogueFeatures& f, int64_t k, double per_sm) {
   ConsumerChoice c;
   c.epilogue = (kOutputByteCost * f.output_bytes + kAuxByteCost * f.aux_bytes + kAuxByTmaByteCost * f.aux_by_tma_bytes +

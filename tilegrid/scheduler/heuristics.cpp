@@ -362,12 +362,17 @@ MatmulParams chooseParams16(const MatmulProblem& user_problem, const DeviceSpec&
   // fitted on: the rules above chose the cooperative 128x256 tile (the narrow-side and small-problem
   // rules choose others), K is at least the shortest the dataset measured, and every SM has a 128x128
   // tile at least.
+  // Below that K, a rule measured on its own (chooseShortKConsumersSm90) over the cooperative tile or
+  // the short units' 128x128 tiles.
   std::optional<ConsumerChoice> modelled;
-  if (!overrides.pingpong && p.arch == Arch::Sm90 && p.persistent && !overrides.cta_tile && !overrides.warp_tile &&
-      !overrides.stream_k && !overrides.cluster_m && overrides.method != GridMethod::SplitMerge &&
-      p.cta_tile == kCooperativeTile && p.warp_tile.m == 64 && problem.k >= kShortestModelledK &&
+  const bool consumers_free = !overrides.pingpong && p.arch == Arch::Sm90 && p.persistent && !overrides.cta_tile &&
+                              !overrides.warp_tile && !overrides.stream_k && !overrides.cluster_m &&
+                              overrides.method != GridMethod::SplitMerge && p.warp_tile.m == 64;
+  if (consumers_free && p.cta_tile == kCooperativeTile && problem.k >= kShortestModelledK &&
       pingpongTiles(problem) >= device.sm_count) {
     modelled = chooseConsumersSm90(problem, device);
+  } else if (consumers_free && (p.cta_tile == kCooperativeTile || p.cta_tile == kPingPongTile)) {
+    modelled = chooseShortKConsumersSm90(problem, device);
   }
   if (overrides.pingpong.value_or(false) || (modelled && modelled->pingpong)) {
     p.pingpong = true;

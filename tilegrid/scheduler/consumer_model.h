@@ -76,21 +76,21 @@ int64_t pingpongTiles(const MatmulProblem& problem);
 // The model's choice for `problem` (validated) on `device`.
 ConsumerChoice chooseConsumersSm90(const MatmulProblem& problem, const DeviceSpec& device);
 
+// The same for an epilogue of features `f`, K and `tiles_per_sm` kPingPongTile tiles an SM.
+ConsumerChoice modelConsumers(const EpilogueFeatures& f, int64_t k, double tiles_per_sm);
+
 // Below kShortestModelledK the timeline above does not hold: a tile of a few K tiles is mostly its
 // start and its epilogue, and ping-pong hides one warpgroup's behind the other's main loop, which the
-// model's main-loop units do not count. Measured on plain GEMMs (docs/results/consumers_short_k_h200.csv,
-// short_k_tiles_h200.csv): where nearly every CTA holds two 128x128 tiles (at least min_tiles_per_sm
-// an SM) of at least min_k_tiles K tiles, ping-pong ran 0.4-13% faster than the cooperative choice
-// on every problem of N of 512 or more; with fewer tiles than SMs it ran 20-25% slower.
+// model's main-loop units do not count. That pays where nearly every CTA holds two 128x128 tiles (at
+// least min_tiles_per_sm an SM: four CTAs in five hold two); with a tile or less an SM there is
+// nothing to hide it behind, and one consumer warpgroup of each CTA computes while the other idles.
+// Measured on plain GEMMs of K = 64 to 512 (docs/results/short_k_tiles_h200.csv,
+// consumers_short_k_h200.csv).
 inline constexpr struct {
-  int64_t min_k_tiles = 4;  // K of 256: at K = 128 it gained nothing measurable
-  double min_tiles_per_sm = 1.9;
-  int64_t min_tile_columns = 4;
+  double min_tiles_per_sm = 1.8;
 } kShortKPingPong;
 // Ping-pong for a plain problem of K under kShortestModelledK, as above, or nothing where the rule
 // does not apply.
 std::optional<ConsumerChoice> chooseShortKConsumersSm90(const MatmulProblem& problem, const DeviceSpec& device);
-// The same for an epilogue of features `f`, K and `tiles_per_sm` kPingPongTile tiles an SM.
-ConsumerChoice modelConsumers(const EpilogueFeatures& f, int64_t k, double tiles_per_sm);
 
 }  // namespace tilegrid::scheduler

@@ -39,7 +39,11 @@ DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept {
 void DeviceBuffer::copyFromHost(const void* data, size_t bytes) {
   TG_USER_CHECK(bytes <= bytes_) << "copying " << bytes << " bytes into a " << bytes_ << "-byte device buffer";
   currentDevice();
-  TG_CU(cuMemcpyHtoD, ptr_, data, bytes);
+  // From pageable memory, cuMemcpyHtoD may return once the bytes are staged, before they land (CUDA's
+  // API synchronization behavior), and a kernel launched next on a non-blocking stream would not
+  // wait for them. The copy goes on the legacy stream, and returns once that has done it.
+  TG_CU(cuMemcpyHtoDAsync, ptr_, data, bytes, CU_STREAM_LEGACY);
+  TG_CU(cuStreamSynchronize, CU_STREAM_LEGACY);
 }
 
 void DeviceBuffer::copyToHost(void* data, size_t bytes) const {

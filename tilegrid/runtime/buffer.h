@@ -23,6 +23,7 @@ class DeviceBuffer {
   CUdeviceptr ptr() const { return ptr_; }
   size_t bytes() const { return bytes_; }
 
+  // Both copies have completed on the device when they return: kernels on any stream see the bytes.
   void copyFromHost(const void* data, size_t bytes);
   void copyToHost(void* data, size_t bytes) const;
   template <typename T>

@@ -35,7 +35,7 @@ namespace tilegrid::runtime {
   X(cuMemAlloc)                         \
   X(cuMemFree)                          \
   X(cuMemGetInfo)                       \
-  X(cuMemcpyHtoD)                       \
+  X(cuMemcpyHtoDAsync)                  \
   X(cuMemcpyDtoH)                       \
   X(cuMemsetD8Async)                    \
   X(cuStreamCreate)                     \

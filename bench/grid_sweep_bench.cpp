@@ -104,7 +104,7 @@ void cublasBenchmark(benchmark::State& state, sc::MatmulProblem problem) {
 void sweepBenchmark(benchmark::State& state, const Candidate* c) {
   const sc::MatmulProblem& problem = c->schedule.problem;
   ShapeBuffers& s = current(problem);
-  rt::MatmulLaunch launch(tilegrid::Gemm(c->schedule), *s.buffers);
+  rt::MatmulLaunch launch(tilegrid::Gemm(c->schedule, false), *s.buffers);  // timed alone, like cuBLAS
   if (const char* check = std::getenv("TILEGRID_BENCH_CHECK"); check != nullptr && std::string(check) == "1") {
     const auto errors =
         rt::checkLaunch(launch, *s.buffers, rt::cublasReference(*s.buffers, s.stream->get()), s.stream->get());

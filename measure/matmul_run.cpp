@@ -316,13 +316,15 @@ RunResult runMatmul(const scheduler::MatmulSchedule& schedule, const codegen::Ke
   }
   checkFitsInDeviceMemory(bytes, "running " + p.toString());
   MatmulBuffers buffers(p, options.seed);
-  MatmulLaunch launch(Gemm(schedule), buffers);
+  // Each launch is timed alone behind an L2 flush, as cuBLAS's are: none starts under the flush's tail
+  // (GemmOptions::overlap_prior_kernel; bench_gemm_chain times launches back to back).
+  MatmulLaunch launch(Gemm(schedule, false), buffers);
   // Alternatives: each its own kernel over the same buffers.
   std::vector<std::unique_ptr<MatmulLaunch>> others;
   for (const Alternative& alt : options.alternatives) {
     TG_USER_CHECK(alt.schedule && alt.source && alt.schedule->problem == p)
         << "an alternative kernel must be scheduled for the same problem, " << p.toString();
-    others.push_back(std::make_unique<MatmulLaunch>(Gemm(*alt.schedule), buffers));
+    others.push_back(std::make_unique<MatmulLaunch>(Gemm(*alt.schedule, false), buffers));
     result.alternatives.push_back({alt.source->kernel_name, {}, {}});
   }
   Stream stream;

@@ -26,7 +26,7 @@ enum EpilogueField {
   kAlpha, kBeta, kBias, kBiasBatchStride, kC, kLdcIn, kCBatchStride, kResidual, kLdResidual, kResidualBatchStride,
   kAux, kLdAux, kAuxBatchStride, kScaleA, kScaleABatchStride, kScaleB, kScaleBBatchStride, kEpilogueFields
 };
-enum OptionField { kArch, kDeterministic, kSpecializeShape, kFixedChoices, kOptionFields };
+enum OptionField { kArch, kDeterministic, kSpecializeShape, kFixedChoices, kOverlapPriorKernel, kOptionFields };
 
 void checkArity(const py::tuple& t, size_t fields, const char* what) {
   if (t.size() != fields) {
@@ -110,6 +110,7 @@ GemmOptions optionsFrom(const py::tuple& o) {
   options.deterministic = o[kDeterministic].cast<bool>();
   options.specialize_shape = o[kSpecializeShape].cast<bool>();
   if (!o[kFixedChoices].is_none()) options.fixed_choices = o[kFixedChoices].cast<bool>();
+  options.overlap_prior_kernel = o[kOverlapPriorKernel].cast<bool>();
   return options;
 }
 

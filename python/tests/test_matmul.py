@@ -37,6 +37,18 @@ def test_matches_torch_matmul(torch_cuda, layout, shape):
     assert_close(tilegrid.matmul(a, b), reference(a, b))
 
 
+def test_chained_calls_overlapping_the_kernel_before_or_not(torch_cuda):
+    """Each call reads the output of the call before, on one stream: launched to overlap the kernel
+    before (the default) or not, every result is that of the chain in fp32."""
+    a, b = operands(torch_cuda, 16, 4096, 4096)
+    w = torch_cuda.randn(4096, 4096, device="cuda", dtype=torch_cuda.bfloat16) / 64
+    for overlap in (True, False):
+        x = tilegrid.matmul(a, b, overlap_prior_kernel=overlap)
+        y = tilegrid.matmul(x, w, overlap_prior_kernel=overlap)
+        assert_close(y, reference(x, w))
+        assert_close(x, reference(a, b))
+
+
 def test_fp16_and_fp32_output(torch_cuda):
     a, b = operands(torch_cuda, 777, 333, 555, dtype=torch_cuda.float16)
     out = tilegrid.matmul(a, b, out_dtype="fp32")

@@ -48,7 +48,14 @@ def test_layouts_and_leading_dimensions_follow_the_strides(launches):
         assert (p[LAYOUT], p[LDA], p[LDB], p[LDC]) == (layout, lda, ldb, n)
         assert (p[A_DT], p[B_DT], p[OUT_DT]) == ("fp16", "fp16", "fp16")
         assert (p[ALIGN_A], p[ALIGN_B], p[ALIGN_C]) == (8, 8, 8)
-        assert launches[-1]["stream"] == 0 and launches[-1]["options"] == (None, False, False, None)
+        assert launches[-1]["stream"] == 0 and launches[-1]["options"] == (None, False, False, None, True)
+
+
+def test_options_reach_their_fields(launches):
+    a, b, out = Fake((64, 32)), Fake((32, 48), strides=(2, 64)), Fake((64, 48))
+    tilegrid.matmul(a, b, out, arch="sm_80", deterministic=True, specialize_shape=True, fixed_choices=False,
+                    overlap_prior_kernel=False)
+    assert launches[-1]["options"] == ("sm_80", True, True, False, False)
 
 
 def test_views_keep_their_leading_dimension_and_alignment(launches):

@@ -78,7 +78,7 @@ def _output_matrix(t, batch, m, n, dtype_ok=_OUTPUT_DTYPES):
 
 def matmul(a, b, out=None, epilogue=None, *, bias=None, c=None, residual=None, aux=None, alpha=1.0, beta=0.0,
            scale_a=None, scale_b=None, scale=None, out_dtype=None, stream=None, arch=None, deterministic=False,
-           specialize_shape=False, fixed_choices=None):
+           specialize_shape=False, fixed_choices=None, overlap_prior_kernel=True):
     """out = epilogue(a @ b) on the GPU, on the caller's current stream; returns out (and aux, where
     the epilogue writes one and aux is not given).
 
@@ -102,7 +102,8 @@ def matmul(a, b, out=None, epilogue=None, *, bias=None, c=None, residual=None, a
     alpha and beta (numbers). An operand or scalar the epilogue does not use is refused.
 
     stream: a torch.cuda.Stream, cupy Stream or integer handle (default: the framework's current
-    stream). arch, deterministic, specialize_shape, fixed_choices: tilegrid::GemmOptions.
+    stream). arch, deterministic, specialize_shape, fixed_choices, overlap_prior_kernel:
+    tilegrid::GemmOptions.
     The first call for a configuration compiles its kernel (seconds; cached on disk under
     TILEGRID_CACHE_DIR); later calls only launch. No autograd.
     """
@@ -193,7 +194,7 @@ def matmul(a, b, out=None, epilogue=None, *, bias=None, c=None, residual=None, a
             devices.add(t.device)
     if len(devices) > 1:
         raise ValueError(f"a, b, out and the epilogue's operands must be on one GPU, got devices {sorted(devices)}")
-    options = (arch, bool(deterministic), bool(specialize_shape), fixed_choices)
+    options = (arch, bool(deterministic), bool(specialize_shape), fixed_choices, bool(overlap_prior_kernel))
     _tilegrid.matmul(tuple(problem), ta.ptr, tb.ptr, tc.ptr, handle, options, tuple(args))
     return (out, returned_aux) if returned_aux is not None else out
 

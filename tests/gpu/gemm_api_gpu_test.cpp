@@ -172,5 +172,39 @@ TEST(GemmApi, RunRefusesBadArgumentsAndCopiesShareThePlan) {
   }
 }
 
+// Gemms launched to overlap the kernel before them (GemmOptions::overlap_prior_kernel, the default) right behind
+// a kernel that writes their A and B, and behind each other on one stream: each waits for the
+// kernel before it, so every C matches cuBLAS on the inputs as written. A plain problem, one whose
+// pieces hand partial sums over in the workspace, and a decode problem.
+TEST(GemmApi, OverlappedLaunchesSeeTheKernelBefore) {
+  scheduler::DeviceSpec device;
+  if (auto why = findSm90Device(device, "programmatic dependent launch (sm_90 kernels)")) GTEST_SKIP() << *why;
+  GemmOptions overlap;
+  overlap.overlap_prior_kernel = true;
+  runtime::Stream stream;
+  for (const scheduler::MatmulProblem& p : {makeProblem(2048, 2048, 2048, Layout::TN, DType::BF16, DType::BF16),
+                                            makeProblem(512, 512, 8192, Layout::TN, DType::BF16, DType::BF16),
+                                            makeProblem(16, 4096, 4096, Layout::NT, DType::BF16, DType::BF16)}) {
+    const Gemm gemm(p, overlap);
+    runtime::MatmulBuffers buffers(p, 5);
+    runtime::DeviceBuffer workspace(std::max<size_t>(gemm.workspaceSize(), 256));
+    workspace.fill(0, stream.get());
+    for (uint64_t round = 0; round < 3; ++round) {
+      // New inputs each round, written by kernels just before the GEMM reads them.
+      runtime::fillRandomOnDevice(buffers.a, p.a_dtype, static_cast<size_t>(p.spanA()), 10 + round, -1.f, 1.f, stream.get());
+      runtime::fillRandomOnDevice(buffers.b, p.b_dtype, static_cast<size_t>(p.spanB()), 20 + round, -1.f, 1.f, stream.get());
+      gemm.run(pointer(buffers.a.ptr()), pointer(buffers.b.ptr()), pointer(buffers.c.ptr()), pointer(workspace.ptr()),
+               workspace.bytes(), stream.get());
+      // A second launch right behind it, on the same workspace: its pieces' flags and sums must not
+      // mix with the first launch's.
+      gemm.run(pointer(buffers.a.ptr()), pointer(buffers.b.ptr()), pointer(buffers.c.ptr()), pointer(workspace.ptr()),
+               workspace.bytes(), stream.get());
+      stream.synchronize();
+      const runtime::ErrorStats e = checkC(buffers, runtime::cublasReference(buffers, stream.get()));
+      EXPECT_TRUE(e.passed) << gemm.source().kernel_name << " round " << round << ": norm rel " << e.norm_rel;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tilegrid::testing

@@ -73,7 +73,7 @@ struct Gemm::State {
   std::vector<Pad> pads;
   uint64_t workspace_bytes = 0;
 
-  explicit State(scheduler::MatmulSchedule s);
+  State(scheduler::MatmulSchedule s, bool overlap_prior_kernel);
 };
 
 namespace {
@@ -102,7 +102,8 @@ Operand operandNamed(const codegen::KernelArg& arg, const std::string& kernel) {
 
 }  // namespace
 
-Gemm::State::State(scheduler::MatmulSchedule s) : schedule(std::move(s)), source(codegen::emit(schedule)) {
+Gemm::State::State(scheduler::MatmulSchedule s, bool overlap_prior_kernel)
+    : schedule(std::move(s)), source(codegen::emit(schedule)) {
   // A persistent grid is sized for the device it was planned for: on another, stream-K CTAs could
   // wait for partial sums from CTAs that never become resident.
   const scheduler::DeviceSpec current = runtime::currentDeviceSpec();
@@ -164,10 +165,10 @@ Gemm::State::State(scheduler::MatmulSchedule s) : schedule(std::move(s)), source
     args.push_back(std::move(a));
   }
   workspace_bytes = next;
-  // An sm_90 GEMM launched behind its padded copies starts while their last CTAs finish, and waits for
-  // them before its first global access (tg_wait_for_prior_grid): the launch's latency hides under
-  // the copies' tail.
-  launch.after_prior_grid = !pads.empty() && schedule.params.arch == scheduler::Arch::Sm90;
+  // An sm_90 GEMM launched behind its padded copies, or behind any kernel where the caller asks,
+  // starts while the kernel before it finishes, and waits for it before its first global access
+  // (tg_wait_for_prior_grid): the launch's latency hides under that kernel's tail.
+  launch.after_prior_grid = (overlap_prior_kernel || !pads.empty()) && schedule.params.arch == scheduler::Arch::Sm90;
 }
 
 Gemm::Gemm(const MatmulProblem& problem, const GemmOptions& options) {
@@ -178,10 +179,12 @@ Gemm::Gemm(const MatmulProblem& problem, const GemmOptions& options) {
   overrides.specialize_shape = options.specialize_shape;
   overrides.deterministic = options.deterministic;
   overrides.launch_choices_compiled = options.fixed_choices;
-  state_ = std::make_shared<const State>(scheduler::schedule(validated, runtime::currentDeviceSpec(), overrides));
+  state_ = std::make_shared<const State>(scheduler::schedule(validated, runtime::currentDeviceSpec(), overrides),
+                                         options.overlap_prior_kernel);
 }
 
-Gemm::Gemm(const scheduler::MatmulSchedule& schedule) : state_(std::make_shared<const State>(schedule)) {}
+Gemm::Gemm(const scheduler::MatmulSchedule& schedule, bool overlap_prior_kernel)
+    : state_(std::make_shared<const State>(schedule, overlap_prior_kernel)) {}
 
 size_t Gemm::workspaceSize() const { return static_cast<size_t>(state_->workspace_bytes); }
 const MatmulProblem& Gemm::problem() const { return state_->schedule.problem; }

@@ -83,6 +83,12 @@ struct GemmOptions {
   // 2048 or one of them at most 64 (reading them costs every launch a fixed time, under a
   // microsecond).
   std::optional<bool> fixed_choices = std::nullopt;
+  // sm_90: launch each kernel so that it starts while the kernel before it in the stream finishes
+  // (programmatic dependent launch): its CTAs set up their shared memory under that kernel's tail
+  // and wait for it to complete, its writes visible, before their first access to global memory.
+  // GEMMs launched back to back then lose most of the gap between launches (about a microsecond
+  // each, bench_gemm_chain). Off, each launch waits for the kernel before it as usual.
+  bool overlap_prior_kernel = true;
 };
 
 // One GEMM problem, planned and compiled for the current device (device 0 of CUDA_VISIBLE_DEVICES,
@@ -95,8 +101,9 @@ class Gemm {
   // and compiles its kernel. Throws NoDeviceError without a driver or device.
   explicit Gemm(const MatmulProblem& problem, const GemmOptions& options = {});
   // A schedule the caller chose (scheduler::schedule with overrides, a tuned traversal), planned for
-  // the current device (runtime::currentDeviceSpec(); UserError otherwise).
-  explicit Gemm(const scheduler::MatmulSchedule& schedule);
+  // the current device (runtime::currentDeviceSpec(); UserError otherwise); launched as
+  // GemmOptions::overlap_prior_kernel says.
+  explicit Gemm(const scheduler::MatmulSchedule& schedule, bool overlap_prior_kernel = true);
 
   // Bytes of scratch memory run() needs: stream-K's flags and partial sums (with an area of 1 MiB
   // where pieces of small problems accumulate theirs), and 16-byte aligned copies of operands whose

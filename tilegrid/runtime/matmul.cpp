@@ -35,9 +35,10 @@ Key keyOf(const MatmulProblem& p, const GemmOptions& o) {
               static_cast<int64_t>(p.c_in_dtype.value_or(p.out_dtype)),
               static_cast<int64_t>(p.residual_dtype.value_or(p.out_dtype)),
               static_cast<int64_t>(p.aux_dtype.value_or(p.out_dtype)), static_cast<int64_t>(p.scale),
-              ((o.arch ? static_cast<int64_t>(*o.arch) + 1 : 0) * 4 + (o.specialize_shape ? 2 : 0) +
-               (o.deterministic ? 1 : 0)) * 3 +
-                  (o.fixed_choices ? (*o.fixed_choices ? 2 : 1) : 0)}};
+              (((o.arch ? static_cast<int64_t>(*o.arch) + 1 : 0) * 4 + (o.specialize_shape ? 2 : 0) +
+                (o.deterministic ? 1 : 0)) * 3 +
+               (o.fixed_choices ? (*o.fixed_choices ? 2 : 1) : 0)) * 2 +
+                  (o.overlap_prior_kernel ? 1 : 0)}};
 }
 
 struct KeyHash {

@@ -165,9 +165,10 @@ Gemm::State::State(scheduler::MatmulSchedule s, bool overlap_prior_kernel)
     args.push_back(std::move(a));
   }
   workspace_bytes = next;
-  // An sm_90 GEMM launched behind its padded copies, or behind any kernel where the caller asks,
-  // starts while the kernel before it finishes, and waits for it before its first global access
-  // (tg_wait_for_prior_grid): the launch's latency hides under that kernel's tail.
+  // An sm_90 GEMM launched behind its padded copies, or behind whatever kernel comes before it in the
+  // stream (GemmOptions::overlap_prior_kernel), starts while that kernel finishes, and waits for it
+  // before its first global access (tg_wait_for_prior_grid): the launch's latency hides under that
+  // kernel's tail.
   launch.after_prior_grid = (overlap_prior_kernel || !pads.empty()) && schedule.params.arch == scheduler::Arch::Sm90;
 }
 

@@ -70,7 +70,7 @@ void addPlanOptions(CLI::App& cmd, PlanOptions& o) {
   cmd.add_option("--fixed-choices", o.fixed_choices,
                  "sm_90: on compiles the traversal's factor, the cluster size and C's orientation and stores into "
                  "the kernel (the shape is still read at launch); off lets one kernel read them at launch. Default: "
-                 "on where M and N are at most 2048");
+                 "on where M and N are at most 2048 or one of them at most 64");
   cmd.add_option("--pingpong", o.pingpong,
                  "sm_90: on gives each of two consumer warpgroups whole tiles in turns (a warpgroup's share of the "
                  "chosen tile, or --cta-tile), so that one stores its tile while the other multiplies; whole units, no "

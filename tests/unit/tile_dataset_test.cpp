@@ -29,6 +29,12 @@ struct Problem {
   bool operator<(const Problem& o) const {
     return std::tie(m, n, k, batch, layout) < std::tie(o.m, o.n, o.k, o.batch, o.layout);
   }
+  // The problem as the scheduler takes it, validated.
+  MatmulProblem matmul() const {
+    MatmulProblem p;
+    p.m = m, p.n = n, p.k = k, p.batch = batch, p.layout = parseLayout(layout);
+    return p.validate();
+  }
   std::string name() const {
     return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) +
            (batch > 1 ? " batch " + std::to_string(batch) : "") + " " + layout;
@@ -107,9 +113,7 @@ Verdict judge(const std::map<Problem, std::vector<Measured>>& dataset, const Dev
               const ScheduleOverrides& overrides = {}) {
   Verdict v;
   for (const auto& [problem, runs] : dataset) {
-    MatmulProblem p;
-    p.m = problem.m, p.n = problem.n, p.k = problem.k, p.batch = problem.batch, p.layout = parseLayout(problem.layout);
-    const std::string chosen = withoutFixed(codegen::launchName(schedule(p, device, overrides)));
+    const std::string chosen = withoutFixed(codegen::launchName(schedule(problem.matmul(), device, overrides)));
     const std::map<std::string, double> means = meanByKernel(runs);
     std::map<std::string, std::string> config_of;
     for (const Measured& r : runs) config_of.emplace(r.kernel, r.config);
@@ -246,9 +250,7 @@ TEST(TileDataset, ShortKPlainProblemsTakePingPongTiles) {
   EXPECT_LE(chosen.slower, chosen.problems / 10) << chosen.report;
   int pingpong = 0;
   for (const auto& [problem, runs] : dataset) {
-    MatmulProblem p;
-    p.m = problem.m, p.n = problem.n, p.k = problem.k, p.batch = problem.batch, p.layout = parseLayout(problem.layout);
-    pingpong += schedule(p.validate(), DeviceSpec::preset("sm_90")).params.pingpong;
+    pingpong += schedule(problem.matmul(), DeviceSpec::preset("sm_90")).params.pingpong;
   }
   EXPECT_EQ(pingpong, 48) << "every problem has 1.8 128x128 tiles an SM or more";
   const int wide_slower = kernelsPastMargin(dataset, "_128x256x64_", kMargin);
@@ -399,9 +401,7 @@ TEST(TileDataset, LaunchChoicesCompiledInForSmallProblemsAreNeverSlowerThanTheSp
     ASSERT_TRUE(compiled_in && read_at_launch) << problem.name();
     EXPECT_TRUE(compiled_in->fixed) << problem.name();
     EXPECT_FALSE(read_at_launch->fixed) << problem.name();
-    MatmulProblem p;
-    p.m = problem.m, p.n = problem.n, p.k = problem.k, p.batch = problem.batch, p.layout = parseLayout(problem.layout);
-    EXPECT_TRUE(schedule(p.validate(), DeviceSpec::preset("sm_90")).params.launch_choices_compiled)
+    EXPECT_TRUE(schedule(problem.matmul(), DeviceSpec::preset("sm_90")).params.launch_choices_compiled)
         << problem.name() << ": M and N are at most 2048, or one of them at most 64";
     const double chosen = compiled_in->us / compiled_in->cublas_us;
     const double other = read_at_launch->us / read_at_launch->cublas_us;

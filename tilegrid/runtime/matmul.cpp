@@ -23,7 +23,7 @@ constexpr size_t kMaxCachedGemms = 256;
 // The problem as the caller described it (before validation fills in anything) and the options: a
 // key built without allocating, so that a call that finds its Gemm costs little more than the launch.
 struct Key {
-  std::array<int64_t, 24> fields{};
+  std::array<int64_t, 28> fields{};
   bool operator==(const Key&) const = default;
 };
 
@@ -35,10 +35,8 @@ Key keyOf(const MatmulProblem& p, const GemmOptions& o) {
               static_cast<int64_t>(p.c_in_dtype.value_or(p.out_dtype)),
               static_cast<int64_t>(p.residual_dtype.value_or(p.out_dtype)),
               static_cast<int64_t>(p.aux_dtype.value_or(p.out_dtype)), static_cast<int64_t>(p.scale),
-              (((o.arch ? static_cast<int64_t>(*o.arch) + 1 : 0) * 4 + (o.specialize_shape ? 2 : 0) +
-                (o.deterministic ? 1 : 0)) * 3 +
-               (o.fixed_choices ? (*o.fixed_choices ? 2 : 1) : 0)) * 2 +
-                  (o.overlap_prior_kernel ? 1 : 0)}};
+              o.arch ? static_cast<int64_t>(*o.arch) + 1 : 0, o.specialize_shape, o.deterministic,
+              o.fixed_choices ? (*o.fixed_choices ? 2 : 1) : 0, o.overlap_prior_kernel}};
 }
 
 struct KeyHash {

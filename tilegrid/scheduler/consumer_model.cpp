@@ -52,7 +52,7 @@ ConsumerChoice chooseConsumersSm90(const MatmulProblem& problem, const DeviceSpe
 std::optional<ConsumerChoice> chooseShortKConsumersSm90(const MatmulProblem& problem, const DeviceSpec& device) {
   const int64_t k_tiles = ceilDiv(problem.k, kPingPongTile.k);
   const double per_sm = static_cast<double>(pingpongTiles(problem)) / static_cast<double>(device.sm_count);
-  if (!problem.epilogue.isIdentity() || problem.k >= kShortestModelledK || per_sm < kShortKPingPong.min_tiles_per_sm) {
+  if (!problem.epilogue.isIdentity() || problem.k >= kShortestModelledK || per_sm < kShortKPingPongTilesPerSm) {
     return std::nullopt;
   }
   ConsumerChoice c;

@@ -82,13 +82,11 @@ ConsumerChoice modelConsumers(const EpilogueFeatures& f, int64_t k, double tiles
 // Below kShortestModelledK the timeline above does not hold: a tile of a few K tiles is mostly its
 // start and its epilogue, and ping-pong hides one warpgroup's behind the other's main loop, which the
 // model's main-loop units do not count. That pays where nearly every CTA holds two 128x128 tiles (at
-// least min_tiles_per_sm an SM: four CTAs in five hold two); with a tile or less an SM there is
+// least kShortKPingPongTilesPerSm an SM: four CTAs in five hold two); with a tile or less an SM there is
 // nothing to hide it behind, and one consumer warpgroup of each CTA computes while the other idles.
 // Measured on plain GEMMs of K = 64 to 512 (docs/results/short_k_tiles_h200.csv,
 // consumers_short_k_h200.csv).
-inline constexpr struct {
-  double min_tiles_per_sm = 1.8;
-} kShortKPingPong;
+inline constexpr double kShortKPingPongTilesPerSm = 1.8;
 // Ping-pong for a plain problem of K under kShortestModelledK, as above, or nothing where the rule
 // does not apply.
 std::optional<ConsumerChoice> chooseShortKConsumersSm90(const MatmulProblem& problem, const DeviceSpec& device);

@@ -120,7 +120,8 @@ struct MatmulParams {
   // cluster size, C's orientation and its way of storing C) into the kernel, while it still reads the
   // problem's sizes. Reading them costs a launch a fixed time before its first load
   // (docs/runtime-shapes.md), so the scheduler compiles them in for problems whose M and N are small
-  // enough that the choices change with the tile anyway (chooseFixedChoices).
+  // enough that the choices change with the tile anyway, and for decode problems, where the fixed
+  // time is a few percent of a kernel (chooseFixedChoices).
   bool launch_choices_compiled = false;
   // sm_90: the consumer warpgroups take tiles of their own, alternately (kPingPongConsumers of them,
   // each holding a whole cta_tile: warp_tile == cta_tile), instead of sharing each tile's rows. The

@@ -21,10 +21,12 @@ __device__ __forceinline__ int tg_cluster_ctas() {
   return ctas;
 }
 
-// Every thread of every CTA in the cluster arrives and waits: orders barrier initialisation before
-// peers use the barriers, and keeps a CTA's shared memory alive until its peers are done with it.
-__device__ __forceinline__ void tg_cluster_sync() {
-  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+// Every thread of every CTA in the cluster arrives and waits, so that no peer multicasts into this
+// CTA's shared memory or arrives on its barriers before they are initialised. The arrival is relaxed:
+// the initialisation is published by tg_mbarrier_init_fence, and a releasing arrival would wait for
+// every memory access of the thread before it.
+__device__ __forceinline__ void tg_cluster_sync_after_init() {
+  asm volatile("barrier.cluster.arrive.relaxed.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
 }
 
 // Arrives on the barrier at `bar`'s offset in the shared memory of cluster CTA `rank` (default

@@ -7,6 +7,12 @@ struct alignas(64) tg_tensor_map {
   tg_u64 opaque[16];
 };
 
+// Starts fetching a tensor map into the SM's descriptor cache, so that the first TMA copy through it
+// does not wait for that fetch; `map` is a kernel parameter (generic address).
+__device__ __forceinline__ void tg_prefetch_tensor_map(const tg_tensor_map* map) {
+  asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<tg_u64>(map)) : "memory");
+}
+
 // Loads the box at coordinates (c0, c1) (innermost first) into shared memory; completion is
 // signalled on `bar` as transaction bytes.
 __device__ __forceinline__ void tg_tma_load_2d(void* smem_dst, const tg_tensor_map* map, int c0, int c1, tg_u64* bar) {
@@ -35,8 +41,6 @@ __device__ __forceinline__ void tg_tma_store_2d(const tg_tensor_map* map, int c0
 }
 
 __device__ __forceinline__ void tg_tma_store_commit() { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }
-
-__device__ __forceinline__ void tg_tma_store_wait_all() { asm volatile("cp.async.bulk.wait_group 0;" ::: "memory"); }
 
 // Orders this thread's ordinary shared-memory writes before later async-proxy reads (TMA, wgmma).
 __device__ __forceinline__ void tg_fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }

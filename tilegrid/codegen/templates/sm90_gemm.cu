@@ -82,6 +82,11 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
   [[maybe_unused]] float* stage_scales = reinterpret_cast<float*>(unit_tiles + 2 * STAGES);
 
   if (threadIdx.x == 0) {
+    // The descriptors' fetch overlaps the set-up below instead of delaying the first loads (and, in
+    // a CTA of one tile, the store).
+    tg_prefetch_tensor_map(&tmap_a);
+    tg_prefetch_tensor_map(&tmap_b);
+    if (TMA_STORE_C && prob.c_by_tma) tg_prefetch_tensor_map(&tmap_c);
 #pragma unroll 1
     for (int s = 0; s < STAGES; ++s) {
       // Filled by the TMA thread's boxes, and with block scales by the copies of the scale warp's
@@ -97,7 +102,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
     tg_mbarrier_init_fence();
   }
   if (CM > 1) {
-    tg_cluster_sync();
+    tg_cluster_sync_after_init();
   } else {
     __syncthreads();
   }
@@ -144,6 +149,15 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
           tg_mbarrier_wait(&empty[stage], ((iter / STAGES) & 1) ^ 1);
           fill(cluster, stage, kt, kt == k_begin, tile_m, tile_n, batch);
         }
+      }
+      // In a cluster this CTA's boxes land in its peers' shared memory too, and their consumers
+      // release its stages from afar: it may exit once every consumer of the cluster has released
+      // every stage it filled (each thread filling stages waits). Its own shared memory needs no
+      // wait: its consumers wait for the peers' boxes in it, and the peers wait for the releases
+      // their stages get from its consumers.
+      if constexpr (decltype(cluster)::value > 1) {
+#pragma unroll 1
+        for (int i = iter; i < iter + STAGES; ++i) tg_mbarrier_wait(&empty[i % STAGES], ((i / STAGES) & 1) ^ 1);
       }
     };
     // One thread loads the operands' tiles by TMA.
@@ -485,9 +499,8 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
         }
       });
     }
-    // Shared memory must outlive the last stores' reads.
-    if (TMA_STORE_C && prob.c_by_tma && t == 0) tg_tma_store_wait_all();
+    // Shared memory must outlive the last stores' reads; their writes complete with the grid, so the
+    // CTA need not wait for them.
+    if (TMA_STORE_C && prob.c_by_tma && t == 0) tg_tma_store_wait_read<0>();
   }
-  // Peers multicast into this CTA's shared memory and arrive on its barriers until they finish.
-  if (CM > 1) tg_cluster_sync();
 }

@@ -457,7 +457,8 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
                           // the SMs one. M or N of 32 or less: the small side is wgmma's N, in 64-row
                           // tiles 256 deep (narrow_tiles_h100.csv); 128-row tiles at widths 8 and 16
                           // where they take fewer rounds on as many SMs (narrow_rows_h100.csv: 28672
-                          // rows, 2 rounds on 112 SMs against 4; 57344, 112 SMs against 128, stay).
+                          // rows, 2 rounds on 112 SMs against 4, in pairs over those two rounds;
+                          // 57344, 112 SMs against 128, stay; 14336, one round, alone).
                           Expect{4096, 128, 4096, Layout::TN, TileShape{64, 128, 64}, 2},
                           // Long K: 64x128 pairs where 128x128 units would be cut into 12 in-step
                           // pieces or more (256x256x32768: 33; 384x384x32768 alone: 14), else 128x128
@@ -467,7 +468,7 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
                           Expect{256, 768, 16384, Layout::TN, TileShape{128, 128, 64}, 2},
                           Expect{32, 4096, 4096, Layout::TN, TileShape{64, 32, 256}, 1, true},
                           Expect{64, 11008, 4096, Layout::TN, TileShape{64, 128, 64}, 1},
-                          Expect{8, 28672, 4096, Layout::TT, TileShape{128, 8, 256}, 1, true},
+                          Expect{8, 28672, 4096, Layout::TT, TileShape{128, 8, 256}, 2, true},
                           Expect{8, 57344, 8192, Layout::TT, TileShape{64, 8, 256}, 1, true},
                           Expect{4096, 32, 4096, Layout::TN, TileShape{64, 32, 256}, 1},
                           Expect{32, 28672, 4096, Layout::TN, TileShape{64, 32, 256}, 1, true},

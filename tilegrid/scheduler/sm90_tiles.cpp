@@ -256,7 +256,7 @@ std::optional<std::string> fitOneWaveSm90(const MatmulProblem& user_problem, con
 // memory holds stages of the large operand almost alone: 64-row tiles (one consumer warpgroup, as
 // many units as the large side gives), 256 elements of K per stage (32 KiB of the large operand, half
 // the barrier round trips of 128 for the same bytes in flight) and no cluster (a multicast of the
-// small operand saves nothing). Stream-K then cuts the units in step where they are few
+// small operand saves no bytes; 128-row tiles over two rounds or more are the exception below). Stream-K then cuts the units in step where they are few
 // (cutSmallProblemsInStep). A problem so cut is a chain per piece of start-up, a few K tiles and
 // one hand-over; where 256-deep pieces would leave SMs idle (1x1x100000: 97 pieces of 4 K tiles on
 // 132 SMs), 128-deep tiles give more pieces, and more SMs each reading less shorten every chain more
@@ -294,6 +294,17 @@ bool tallerNarrowTile(const NarrowRounds& short_rows, const NarrowRounds& tall_r
   return width <= kWidestTall && tall_rows.rounds < short_rows.rounds && tall_rows.busy >= short_rows.busy;
 }
 
+// 128-row narrow tiles that take two rounds or more run in pairs. A pair's two CTAs read neighbouring
+// blocks of the large operand's rows in step, each stage waiting for the small operand's half from
+// the other; where every SM streams a single unit that lockstep buys nothing and the pairs only add
+// their start-up, and over two rounds or more the paired runs were the faster on every measured
+// projection. Measured on the projections of narrow_rows (alone and in pairs, 128 and 256 deep):
+// docs/results/narrow_rows_h100.csv and narrow_rows_h200.csv, held by tests/unit/tile_dataset_test.cpp.
+bool pairedNarrowTiles(const NarrowRounds& tall_rows) {
+  constexpr int64_t kFewestPairedRounds = 2;
+  return tall_rows.rounds >= kFewestPairedRounds;
+}
+
 }  // namespace
 
 std::string setNarrowTileSm90(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
@@ -312,13 +323,14 @@ std::string setNarrowTileSm90(const MatmulProblem& problem, const DeviceSpec& de
   const NarrowRounds short_rows = narrowRounds(problem, device, kWgmmaRows, tile_k),
                      tall_rows = narrowRounds(problem, device, 2 * kWgmmaRows, tile_k);
   const bool tall = tallerNarrowTile(short_rows, tall_rows, width);
+  const bool paired = tall && pairedNarrowTiles(tall_rows);
   const int64_t rows = tall ? 2 * kWgmmaRows : kWgmmaRows;
   setSm90Tile(p, TileShape{rows, width, tile_k});
-  p.cluster = ClusterShape{1, 1};
+  p.cluster = ClusterShape{paired ? 2 : 1, 1};
   return fmt::format("narrowSideSm90: {} is {}, at most half a wgmma's {} rows: it is wgmma's N{}, {}-row tiles {} "
-                     "deep, alone{}",
+                     "deep, {}{}",
                      problem.m <= problem.n ? "M" : "N", small, kWgmmaRows, p.swap_ab ? " (C^T = B^T A^T)" : "", rows,
-                     tile_k,
+                     tile_k, paired ? "in pairs (two rounds or more)" : "alone",
                      shallow ? fmt::format(" ({} deep, cut in step, would busy {} of {} SMs; {} deep busies {})", kDeepK,
                                            busy(kDeepK), device.sm_count, kShallowK, busy(kShallowK))
                      : tall ? fmt::format(" (whole units: {} in {} round(s) on {} SMs, where 64-row tiles take {})",

@@ -2,6 +2,8 @@
 // ptxas warnings that mean serialized wgmma or an ignored setmaxnreg (C7510, C7511, C7508).
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include <fmt/format.h>
 
 #include "tilegrid/codegen/emit.h"
@@ -252,6 +254,30 @@ TEST(Sm90Emit, SwappedOperandsComputeTheTransposeOverTheCallersBuffers) {
   EXPECT_EQ(wide.args[3].tensor_map->box[0], 32u);
   // sm_80 kernels do not compute C^T.
   EXPECT_THROW(scheduler::schedule(problem, device, {.arch = scheduler::Arch::Sm80, .swap_ab = true}), UserError);
+}
+
+// Narrow problems whose 128-row tiles take two rounds run them in pairs (pairedNarrowTiles): the
+// small side as wgmma's N, computing C^T where it is M and C where it is N, each compiled without
+// spills or warnings; in one round they stay alone.
+TEST(Sm90Emit, NarrowTilesOverTwoRoundsCompileInPairs) {
+  const auto device = scheduler::DeviceSpec::preset("sm_90");
+  std::vector<testing::GemmCase> cases;
+  for (const auto& [m, n, layout] : {std::tuple{16, 28672, scheduler::Layout::NT}, std::tuple{1, 28672, scheduler::Layout::TN},
+                                     std::tuple{28672, 8, scheduler::Layout::TN}}) {
+    const auto problem = testing::makeProblem(m, n, 1024, layout, scheduler::DType::BF16, scheduler::DType::BF16);
+    const auto s = scheduler::schedule(problem, device);
+    const testing::GemmCase c{problem, {}};
+    EXPECT_EQ(s.params.cta_tile.m, 128) << c.label();
+    EXPECT_EQ(s.params.cluster.m, 2) << c.label();
+    cases.push_back(c);
+  }
+  const auto one_round = scheduler::schedule(
+      testing::makeProblem(16, 14336, 1024, scheduler::Layout::TN, scheduler::DType::BF16, scheduler::DType::BF16), device);
+  EXPECT_EQ(one_round.params.cta_tile.m, 128);
+  EXPECT_EQ(one_round.params.cluster.m, 1);
+  runtime::KernelCache cache;
+  const std::string failures = testing::compileCases(cases, "sm_90", 1, cache);
+  EXPECT_TRUE(failures.empty()) << failures;
 }
 
 // A consumer warpgroup per 64 rows of the CTA tile, up to four. The producer gives registers to

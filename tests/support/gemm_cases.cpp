@@ -273,7 +273,11 @@ std::vector<GemmCase> sm90CublasCases() {
                                              // 128x144 launched walking m first (TN, NN); NT keeps
                                              // 128x256 pairs, also walking m first.
                                              {1280, 2048, 1056},
-                                             {768, 3072, 1056}});
+                                             {768, 3072, 1056},
+                                             // Narrow problems in 128-row tiles over two rounds, in
+                                             // pairs: M of 16 as wgmma's N (C^T), N of 8 (C).
+                                             {16, 28672, 1024},
+                                             {28672, 8, 512}});
 }
 
 std::vector<GemmCase> sm90StreamKCases() {

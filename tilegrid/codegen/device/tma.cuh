@@ -7,12 +7,6 @@ struct alignas(64) tg_tensor_map {
   tg_u64 opaque[16];
 };
 
-// Starts fetching a tensor map into the SM's descriptor cache, so that the first TMA copy through it
-// does not wait for that fetch; `map` is a kernel parameter (generic address).
-__device__ __forceinline__ void tg_prefetch_tensor_map(const tg_tensor_map* map) {
-  asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<tg_u64>(map)) : "memory");
-}
-
 // Loads the box at coordinates (c0, c1) (innermost first) into shared memory; completion is
 // signalled on `bar` as transaction bytes.
 __device__ __forceinline__ void tg_tma_load_2d(void* smem_dst, const tg_tensor_map* map, int c0, int c1, tg_u64* bar) {

@@ -82,11 +82,6 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
   [[maybe_unused]] float* stage_scales = reinterpret_cast<float*>(unit_tiles + 2 * STAGES);
 
   if (threadIdx.x == 0) {
-    // The descriptors' fetch overlaps the set-up below instead of delaying the first loads (and, in
-    // a CTA of one tile, the store).
-    tg_prefetch_tensor_map(&tmap_a);
-    tg_prefetch_tensor_map(&tmap_b);
-    if (TMA_STORE_C && prob.c_by_tma) tg_prefetch_tensor_map(&tmap_c);
 #pragma unroll 1
     for (int s = 0; s < STAGES; ++s) {
       // Filled by the TMA thread's boxes, and with block scales by the copies of the scale warp's

@@ -457,8 +457,7 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
                           // the SMs one. M or N of 32 or less: the small side is wgmma's N, in 64-row
                           // tiles 256 deep (narrow_tiles_h100.csv); 128-row tiles at widths 8 and 16
                           // where they take fewer rounds on as many SMs (narrow_rows_h100.csv: 28672
-                          // rows, 2 rounds on 112 SMs against 4, in pairs over those two rounds;
-                          // 57344, 112 SMs against 128, stay; 14336, one round, alone).
+                          // rows, 2 rounds on 112 SMs against 4, in pairs; 57344, 112 against 128, stay).
                           Expect{4096, 128, 4096, Layout::TN, TileShape{64, 128, 64}, 2},
                           // Long K: 64x128 pairs where 128x128 units would be cut into 12 in-step
                           // pieces or more (256x256x32768: 33; 384x384x32768 alone: 14), else 128x128

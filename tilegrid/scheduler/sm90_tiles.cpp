@@ -256,8 +256,8 @@ std::optional<std::string> fitOneWaveSm90(const MatmulProblem& user_problem, con
 // memory holds stages of the large operand almost alone: 64-row tiles (one consumer warpgroup, as
 // many units as the large side gives), 256 elements of K per stage (32 KiB of the large operand, half
 // the barrier round trips of 128 for the same bytes in flight) and no cluster (a multicast of the
-// small operand saves no bytes; 128-row tiles over two rounds or more are the exception below). Stream-K then cuts the units in step where they are few
-// (cutSmallProblemsInStep). A problem so cut is a chain per piece of start-up, a few K tiles and
+// small operand saves no bytes; 128-row tiles over two rounds or more are the exception below).
+// Stream-K then cuts the units in step where they are few (cutSmallProblemsInStep). A problem so cut is a chain per piece of start-up, a few K tiles and
 // one hand-over; where 256-deep pieces would leave SMs idle (1x1x100000: 97 pieces of 4 K tiles on
 // 132 SMs), 128-deep tiles give more pieces, and more SMs each reading less shorten every chain more
 // than deeper stages save. Measured against the tiles the other rules pick and against other K

@@ -129,6 +129,12 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
     // The producer's loop is instanced per traversal factor and cluster size the kernel holds, picked
     // once: a pick per unit left the tile index's instances competing for its few registers (ptxas
     // spilled). `fill(cluster, stage, kt, first, tile_m, tile_n, batch)` fills a stage once it is free.
+    // Waits until the ring's `iter`-th fill may start: its stage released since the fill before it.
+    // A fresh barrier counts as having completed the phase before its first: the first pass through
+    // the ring waits on parity 1 and does not block.
+    const auto wait_free = [&](int iter) TG_INLINE {
+      tg_mbarrier_wait(&empty[iter % STAGES], ((iter / STAGES) & 1) ^ 1);
+    };
     const auto produce = [&](auto factor, auto cluster, auto fill) TG_INLINE {
       int iter = 0;
 #pragma unroll 1
@@ -138,11 +144,8 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
         const int batch = unit / UNITS;
 #pragma unroll 1
         for (int kt = k_begin; kt < k_end; ++kt, ++iter) {
-          const int stage = iter % STAGES;
-          // A fresh barrier counts as having completed the phase before its first: the first
-          // pass through the ring waits on parity 1 and does not block.
-          tg_mbarrier_wait(&empty[stage], ((iter / STAGES) & 1) ^ 1);
-          fill(cluster, stage, kt, kt == k_begin, tile_m, tile_n, batch);
+          wait_free(iter);
+          fill(cluster, iter % STAGES, kt, kt == k_begin, tile_m, tile_n, batch);
         }
       }
       // In a cluster this CTA's boxes land in its peers' shared memory too, and their consumers
@@ -152,7 +155,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
       // their stages get from its consumers.
       if constexpr (decltype(cluster)::value > 1) {
 #pragma unroll 1
-        for (int i = iter; i < iter + STAGES; ++i) tg_mbarrier_wait(&empty[i % STAGES], ((i / STAGES) & 1) ^ 1);
+        for (int i = iter; i < iter + STAGES; ++i) wait_free(i);
       }
     };
     // One thread loads the operands' tiles by TMA.

@@ -34,7 +34,7 @@ codegen::KernelSource smallKernel(const std::string& name = "tg_test_scale") {
 // wgmma with descriptors computed from shared-memory addresses.
 codegen::KernelSource hopperKernel() {
   return {"tg_test_hopper",
-          codegen::deviceHelperSource({"mbarrier", "tma", "wgmma"}) +
+          codegen::deviceHelperSource({"mbarrier", "tma", "wgmma_desc", "wgmma"}) +
               R"(extern "C" __global__ void __launch_bounds__(128, 1) tg_test_hopper(const __grid_constant__ tg_tensor_map map, float* out) {
   extern __shared__ __align__(1024) unsigned char smem[];
   __shared__ tg_u64 bar;

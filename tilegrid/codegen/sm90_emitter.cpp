@@ -401,7 +401,7 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
   KernelSource source;
   source.kernel_name = config.kernelName();
   source.cuda = assembleKernel({kernelSummary(s),
-                                {"dtype", "work_split", "problem", "epilogue_ops", "mbarrier", "cp_async", "cluster", "tma", "tma_boxes", "wgmma",
+                                {"dtype", "work_split", "problem", "epilogue_ops", "mbarrier", "cp_async", "cluster", "tma", "tma_boxes", "wgmma_desc", "wgmma",
                                  "wgmma_shapes", "ldmatrix", "stmatrix", "stream_k", "block_scales"},
                                 emitMatmulIndexFunctions(s),
                                 &config,

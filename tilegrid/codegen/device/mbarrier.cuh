@@ -21,6 +21,22 @@ __device__ __forceinline__ void tg_mbarrier_arrive(tg_u64* bar) {
 }
 
 // Spins until the phase with parity `phase` has completed.
+// Whether the barrier has completed the phase of parity `phase`, asked once without waiting (with
+// the same acquire as a wait that returns).
+__device__ __forceinline__ bool tg_mbarrier_test(tg_u64* bar, tg_u32 phase) {
+  tg_u32 done;
+  asm volatile(
+      "{\n"
+      ".reg .pred p;\n"
+      "mbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+      "selp.u32 %0, 1, 0, p;\n"
+      "}\n"
+      : "=r"(done)
+      : "r"(tg_smem_addr(bar)), "r"(phase)
+      : "memory");
+  return done != 0;
+}
+
 __device__ __forceinline__ void tg_mbarrier_wait(tg_u64* bar, tg_u32 phase) {
   asm volatile(
       "{\n"

@@ -1,19 +1,5 @@
-// tilegrid device helpers: wgmma (sm_90a). Descriptors are computed from shared-memory addresses at
-// run time; NVRTC 13.0 was seen to crash on compile-time-constant descriptors.
+// tilegrid device helpers: wgmma (sm_90a): its fence, commit and wait, and the multiplies from descriptors.
 #pragma once
-
-// The 64-bit shared-memory matrix descriptor: start address, leading and stride byte offsets (each
-// >> 4, 14 bits), base offset (bits 49-51, 0 for pattern-aligned tiles) and layout type (bits 62-63:
-// 0 interleave, 1 128B, 2 64B, 3 32B).
-__device__ __forceinline__ tg_u64 tg_wgmma_desc(tg_u32 smem_addr, tg_u32 lbo_bytes, tg_u32 sbo_bytes,
-                                                tg_u32 layout_type) {
-  tg_u64 desc = 0;
-  desc |= static_cast<tg_u64>((smem_addr & 0x3FFFF) >> 4);
-  desc |= static_cast<tg_u64>((lbo_bytes & 0x3FFFF) >> 4) << 16;
-  desc |= static_cast<tg_u64>((sbo_bytes & 0x3FFFF) >> 4) << 32;
-  desc |= static_cast<tg_u64>(layout_type & 0x3) << 62;
-  return desc;
-}
 
 __device__ __forceinline__ void tg_wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void tg_wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }

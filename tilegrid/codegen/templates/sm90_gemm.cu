@@ -132,11 +132,11 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
     // Waits until the ring's `iter`-th fill may start: its stage released since the fill before it.
     // A fresh barrier counts as having completed the phase before its first: the first pass through
     // the ring waits on parity 1 and does not block.
-    const auto wait_free = [&](int iter) TG_INLINE {
+    const auto wait_free = [&](unsigned iter) TG_INLINE {
       tg_mbarrier_wait(&empty[iter % STAGES], ((iter / STAGES) & 1) ^ 1);
     };
     const auto produce = [&](auto factor, auto cluster, auto fill) TG_INLINE {
-      int iter = 0;
+      unsigned iter = 0;
 #pragma unroll 1
       for (int item = 0, unit, k_begin, k_end; tg_work_item(work, K_TILES, item, unit, k_begin, k_end); ++item) {
         int tile_m, tile_n;
@@ -155,7 +155,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
       // their stages get from its consumers.
       if constexpr (decltype(cluster)::value > 1) {
 #pragma unroll 1
-        for (int i = iter; i < iter + STAGES; ++i) wait_free(i);
+        for (unsigned i = iter; i < iter + STAGES; ++i) wait_free(i);
       }
     };
     // One thread loads the operands' tiles by TMA.
@@ -216,7 +216,12 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
     float acc[M_BLOCKS][WN / 2];
     // With block scales, a K tile's sum (block_scales.cuh); other kernels never touch it.
     [[maybe_unused]] float part[M_BLOCKS][WN / 2];
-    int iter = 0;
+    // Stages the warpgroup has passed through; unsigned, so that a stage and its phase are a plain
+    // remainder and quotient.
+    unsigned iter = 0;
+    // With block scales: whether the next stage had landed when the warpgroup last asked, before
+    // scaling a K tile's sum, so that the question's latency hides behind the scaling.
+    [[maybe_unused]] bool next_stage_landed = false;
     [[maybe_unused]] int epilogue_slabs = 0;  // slabs this warpgroup has stored: picks the buffer
 #pragma unroll 1
     for (int item = 0, unit, k_begin, k_end; tg_work_item(work, K_TILES, item, unit, k_begin, k_end); ++item) {
@@ -225,6 +230,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
       // other stores its tile. (Every unit exists and is whole in such kernels.)
       if (PINGPONG && item % CONSUMERS != consumer) {
         iter += k_end - k_begin;
+        next_stage_landed = false;
         continue;
       }
       // Ping-pong: a unit's main loop starts once the other warpgroup has waited on every stage of
@@ -237,7 +243,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
       // registers and time); a split-merge traversal's overhang units are skipped by both roles alike.
       int tile_m, tile_n;
       if constexpr (TILES_FROM_PRODUCER) {
-        const int first = iter % STAGES;
+        const unsigned first = iter % STAGES;
         tg_mbarrier_wait(&full[first], (iter / STAGES) & 1);
         tile_m = unit_tiles[2 * first];
         tile_n = unit_tiles[2 * first + 1];
@@ -301,8 +307,8 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
       // a branch between wgmmas makes ptxas wait for them.
       auto multiply_k_tile = [&](int kt, int steps, auto width) TG_INLINE {
         constexpr int TW = decltype(width)::value;
-        const int stage = iter % STAGES;
-        tg_mbarrier_wait(&full[stage], (iter / STAGES) & 1);
+        const unsigned stage = iter % STAGES;
+        if (!BLOCK_SCALES || !next_stage_landed) tg_mbarrier_wait(&full[stage], (iter / STAGES) & 1);
         // The block's scales, from the stage, as products of A's and B's (every warp releases the
         // stage after its reads: a release orders them before the producer's refill).
         [[maybe_unused]] tg_block_scales<M_BLOCKS> scales;
@@ -314,7 +320,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
         for (int kk = 0; kk < steps; ++kk) {
           tg_u64 desc_b;
           if constexpr (DESCRIPTOR_STEPS) {
-            desc_b = desc_b0 + static_cast<tg_u64>(stage * B::DESC_STAGE_STEP + kk * B::DESC_KK_STEP);
+            desc_b = tg_wgmma_desc_advance(desc_b0, stage * B::DESC_STAGE_STEP + kk * B::DESC_KK_STEP);
           } else {
             desc_b = tg_operand_desc<B>(smem_b_addr, tg_smem_b(0, kk * IK, stage));
           }
@@ -322,7 +328,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
           for (int mb = 0; mb < M_BLOCKS; ++mb) {
             tg_u64 desc_a;
             if constexpr (DESCRIPTOR_STEPS) {
-              desc_a = desc_a0[mb] + static_cast<tg_u64>(stage * A::DESC_STAGE_STEP + kk * A::DESC_KK_STEP);
+              desc_a = tg_wgmma_desc_advance(desc_a0[mb], stage * A::DESC_STAGE_STEP + kk * A::DESC_KK_STEP);
             } else {
               desc_a = tg_operand_desc<A>(smem_a_addr, tg_smem_a(tg_consumer_tile_row(consumer) + mb * 64, kk * IK, stage));
             }
@@ -340,6 +346,8 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
           // totals while the other consumer warpgroup's wgmmas keep the tensor cores busy.
           tg_wgmma_wait<0>();
           if (t % 32 == 0) tg_release_stage<CLUSTER_M>(&empty[stage], cluster_ctas());
+          // A landed stage stays so until this warpgroup releases it, whichever unit it serves.
+          next_stage_landed = tg_mbarrier_test(&full[(iter + 1) % STAGES], ((iter + 1) / STAGES) & 1);
 #pragma unroll
           for (int mb = 0; mb < M_BLOCKS; ++mb) {
             tg_promote_block(tg_leading<TW / 2>(acc[mb]), tg_leading<TW / 2>(part[mb]), scales.row[mb][0],

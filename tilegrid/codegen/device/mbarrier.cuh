@@ -20,7 +20,6 @@ __device__ __forceinline__ void tg_mbarrier_arrive(tg_u64* bar) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(tg_smem_addr(bar)) : "memory");
 }
 
-// Spins until the phase with parity `phase` has completed.
 // Whether the barrier has completed the phase of parity `phase`, asked once without waiting (with
 // the same acquire as a wait that returns).
 __device__ __forceinline__ bool tg_mbarrier_test(tg_u64* bar, tg_u32 phase) {
@@ -37,6 +36,7 @@ __device__ __forceinline__ bool tg_mbarrier_test(tg_u64* bar, tg_u32 phase) {
   return done != 0;
 }
 
+// Spins until the phase with parity `phase` has completed.
 __device__ __forceinline__ void tg_mbarrier_wait(tg_u64* bar, tg_u32 phase) {
   asm volatile(
       "{\n"

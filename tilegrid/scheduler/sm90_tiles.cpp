@@ -257,10 +257,10 @@ std::optional<std::string> fitOneWaveSm90(const MatmulProblem& user_problem, con
 // many units as the large side gives), 256 elements of K per stage (32 KiB of the large operand, half
 // the barrier round trips of 128 for the same bytes in flight) and no cluster (a multicast of the
 // small operand saves no bytes; 128-row tiles over two rounds or more are the exception below).
-// Stream-K then cuts the units in step where they are few (cutSmallProblemsInStep). A problem so cut is a chain per piece of start-up, a few K tiles and
-// one hand-over; where 256-deep pieces would leave SMs idle (1x1x100000: 97 pieces of 4 K tiles on
-// 132 SMs), 128-deep tiles give more pieces, and more SMs each reading less shorten every chain more
-// than deeper stages save. Measured against the tiles the other rules pick and against other K
+// Stream-K then cuts the units in step where they are few (cutSmallProblemsInStep). A problem so
+// cut is a chain per piece of start-up, a few K tiles and one hand-over; where 256-deep pieces would
+// leave SMs idle (1x1x100000: 97 pieces of 4 K tiles on 132 SMs), 128-deep tiles give more pieces,
+// and more SMs each reading less shorten every chain more than deeper stages save. Measured against the tiles the other rules pick and against other K
 // depths and stage counts: docs/results/narrow_tiles_h100.csv, held by
 // tests/unit/tile_dataset_test.cpp. Over half a wgmma's rows the waste is under half, and 64-row
 // tiles of C's orientation read the same bytes of the large operand as the narrow tile: the dataset's

@@ -222,6 +222,11 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
     // With block scales: whether the next stage had landed when the warpgroup last asked, before
     // scaling a K tile's sum, so that the question's latency hides behind the scaling.
     [[maybe_unused]] bool next_stage_landed = false;
+    // The ring's `i`-th stage: waited on until its tiles have landed, or asked once whether they have.
+    const auto wait_landed = [&](unsigned i) TG_INLINE { tg_mbarrier_wait(&full[i % STAGES], (i / STAGES) & 1); };
+    [[maybe_unused]] const auto has_landed = [&](unsigned i) TG_INLINE {
+      return tg_mbarrier_test(&full[i % STAGES], (i / STAGES) & 1);
+    };
     [[maybe_unused]] int epilogue_slabs = 0;  // slabs this warpgroup has stored: picks the buffer
 #pragma unroll 1
     for (int item = 0, unit, k_begin, k_end; tg_work_item(work, K_TILES, item, unit, k_begin, k_end); ++item) {
@@ -244,7 +249,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
       int tile_m, tile_n;
       if constexpr (TILES_FROM_PRODUCER) {
         const unsigned first = iter % STAGES;
-        tg_mbarrier_wait(&full[first], (iter / STAGES) & 1);
+        wait_landed(iter);
         tile_m = unit_tiles[2 * first];
         tile_n = unit_tiles[2 * first + 1];
         // The producer writes a later unit's tile here once the warpgroup's first thread releases the
@@ -308,7 +313,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
       auto multiply_k_tile = [&](int kt, int steps, auto width) TG_INLINE {
         constexpr int TW = decltype(width)::value;
         const unsigned stage = iter % STAGES;
-        if (!BLOCK_SCALES || !next_stage_landed) tg_mbarrier_wait(&full[stage], (iter / STAGES) & 1);
+        if (!BLOCK_SCALES || !next_stage_landed) wait_landed(iter);
         // The block's scales, from the stage, as products of A's and B's (every warp releases the
         // stage after its reads: a release orders them before the producer's refill).
         [[maybe_unused]] tg_block_scales<M_BLOCKS> scales;
@@ -347,7 +352,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
           tg_wgmma_wait<0>();
           if (t % 32 == 0) tg_release_stage<CLUSTER_M>(&empty[stage], cluster_ctas());
           // A landed stage stays so until this warpgroup releases it, whichever unit it serves.
-          next_stage_landed = tg_mbarrier_test(&full[(iter + 1) % STAGES], ((iter + 1) / STAGES) & 1);
+          next_stage_landed = has_landed(iter + 1);
 #pragma unroll
           for (int mb = 0; mb < M_BLOCKS; ++mb) {
             tg_promote_block(tg_leading<TW / 2>(acc[mb]), tg_leading<TW / 2>(part[mb]), scales.row[mb][0],

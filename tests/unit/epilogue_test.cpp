@@ -2,6 +2,7 @@
 // identity, the printed device function, plan's report, launch-argument checks).
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 
 #include "tilegrid/codegen/emit.h"
@@ -135,10 +136,39 @@ TEST(EpilogueIr, ThePrintedFunctionHasAStatementPerLiveNode) {
   const std::string text = codegen::printEpilogueFunction(problemWith("relu(alpha * acc + bias[m]); aux = alpha * acc"));
   EXPECT_NE(text.find("const float e1 = ep.alpha;"), std::string::npos) << text;
   EXPECT_NE(text.find("const float e2 = e1 * e0;"), std::string::npos) << text;
-  EXPECT_NE(text.find("tg_ep_vector<tg_bias_t>(ep, m, batch)"), std::string::npos) << text;
+  EXPECT_NE(text.find("const float e3 = in.bias;"), std::string::npos) << text;
   EXPECT_NE(text.find("tg_relu(e4)"), std::string::npos) << text;
   EXPECT_NE(text.find("aux = e2;"), std::string::npos) << text;
   EXPECT_NE(text.find("return e5;"), std::string::npos) << text;
+}
+
+// The printed function takes the vectors' elements read (in.bias, in.scale_a, in.scale_b); the
+// configuration says where each runs, so that the kernel reads each element once for the values
+// using it: along m (1), along n (2), or the tensor's one value (3).
+TEST(EpilogueIr, TheConfigurationSaysWhereEachVectorRuns) {
+  const auto device = scheduler::DeviceSpec::preset("sm_90");
+  const auto config_of = [&](scheduler::MatmulProblem p) {
+    const std::string cuda = codegen::emit(scheduler::schedule(p, device)).cuda;
+    const auto value = [&](const std::string& name) {
+      const size_t at = cuda.find("constexpr int " + name + " = ");
+      EXPECT_NE(at, std::string::npos) << name;
+      return at == std::string::npos ? -1 : std::stoi(cuda.substr(at + name.size() + 17));
+    };
+    return std::array<int, 3>{value("EPILOGUE_BIAS_AXIS"), value("EPILOGUE_SCALE_A_AXIS"), value("EPILOGUE_SCALE_B_AXIS")};
+  };
+  EXPECT_EQ(config_of(problemWith("acc")), (std::array<int, 3>{0, 0, 0}));
+  EXPECT_EQ(config_of(problemWith("relu(acc + bias[m])")), (std::array<int, 3>{1, 0, 0}));
+  EXPECT_EQ(config_of(problemWith("acc + bias[n]")), (std::array<int, 3>{2, 0, 0}));
+  scheduler::MatmulProblem fp8 = problemWith("acc + bias[n]", 1024, 1024, 1024);
+  fp8.a_dtype = fp8.b_dtype = scheduler::DType::E4M3;
+  fp8.scale = scheduler::ScaleMode::Tensor;
+  EXPECT_EQ(config_of(fp8.validate()), (std::array<int, 3>{2, 3, 3}));
+  fp8.scale = scheduler::ScaleMode::Row;
+  fp8.epilogue = Epilogue::parse("acc * scale_a * scale_b");
+  EXPECT_EQ(config_of(fp8.validate()), (std::array<int, 3>{0, 1, 2}));
+  const std::string text = codegen::printEpilogueFunction(fp8);
+  EXPECT_NE(text.find("in.scale_a"), std::string::npos) << text;
+  EXPECT_NE(text.find("in.scale_b"), std::string::npos) << text;
 }
 
 TEST(EpilogueIr, PlanReportsTheOperandsAndTheirCost) {

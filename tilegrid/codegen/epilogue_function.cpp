@@ -23,7 +23,6 @@ std::string floatLiteral(double v) {
 // The right-hand side of node i's statement, its operands named e<index>.
 std::string expression(const scheduler::MatmulProblem& p, int i) {
   const ir::Epilogue& e = p.epilogue;
-  const bool row_scales = p.scale == scheduler::ScaleMode::Row;
   const ir::EpNode& n = e.nodes()[i];
   const std::string a = fmt::format("e{}", n.a), b = fmt::format("e{}", n.b);
   switch (n.op) {
@@ -31,12 +30,15 @@ std::string expression(const scheduler::MatmulProblem& p, int i) {
     case EpOp::Alpha: return "ep.alpha";
     case EpOp::Beta: return "ep.beta";
     case EpOp::Constant: return floatLiteral(n.value);
-    case EpOp::BiasM: return "tg_ep_vector<tg_bias_t>(ep, m, batch)";
-    case EpOp::BiasN: return "tg_ep_vector<tg_bias_t>(ep, n, batch)";
+    // The operands in memory come read (tg_ep_inputs): where each lies is the configuration's
+    // (EPILOGUE_BIAS_AXIS, EPILOGUE_SCALE_*_AXIS), and the caller reads each element once for all the
+    // values that use it.
+    case EpOp::BiasM:
+    case EpOp::BiasN: return "in.bias";
     case EpOp::C: return "in.c";
     case EpOp::Residual: return "in.residual";
-    case EpOp::ScaleA: return row_scales ? "tg_ep_scale(ep.scale_a, ep.batch_stride_scale_a, m, batch)" : "tg_ep_scale(ep.scale_a, 0, 0, 0)";
-    case EpOp::ScaleB: return row_scales ? "tg_ep_scale(ep.scale_b, ep.batch_stride_scale_b, n, batch)" : "tg_ep_scale(ep.scale_b, 0, 0, 0)";
+    case EpOp::ScaleA: return "in.scale_a";
+    case EpOp::ScaleB: return "in.scale_b";
     case EpOp::Neg: return "-" + a;
     case EpOp::Relu: return "tg_relu(" + a + ")";
     case EpOp::Gelu: return "tg_gelu(" + a + ")";
@@ -58,6 +60,13 @@ std::string expression(const scheduler::MatmulProblem& p, int i) {
   return "";
 }
 
+// Where the epilogue's scale leaf `op` runs, as the device's TG_VECTOR_*: along the operand's rows
+// (`along`: 1 m, 2 n) with row scales, one value with tensor scales, or 0 where it is not read.
+int scaleAxis(const scheduler::MatmulProblem& p, EpOp op, int along) {
+  if (!p.epilogueUses(op)) return 0;
+  return p.scale == scheduler::ScaleMode::Row ? along : 3;
+}
+
 }  // namespace
 
 std::string printEpilogueFunction(const scheduler::MatmulProblem& problem) {
@@ -65,7 +74,7 @@ std::string printEpilogueFunction(const scheduler::MatmulProblem& problem) {
   std::string out = "// ---- epilogue, printed from its IR: " + e.toString() + " ----\n";
   out +=
       "// The value stored at (m, n) of batch entry `batch` (the caller's C), from the computed `acc` and the\n"
-      "// matrices' elements there (`in`, read by the caller: tg_ep_load_inputs), and the auxiliary output's\n"
+      "// operands' elements there (`in`, read by the caller: tg_ep_load_inputs), and the auxiliary output's\n"
       "// value there (EPILOGUE_AUX). Callers pass coordinates inside C, clamped where the element lies\n"
       "// outside: reads never branch, so that a slab's reads are all in flight at once.\n";
   out +=
@@ -89,6 +98,10 @@ void addEpilogueConfig(const scheduler::MatmulProblem& p, ConfigBlock& config) {
   config.flag("HAS_EPILOGUE", !p.epilogue.isIdentity(), "each value passes through tg_epilogue_value before it is stored")
       .value("EPILOGUE_BIAS_AXIS", p.epilogueUses(EpOp::BiasM) ? 1 : p.epilogueUses(EpOp::BiasN) ? 2 : 0,
              "the epilogue's bias vector runs along m (1) or n (2), or there is none (0)")
+      .value("EPILOGUE_SCALE_A_AXIS", scaleAxis(p, EpOp::ScaleA, /*along=*/1),
+             "A's scales: one per row along m (1), the tensor's one (3), or none (0)")
+      .value("EPILOGUE_SCALE_B_AXIS", scaleAxis(p, EpOp::ScaleB, /*along=*/2),
+             "B's scales: one per column along n (2), the tensor's one (3), or none (0)")
       .flag("EPILOGUE_AUX", p.hasAux(), "the epilogue stores an auxiliary output")
       .flag("EPILOGUE_READS_C", p.epilogueUses(EpOp::C))
       .flag("EPILOGUE_READS_RESIDUAL", p.epilogueUses(EpOp::Residual));

@@ -1,9 +1,9 @@
 #pragma once
 // The kernel's fused epilogue, printed from the problem's ir::Epilogue: a device function
-// tg_epilogue_value(acc, m, n, batch, ep, aux) that returns the value stored at (m, n) (the caller's
-// coordinates) and sets the auxiliary output's value, one statement per IR node with
-// the operations of codegen/device/epilogue_ops.cuh. The operands' element types go into the
-// configuration block.
+// tg_epilogue_value(acc, m, n, batch, ep, in, aux) that returns the value stored at (m, n) (the caller's
+// coordinates) from its operands in memory, read by the caller (`in`), and sets the auxiliary output's
+// value, one statement per IR node with the operations of codegen/device/epilogue_ops.cuh. The
+// operands' element types, and where each vector operand runs, go into the configuration block.
 #include <string>
 
 #include "tilegrid/codegen/config_block.h"

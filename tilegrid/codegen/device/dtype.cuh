@@ -23,6 +23,7 @@ struct tg_dtype<__nv_bfloat16> {
   static __device__ __forceinline__ __nv_bfloat16 from_float(float v) { return __float2bfloat16_rn(v); }
   static __device__ __forceinline__ float to_float(__nv_bfloat16 v) { return __bfloat162float(v); }
   static __device__ __forceinline__ pair from_floats(float v0, float v1) { return __floats2bfloat162_rn(v0, v1); }
+  static __device__ __forceinline__ void to_floats(pair p, float& v0, float& v1) { v0 = __low2float(p), v1 = __high2float(p); }
 };
 
 template <>
@@ -32,6 +33,7 @@ struct tg_dtype<__half> {
   static __device__ __forceinline__ __half from_float(float v) { return __float2half_rn(v); }
   static __device__ __forceinline__ float to_float(__half v) { return __half2float(v); }
   static __device__ __forceinline__ pair from_floats(float v0, float v1) { return __floats2half2_rn(v0, v1); }
+  static __device__ __forceinline__ void to_floats(pair p, float& v0, float& v1) { v0 = __low2float(p), v1 = __high2float(p); }
 };
 
 template <>
@@ -41,6 +43,7 @@ struct tg_dtype<float> {
   static __device__ __forceinline__ float from_float(float v) { return v; }
   static __device__ __forceinline__ float to_float(float v) { return v; }
   static __device__ __forceinline__ pair from_floats(float v0, float v1) { return make_float2(v0, v1); }
+  static __device__ __forceinline__ void to_floats(pair p, float& v0, float& v1) { v0 = p.x, v1 = p.y; }
 };
 
 // Stores fp32 values v0 and v1 as two adjacent elements of type T at `dst` (aligned for the pair).

@@ -33,11 +33,20 @@ __device__ __forceinline__ float tg_erf(float x) {
   const float erfc = t * tg_exp(fmaf(-z, z, p));
   return copysignf(1.f - erfc, x);
 }
-// x * Phi(x), Phi the standard normal CDF.
-__device__ __forceinline__ float tg_gelu(float x) { return 0.5f * x * (1.f + tg_erf(x * 0.70710678118654752f)); }
-// The tanh approximation: 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))).
+// x * Phi(x), Phi the standard normal CDF, as h + h erf(x / sqrt(2)) with h = x / 2: the last step
+// one fma.
+__device__ __forceinline__ float tg_gelu(float x) {
+  const float h = 0.5f * x;
+  return fmaf(h, tg_erf(x * 0.70710678118654752f), h);
+}
+// The tanh approximation: 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))), with the polynomial as
+// x (c0 + c1 x^2) and the outer product as h + h tanh(.): five fp32 instructions and the tanh,
+// where the formula as written takes eight. The epilogue issues them for every element of a tile
+// while the tensor cores wait (the cooperative kernel's epilogue), so each one costs.
 __device__ __forceinline__ float tg_gelu_tanh(float x) {
-  return 0.5f * x * (1.f + tg_tanh(0.79788456080286536f * (x + 0.044715f * x * x * x)));
+  constexpr float c0 = 0.79788456080286536f, c1 = 0.79788456080286536f * 0.044715f;
+  const float h = 0.5f * x;
+  return fmaf(h, tg_tanh(x * fmaf(c1, x * x, c0)), h);
 }
 __device__ __forceinline__ float tg_sigmoid(float x) { return __fdividef(1.f, 1.f + tg_exp(-x)); }
 __device__ __forceinline__ float tg_silu(float x) { return x * tg_sigmoid(x); }
@@ -67,12 +76,19 @@ __device__ __forceinline__ float tg_ep_matrix(const void* base, long long ld, lo
   return tg_dtype<T>::to_float(__ldg(static_cast<const T*>(base) + batch * batch_stride + m * ld + n));
 }
 
-// The matrices' elements at one (m, n), as tg_epilogue_value takes them: read there by
-// tg_ep_load_inputs (fused_epilogue.cuh), or by a caller that reads several elements in one access
-// (tg_load_row_piece).
+// The operands tg_epilogue_value reads from memory at one (m, n): the matrices' elements and the
+// vectors' (bias, row or column scales, or a tensor's one scale). Read there by tg_ep_load_inputs
+// (fused_epilogue.cuh), or by a caller that reads several elements in one access and each vector
+// element once for all the elements that use it (tg_load_row_piece, tg_slab_vectors).
 struct tg_ep_inputs {
   float c, residual;
+  float bias, scale_a, scale_b;
 };
+
+// Where an epilogue vector runs: along m (rows), along n (columns), or one value for the whole
+// tensor (tensor scales); none where the epilogue has no such vector. The configuration gives each
+// vector's (EPILOGUE_*_AXIS) in the caller's terms.
+enum : int { TG_VECTOR_NONE = 0, TG_VECTOR_M = 1, TG_VECTOR_N = 2, TG_VECTOR_ONE = 3 };
 
 template <typename T>
 __device__ __forceinline__ void tg_ep_store_aux(const tg_epilogue_args& ep, int m, int n, int batch, float v) {

@@ -8,15 +8,54 @@ static_assert(tg_config::HAS_EPILOGUE || (!tg_config::EPILOGUE_AUX && tg_config:
                                           !tg_config::EPILOGUE_READS_C && !tg_config::EPILOGUE_READS_RESIDUAL),
               "the identity epilogue reads and writes nothing");
 
-// The matrices' elements at (m, n), each read on its own.
-__device__ __forceinline__ tg_ep_inputs tg_ep_load_inputs(const tg_epilogue_args& ep, int m, int n, int batch) {
-  tg_ep_inputs in{0.f, 0.f};
+static_assert(tg_config::EPILOGUE_SCALE_A_AXIS == TG_VECTOR_NONE || tg_config::EPILOGUE_SCALE_A_AXIS == TG_VECTOR_M ||
+                  tg_config::EPILOGUE_SCALE_A_AXIS == TG_VECTOR_ONE,
+              "A's scales run along m or are one value");
+static_assert(tg_config::EPILOGUE_SCALE_B_AXIS == TG_VECTOR_NONE || tg_config::EPILOGUE_SCALE_B_AXIS == TG_VECTOR_N ||
+                  tg_config::EPILOGUE_SCALE_B_AXIS == TG_VECTOR_ONE,
+              "B's scales run along n or are one value");
+
+// The matrices' elements at (m, n) into `in`, each read on its own.
+__device__ __forceinline__ void tg_ep_load_matrices(tg_ep_inputs& in, const tg_epilogue_args& ep, int m, int n,
+                                                    int batch) {
   if constexpr (tg_config::EPILOGUE_READS_C) {
     in.c = tg_ep_matrix<tg_c_in_t>(ep.c, ep.ld_c, ep.batch_stride_c, m, n, batch);
   }
   if constexpr (tg_config::EPILOGUE_READS_RESIDUAL) {
     in.residual = tg_ep_matrix<tg_residual_t>(ep.residual, ep.ld_residual, ep.batch_stride_residual, m, n, batch);
   }
+}
+
+// A scale vector's element at (m, n): its row's or column's (`Axis`), or the tensor's one.
+template <int Axis>
+__device__ __forceinline__ float tg_ep_scale_at(const float* scale, long long batch_stride, int m, int n, int batch) {
+  if constexpr (Axis == TG_VECTOR_ONE) {
+    return tg_ep_scale(scale, 0, 0, 0);
+  } else {
+    return tg_ep_scale(scale, batch_stride, Axis == TG_VECTOR_M ? m : n, batch);
+  }
+}
+
+// The vectors' elements at (m, n) into `in`, each read on its own.
+__device__ __forceinline__ void tg_ep_load_vectors(tg_ep_inputs& in, const tg_epilogue_args& ep, int m, int n,
+                                                   int batch) {
+  using namespace tg_config;
+  if constexpr (EPILOGUE_BIAS_AXIS != TG_VECTOR_NONE) {
+    in.bias = tg_ep_vector<tg_bias_t>(ep, EPILOGUE_BIAS_AXIS == TG_VECTOR_M ? m : n, batch);
+  }
+  if constexpr (EPILOGUE_SCALE_A_AXIS != TG_VECTOR_NONE) {
+    in.scale_a = tg_ep_scale_at<EPILOGUE_SCALE_A_AXIS>(ep.scale_a, ep.batch_stride_scale_a, m, n, batch);
+  }
+  if constexpr (EPILOGUE_SCALE_B_AXIS != TG_VECTOR_NONE) {
+    in.scale_b = tg_ep_scale_at<EPILOGUE_SCALE_B_AXIS>(ep.scale_b, ep.batch_stride_scale_b, m, n, batch);
+  }
+}
+
+// Every operand's element at (m, n), each read on its own.
+__device__ __forceinline__ tg_ep_inputs tg_ep_load_inputs(const tg_epilogue_args& ep, int m, int n, int batch) {
+  tg_ep_inputs in{};
+  tg_ep_load_matrices(in, ep, m, n, batch);
+  tg_ep_load_vectors(in, ep, m, n, batch);
   return in;
 }
 
@@ -27,8 +66,9 @@ __device__ __forceinline__ tg_ep_inputs tg_ep_load_inputs(const tg_epilogue_args
 // caller applies this to one after another are in flight together.
 // With StoreAux false, the auxiliary output's pair is packed into *aux_pair instead (2-byte aux types
 // only), for a caller that stores several pairs together (tg_store_aux_rows). `inputs`, where given,
-// holds the pair's matrix elements, read by the caller (tg_load_row_piece); otherwise they are read here.
-template <bool Transposed, bool StoreAux = true>
+// holds the pair's operands that the caller read: the matrices' elements where MatricesGiven
+// (tg_load_row_piece), the vectors' where VectorsGiven (tg_slab_vectors); the others are read here.
+template <bool Transposed, bool StoreAux = true, bool MatricesGiven = false, bool VectorsGiven = false>
 __device__ __forceinline__ void tg_epilogue_pair(float& v0, float& v1, const tg_epilogue_args& ep, int m, int n, int M,
                                                  int N, int batch, tg_u32* aux_pair = nullptr,
                                                  const tg_ep_inputs* inputs = nullptr) {
@@ -37,7 +77,11 @@ __device__ __forceinline__ void tg_epilogue_pair(float& v0, float& v1, const tg_
     const int mc = min(m, M - 1), n0c = min(n, N - 1), n1c = min(n + 1, N - 1);
     float aux0, aux1;
     const auto inputs_at = [&](int e, int mm, int nn) {
-      return inputs ? inputs[e] : Transposed ? tg_ep_load_inputs(ep, nn, mm, batch) : tg_ep_load_inputs(ep, mm, nn, batch);
+      tg_ep_inputs in = MatricesGiven || VectorsGiven ? inputs[e] : tg_ep_inputs{};
+      const int cm = Transposed ? nn : mm, cn = Transposed ? mm : nn;  // the caller's coordinates
+      if constexpr (!MatricesGiven) tg_ep_load_matrices(in, ep, cm, cn, batch);
+      if constexpr (!VectorsGiven) tg_ep_load_vectors(in, ep, cm, cn, batch);
+      return in;
     };
     v0 = Transposed ? tg_epilogue_value(v0, n0c, mc, batch, ep, inputs_at(0, mc, n0c), aux0)
                     : tg_epilogue_value(v0, mc, n0c, batch, ep, inputs_at(0, mc, n0c), aux0);
@@ -157,13 +201,13 @@ __device__ __forceinline__ constexpr bool tg_inputs_by_rows() {
   }
 }
 
-// The inputs of pair `b` of the quad's pieces (tg_load_row_piece, after tg_quad_transpose), unpacked for tg_epilogue_pair.
+// The matrices' elements of pair `b` of the quad's pieces (tg_load_row_piece, after tg_quad_transpose),
+// unpacked into `in` for tg_epilogue_pair.
 __device__ __forceinline__ void tg_unpack_inputs(const tg_u32 (&c)[4], const tg_u32 (&residual)[4], int b,
                                                  tg_ep_inputs (&in)[2]) {
   using namespace tg_config;
 #pragma unroll
   for (int e = 0; e < 2; ++e) {
-    in[e] = tg_ep_inputs{0.f, 0.f};
     if constexpr (EPILOGUE_READS_C) {
       const unsigned short h = static_cast<unsigned short>(c[b] >> (16 * e));
       in[e].c = tg_dtype<tg_c_in_t>::to_float(*reinterpret_cast<const tg_c_in_t*>(&h));

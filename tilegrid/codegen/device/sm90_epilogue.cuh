@@ -62,12 +62,94 @@ struct tg_tile_place {
 // The values stored at (row, col) and (row, col + 1) of the tile (tg_epilogue_pair), applied as a slab
 // is filled, so that its reads and special functions stay beside the slab's stores, a slab's operands
 // in registers at a time (applied over a whole tile at once, the largest tiles spilled).
-template <typename Ep, bool StoreAux = true>
+template <typename Ep, bool StoreAux = true, bool MatricesGiven = false, bool VectorsGiven = false>
 __device__ __forceinline__ void tg_tile_epilogue_pair(float& v0, float& v1, const tg_tile_place& at, int row, int col,
                                                       tg_u32* aux_pair = nullptr, const tg_ep_inputs* inputs = nullptr) {
-  tg_epilogue_pair<Ep::TRANSPOSED, StoreAux>(v0, v1, at.prob->epilogue, at.m0 + row, at.n0 + col, at.M, at.N, at.batch,
-                                             aux_pair, inputs);
+  tg_epilogue_pair<Ep::TRANSPOSED, StoreAux, MatricesGiven, VectorsGiven>(
+      v0, v1, at.prob->epilogue, at.m0 + row, at.n0 + col, at.M, at.N, at.batch, aux_pair, inputs);
 }
+
+// One epilogue vector (elements of T from `base`, the batch entry's) at a lane's elements of a slab of
+// Blocks 8-column blocks and MBlocks 64-row blocks. `Axis` says where it runs in the kernel's terms
+// (TG_VECTOR_*): along its columns the lane's pair of columns in each block (col + 8 p and + 1), in one
+// access where the lane's every pair lies inside and is aligned for it; along its rows the lane's two
+// rows of each row block (row + 64 mb and + 8); or the tensor's one value. Read per element instead,
+// a column's value was read once for each of the lane's rows, and a tensor's value for every element.
+template <typename T, int Axis, int Blocks, int MBlocks>
+struct tg_lane_vector {
+  float v[Axis == TG_VECTOR_N ? Blocks : Axis == TG_VECTOR_M ? MBlocks : 1][2];
+
+  __device__ __forceinline__ void read(const T* base, int row, int col, int M, int N) {
+    if constexpr (Axis == TG_VECTOR_N) {
+      using pair = typename tg_dtype<T>::pair;
+      if (col + 8 * (Blocks - 1) + 1 < N && reinterpret_cast<unsigned long long>(base + col) % sizeof(pair) == 0) {
+#pragma unroll
+        for (int p = 0; p < Blocks; ++p) tg_dtype<T>::to_floats(__ldg(reinterpret_cast<const pair*>(base + col + 8 * p)), v[p][0], v[p][1]);
+      } else {
+#pragma unroll
+        for (int p = 0; p < Blocks; ++p) {
+#pragma unroll
+          for (int e = 0; e < 2; ++e) v[p][e] = tg_dtype<T>::to_float(__ldg(base + min(col + 8 * p + e, N - 1)));
+        }
+      }
+    } else if constexpr (Axis == TG_VECTOR_M) {
+#pragma unroll
+      for (int mb = 0; mb < MBlocks; ++mb) {
+#pragma unroll
+        for (int h = 0; h < 2; ++h) v[mb][h] = tg_dtype<T>::to_float(__ldg(base + min(row + 64 * mb + 8 * h, M - 1)));
+      }
+    } else if constexpr (Axis == TG_VECTOR_ONE) {
+      v[0][0] = tg_dtype<T>::to_float(__ldg(base));
+    }
+  }
+  // The value at element e of the lane's pair in column block p, row block mb, row half h.
+  __device__ __forceinline__ float at(int p, int mb, int h, int e) const {
+    return Axis == TG_VECTOR_N ? v[p][e] : Axis == TG_VECTOR_M ? v[mb][h] : v[0][0];
+  }
+};
+
+// The kernel's axis of a vector running along the caller's `axis`: the other one where the kernel
+// computes C^T.
+template <bool Transposed>
+__device__ __forceinline__ constexpr int tg_kernel_axis(int axis) {
+  return !Transposed || axis == TG_VECTOR_NONE || axis == TG_VECTOR_ONE ? axis
+         : axis == TG_VECTOR_M                                         ? TG_VECTOR_N
+                                                                       : TG_VECTOR_M;
+}
+
+// Whether the fused epilogue reads vectors (a bias, A's or B's scales), which the slab fills take
+// read (tg_slab_vectors).
+constexpr bool tg_epilogue_reads_vectors =
+    tg_config::HAS_EPILOGUE &&
+    (tg_config::EPILOGUE_BIAS_AXIS != TG_VECTOR_NONE || tg_config::EPILOGUE_SCALE_A_AXIS != TG_VECTOR_NONE ||
+     tg_config::EPILOGUE_SCALE_B_AXIS != TG_VECTOR_NONE);
+
+// The epilogue's vectors (bias, A's and B's scales) at a lane's elements of a slab of a warpgroup's
+// rows: the lane's first element of the slab is (row, col) in the kernel's terms, in the tile at `at`.
+template <bool Transposed, int Blocks, int MBlocks>
+struct tg_slab_vectors {
+  tg_lane_vector<tg_bias_t, tg_kernel_axis<Transposed>(tg_config::EPILOGUE_BIAS_AXIS), Blocks, MBlocks> bias;
+  tg_lane_vector<float, tg_kernel_axis<Transposed>(tg_config::EPILOGUE_SCALE_A_AXIS), Blocks, MBlocks> scale_a;
+  tg_lane_vector<float, tg_kernel_axis<Transposed>(tg_config::EPILOGUE_SCALE_B_AXIS), Blocks, MBlocks> scale_b;
+
+  __device__ __forceinline__ void read(const tg_tile_place& at, int row, int col) {
+    using namespace tg_config;
+    const tg_epilogue_args& ep = at.prob->epilogue;
+    const auto entry = [&](int axis, long long batch_stride) { return axis == TG_VECTOR_ONE ? 0 : at.batch * batch_stride; };
+    bias.read(static_cast<const tg_bias_t*>(ep.bias) + entry(EPILOGUE_BIAS_AXIS, ep.batch_stride_bias), row, col, at.M, at.N);
+    scale_a.read(ep.scale_a + entry(EPILOGUE_SCALE_A_AXIS, ep.batch_stride_scale_a), row, col, at.M, at.N);
+    scale_b.read(ep.scale_b + entry(EPILOGUE_SCALE_B_AXIS, ep.batch_stride_scale_b), row, col, at.M, at.N);
+  }
+  // The values of the lane's pair in column block p, row block mb, row half h, into in[0] and in[1].
+  __device__ __forceinline__ void give(tg_ep_inputs (&in)[2], int p, int mb, int h) const {
+#pragma unroll
+    for (int e = 0; e < 2; ++e) {
+      in[e].bias = bias.at(p, mb, h, e);
+      in[e].scale_a = scale_a.at(p, mb, h, e);
+      in[e].scale_b = scale_b.at(p, mb, h, e);
+    }
+  }
+};
 
 // Writes 64-row block `mb` of the warpgroup's accumulators, columns [col0, col0 + SLAB_N) of its tile,
 // into slab buffer `buffer`. wgmma's accumulator layout: in every 8-column block j, thread (warp, lane)
@@ -79,11 +161,12 @@ __device__ __forceinline__ void tg_tile_epilogue_pair(float& v0, float& v1, cons
 // (the kernel's layout), C_SMEM_ELEMS 2-byte elements on: a constant past each C address, which
 // ptxas folds into the store as well (a pointer of its own cost the largest tiles a spill). CTma: the
 // input c lies in its own slab (after C's and aux's buffers), loaded by TMA: each lane reads its pairs
-// by ldmatrix at the offsets it stores C's at.
-template <typename Ep, bool AuxTma, bool CTma, int Regs>
+// by ldmatrix at the offsets it stores C's at. `vectors`: the epilogue's vectors at the lane's
+// elements of the slab (tg_slab_vectors), read ahead by the caller.
+template <typename Ep, bool AuxTma, bool CTma, int Regs, typename Vectors>
 __device__ __forceinline__ void tg_fill_slab_block(const float (&acc)[Regs], tg_out_t* smem_c, int mb, int col0,
                                                    int consumer, int warp, int lane, int buffer,
-                                                   const tg_tile_place& at) {
+                                                   const tg_tile_place& at, const Vectors& vectors) {
   using namespace tg_config;
   constexpr tg_c_tag<Ep> c;
   // The block's rows in the tile, for the epilogue.
@@ -116,6 +199,7 @@ __device__ __forceinline__ void tg_fill_slab_block(const float (&acc)[Regs], tg_
         }
       }
     }
+    constexpr bool VECTORS = tg_epilogue_reads_vectors;
     // A quarter of the store instructions of element pairs. Lane l addresses row l % 8 of block
     // l / 8 as stored: of the warp's rows when straight, of the block's columns when transposed.
 #pragma unroll
@@ -136,11 +220,12 @@ __device__ __forceinline__ void tg_fill_slab_block(const float (&acc)[Regs], tg_
       for (int b = 0; b < 4; ++b) {
         const int a = 4 * (col0 / 8 + j + b / 2) + 2 * (b % 2);
         float v0 = acc[a], v1 = acc[a + 1];
-        [[maybe_unused]] tg_ep_inputs inputs[2];
+        [[maybe_unused]] tg_ep_inputs inputs[2] = {};
         if constexpr (INPUTS_GIVEN) tg_unpack_inputs(c_pairs, residual_pairs, b, inputs);
-        tg_tile_epilogue_pair<Ep, !AUX_BY_ROWS>(v0, v1, at, tile_row + (b % 2) * 8,
-                                                col0 + (j + b / 2) * 8 + (lane % 4) * 2, &aux_pairs[b],
-                                                INPUTS_GIVEN ? inputs : nullptr);
+        if constexpr (VECTORS) vectors.give(inputs, j + b / 2, mb, b % 2);
+        tg_tile_epilogue_pair<Ep, !AUX_BY_ROWS, INPUTS_GIVEN, VECTORS>(v0, v1, at, tile_row + (b % 2) * 8,
+                                                                       col0 + (j + b / 2) * 8 + (lane % 4) * 2,
+                                                                       &aux_pairs[b], inputs);
         r[b] = tg_pack_pair<tg_out_t>(v0, v1);
       }
       if constexpr (AUX_BY_ROWS && !AuxTma) {
@@ -335,10 +420,24 @@ __device__ __forceinline__ void tg_epilogue(const float (&acc)[MBlocks][Regs], c
   if constexpr (CTma && !tg_c_loaded_ahead) {
     if (t == 0) tg_load_c_ahead<Ep, TileN>(smem, tile_m, tile_n, batch, consumer, slabs);
   }
+  // The epilogue's vectors at the lane's elements, a slab ahead: a slab's reads are in flight while
+  // the slab before it is filled and stored, rather than waited for between the slab's barrier and
+  // its first value. (Two sets in registers; the slab loop is unrolled.)
+  [[maybe_unused]] tg_slab_vectors<Ep::TRANSPOSED, SLAB_N / 8, MBlocks> vectors[2];
+  const auto read_vectors = [&](int slab) TG_INLINE {
+    if constexpr (tg_epilogue_reads_vectors) {
+      if (slab < SLABS) {
+        vectors[slab % 2].read(at, at.m0 + tg_consumer_tile_row(consumer) + warp * 16 + lane / 4,
+                               n0 + tg_slab_col0<TileN>(slab) + (lane % 4) * 2);
+      }
+    }
+  };
+  read_vectors(0);
 #pragma unroll
   for (int slab = 0; slab < SLABS; ++slab, ++slabs) {
     const int col0 = tg_slab_col0<TileN>(slab);
     const int buffer = slabs % 2;
+    read_vectors(slab + 1);
     if constexpr (ByTma) {
       // The stores issued from this buffer two slabs ago must have read it.
       if (t == 0) tg_tma_store_wait_read<1>();
@@ -346,7 +445,8 @@ __device__ __forceinline__ void tg_epilogue(const float (&acc)[MBlocks][Regs], c
       if constexpr (CTma) tg_mbarrier_wait(&smem.c_in_full[consumer * 2 + buffer], (slabs / 2) % 2);
 #pragma unroll
       for (int mb = 0; mb < MBlocks; ++mb) {
-        tg_fill_slab_block<Ep, AuxTma, CTma>(acc[mb], smem.c, mb, col0, consumer, warp, lane, buffer, at);
+        tg_fill_slab_block<Ep, AuxTma, CTma>(acc[mb], smem.c, mb, col0, consumer, warp, lane, buffer, at,
+                                             vectors[slab % 2]);
       }
       // Also orders the reads of c's buffer before the TMA load issued into it below.
       tg_fence_proxy_async();
@@ -365,7 +465,8 @@ __device__ __forceinline__ void tg_epilogue(const float (&acc)[MBlocks][Regs], c
     } else {
 #pragma unroll
       for (int mb = 0; mb < MBlocks; ++mb) {
-        tg_fill_slab_block<Ep, false, false>(acc[mb], smem.c, mb, col0, consumer, warp, lane, buffer, at);
+        tg_fill_slab_block<Ep, false, false>(acc[mb], smem.c, mb, col0, consumer, warp, lane, buffer, at,
+                                             vectors[slab % 2]);
       }
       tg_named_barrier_sync(1 + consumer, 128);
       tg_store_slab_direct<Ep>(C, smem.c, prob, M, N, batch, tile_m, n0, consumer, warp, lane, col0, buffer);

@@ -236,6 +236,74 @@ TEST(FusedEpilogue, InputCByTmaOrByTheThreadsAsItsRowsAllow) {
   }
 }
 
+// sm_90 slab fills read a lane's pair of bias columns in one access where the pair lies inside and
+// is aligned for it, else each element: a bias vector anywhere in its buffer (a pointer off 4 bytes,
+// batch entries an odd count apart, one vector for every entry), along n and along m, with C
+// computed straight and transposed (the bias then runs along the kernel's other axis), N odd so that
+// the last tile's pairs cross it. C against the epilogue on the host over cuBLAS's fp32 product.
+TEST(FusedEpilogue, BiasVectorsAnywhereInTheirBuffers) {
+  scheduler::DeviceSpec device;
+  if (auto why = findSm90Device(device, "sm_90a kernels")) GTEST_SKIP() << *why;
+  struct VectorLayout {
+    const char* what;
+    int64_t offset;       // elements past an aligned buffer
+    int64_t extra_stride;  // elements between entries past the length; -1: one vector for every entry
+  };
+  const VectorLayout layouts[] = {{"packed", 0, 0},
+                                  {"pointer 2 bytes off 4", 1, 0},
+                                  {"entries an odd count apart", 0, 1},
+                                  {"one vector for every entry", 0, -1}};
+  for (const char* text : {"gelu_tanh(acc + bias[n])", "relu(acc + bias[m])"}) {
+    for (const bool swap : {false, true}) {
+      scheduler::MatmulProblem p =
+          makeProblem(1000, 1031, 256, scheduler::Layout::TN, scheduler::DType::BF16, scheduler::DType::BF16, 2);
+      p.epilogue = ir::Epilogue::parse(text);
+      scheduler::ScheduleOverrides o;
+      o.swap_ab = swap;
+      const Gemm gemm(scheduler::schedule(p, device, o));
+      runtime::MatmulBuffers buffers(gemm.problem(), 17);
+      scheduler::MatmulProblem product = gemm.problem();
+      product.epilogue = {};
+      product.out_dtype = scheduler::DType::FP32;
+      runtime::DeviceBuffer prod(static_cast<size_t>(p.batch * p.m * p.n) * 4);
+      runtime::CublasGemm().run(product, buffers.a.ptr(), buffers.b.ptr(), prod.ptr(), nullptr);
+      runtime::synchronizeDevice();
+      const std::vector<float> acc = runtime::decode(prod.toHost<uint8_t>(), scheduler::DType::FP32);
+      const bool along_m = p.epilogueUses(ir::EpOp::BiasM);
+      const int64_t length = along_m ? p.m : p.n;
+      for (const VectorLayout& l : layouts) {
+        const int64_t stride = l.extra_stride < 0 ? 0 : length + l.extra_stride;
+        const auto elements = static_cast<size_t>(l.offset + stride * (p.batch - 1) + length);
+        runtime::DeviceBuffer bias(elements * 2 + 16);
+        runtime::fillRandomOnDevice(bias, scheduler::DType::BF16, elements, 23);
+        runtime::synchronizeDevice();
+        const std::vector<float> values = runtime::decode(bias.toHost<uint8_t>(), scheduler::DType::BF16);
+        EpilogueArgs args = buffers.epilogue.args;
+        args.bias = static_cast<char*>(ptr(bias)) + 2 * l.offset;
+        args.bias_batch_stride = stride;
+        runOnce(gemm, buffers, args);
+        std::vector<float> expected(acc.size());
+        for (int64_t b = 0; b < p.batch; ++b) {
+          for (int64_t m = 0; m < p.m; ++m) {
+            for (int64_t n = 0; n < p.n; ++n) {
+              const auto i = static_cast<size_t>((b * p.m + m) * p.n + n);
+              ir::EpLeaves leaves;
+              leaves.acc = acc[i];
+              leaves.bias = values[static_cast<size_t>(l.offset + b * stride + (along_m ? m : n))];
+              expected[i] = static_cast<float>(p.epilogue.evaluate(leaves));
+            }
+          }
+        }
+        const runtime::ErrorStats c =
+            runtime::compareOutputs(runtime::decode(buffers.c.toHost<uint8_t>(), p.out_dtype), expected, p.out_dtype);
+        EXPECT_TRUE(c.passed) << text << ", " << l.what << (swap ? ", C^T" : "") << " (" << gemm.source().kernel_name
+                              << "): C norm rel " << c.norm_rel << ", max rel " << c.max_rel << ", non-finite "
+                              << c.non_finite;
+      }
+    }
+  }
+}
+
 TEST(FusedEpilogue, MissingOrMisplacedOperandsAreRefusedBeforeTheLaunch) {
   scheduler::DeviceSpec device;
   if (auto why = findDevice(device)) GTEST_SKIP() << *why;

@@ -64,13 +64,14 @@ std::optional<ConsumerChoice> chooseShortKConsumersSm90(const MatmulProblem& pro
   return c;
 }
 
-ConsumerChoice modelConsumers(const EpilogueFeatures& f, int64_t k, double per_sm) {
+ConsumerChoice modelConsumers(const EpilogueFeatures& f, int64_t k, double per_sm, const ConsumerModelCosts& costs) {
   ConsumerChoice c;
-  c.epilogue = (kOutputByteCost * f.output_bytes + kAuxByteCost * f.aux_bytes + kAuxByTmaByteCost * f.aux_by_tma_bytes +
-                kMatrixByteCost * f.matrix_bytes + kMatrixByTmaByteCost * f.matrix_by_tma_bytes +
-                kSpecialFunctionCost * f.special_functions + kBiasCost * f.bias) /
+  c.epilogue = (costs.output_byte * f.output_bytes + costs.aux_byte * f.aux_bytes +
+                costs.aux_by_tma_byte * f.aux_by_tma_bytes + costs.matrix_byte * f.matrix_bytes +
+                costs.matrix_by_tma_byte * f.matrix_by_tma_bytes + costs.special_function * f.special_functions +
+                costs.bias * f.bias) /
                static_cast<double>(k);
-  const double whole = std::ceil(per_sm), e = c.epilogue, loss = kPingPongMainLoopLoss;
+  const double whole = std::ceil(per_sm), e = c.epilogue, loss = costs.pingpong_main_loop_loss;
   const double cooperative = per_sm * (1 + e / 2);
   const double pingpong = std::max(whole * (1 + loss) + e, whole / 2 * (1 + loss + e));
   c.gain = cooperative / pingpong;

@@ -6,25 +6,27 @@
 // kernel 128x128 tiles alone (a warpgroup holds 128x128: as many accumulators). Times are in units of
 // one 128x128 tile's main loop at the cooperative kernel's speed (proportional to K). A tile's
 // epilogue takes
-//   e = (kOutputByteCost * C's bytes + kAuxByteCost * aux bytes stored by the threads
-//        + kAuxByTmaByteCost * aux bytes stored by TMA beside C (auxFitsSlab)
-//        + kMatrixByteCost * c and residual bytes read by the threads
-//        + kMatrixByTmaByteCost * c bytes loaded by TMA beside C (cFitsSlab)
-//        + kSpecialFunctionCost * special functions
-//        + kBiasCost * [reads a bias]) / K
+//   e = (output_byte * C's bytes + aux_byte * aux bytes stored by the threads
+//        + aux_by_tma_byte * aux bytes stored by TMA beside C (auxFitsSlab)
+//        + matrix_byte * c and residual bytes read by the threads
+//        + matrix_by_tma_byte * c bytes loaded by TMA beside C (cFitsSlab)
+//        + special_function * special functions
+//        + bias * [reads a bias]) / K
 // of it (per output element; the plain GEMM's store of C is an epilogue too). On n 128x128 tiles a
 // CTA (the problem's over the SMs):
 // - cooperative: both warpgroups run each 128x256 tile's main loop, then its epilogue, with the
 //   tensor cores idle: n (1 + e / 2), stream-K sharing the last wave;
 // - ping-pong: one warpgroup's epilogue runs under the other's main loop, which is
-//   kPingPongMainLoopLoss slower (a 128x128 tile loads more operand bytes per multiply), and only the
+//   pingpong_main_loop_loss slower (a 128x128 tile loads more operand bytes per multiply), and only the
 //   last epilogue shows: max(N (1 + loss) + e, N / 2 (1 + loss + e)) for N = ceil(n) whole tiles, the
 //   second where the epilogues outlast the main loops.
-// Ping-pong where it is modelled faster. The constants are fitted to docs/results/consumers_h100.csv
-// (bench/suites/consumers.json: least squares on the log of the measured time ratio, docs/epilogues.md);
-// the aux and matrix costs to the suite's problems with an aux output or a matrix c, stored or read
-// by the threads (docs/results/consumers_aux_threads_h100.csv, consumers_c_threads_h100.csv) and by
-// TMA (consumers_aux_h200.csv, consumers_c_h200.csv), the other constants held. tests/unit/consumer_model_test.cpp holds the choices and the fit against them.
+// Ping-pong where it is modelled faster. The constants (ConsumerModelCosts) are the least-squares fit,
+// on the log of the modelled over the measured time ratio, to the datasets of
+// bench/suites/consumers.json: docs/results/consumers_h100.csv, and for the aux and matrix costs the
+// problems with an aux output or a matrix c, stored or read by the threads
+// (consumers_aux_threads_h100.csv, consumers_c_threads_h100.csv) and by TMA (consumers_aux_h200.csv,
+// consumers_c_h200.csv). tests/unit/consumer_model_test.cpp holds the fit and the choices against
+// the datasets, and refits the costs to them.
 #include <optional>
 #include <string>
 
@@ -34,22 +36,25 @@
 namespace tilegrid::scheduler {
 
 // A 128x128 tile's epilogue time per output element and byte (or function, or bias) over its main
-// loop's per unit of K.
-inline constexpr double kOutputByteCost = 88;
-inline constexpr double kAuxByteCost = 784;
-// Stored by TMA from a slab of its own, an aux output adds a stmatrix a slab block and a bulk store
-// issued by one thread: its least-squares fit sits at the bound, zero.
-inline constexpr double kAuxByTmaByteCost = 0;
-// Read by the threads, 16-byte pieces a lane.
-inline constexpr double kMatrixByteCost = 214;
-// Loaded by TMA into slab buffers of its own (cSlab), the first two slabs while a cooperative kernel's
-// main loop runs: cheaper, as the loads no longer open the epilogue (docs/epilogues.md, *The input c
-// by TMA*).
-inline constexpr double kMatrixByTmaByteCost = 178;
-inline constexpr double kSpecialFunctionCost = 108;
-inline constexpr double kBiasCost = 159;
-// How much slower ping-pong's main loop runs than the cooperative kernel's.
-inline constexpr double kPingPongMainLoopLoss = 0.035;
+// loop's per unit of K, and ping-pong's main-loop loss: the model's fitted constants.
+struct ConsumerModelCosts {
+  double output_byte = 88;
+  double aux_byte = 784;
+  // Stored by TMA from a slab of its own, an aux output adds a stmatrix a slab block and a bulk store
+  // issued by one thread: its least-squares fit sits at the bound, zero.
+  double aux_by_tma_byte = 0;
+  // Read by the threads, 16-byte pieces a lane.
+  double matrix_byte = 214;
+  // Loaded by TMA into slab buffers of its own (cSlab), the first two slabs while a cooperative
+  // kernel's main loop runs: cheaper, as the loads no longer open the epilogue (docs/epilogues.md,
+  // *The input c by TMA*).
+  double matrix_by_tma_byte = 178;
+  double special_function = 108;
+  double bias = 159;
+  // How much slower ping-pong's main loop runs than the cooperative kernel's.
+  double pingpong_main_loop_loss = 0.035;
+};
+inline constexpr ConsumerModelCosts kConsumerModelCosts{};
 // The tiles the model compares: the cooperative kernel's and the ping-pong kernel's.
 inline constexpr TileShape kCooperativeTile{128, 256, 64};
 inline constexpr TileShape kPingPongTile{128, 128, 64};
@@ -76,8 +81,10 @@ int64_t pingpongTiles(const MatmulProblem& problem);
 // The model's choice for `problem` (validated) on `device`.
 ConsumerChoice chooseConsumersSm90(const MatmulProblem& problem, const DeviceSpec& device);
 
-// The same for an epilogue of features `f`, K and `tiles_per_sm` kPingPongTile tiles an SM.
-ConsumerChoice modelConsumers(const EpilogueFeatures& f, int64_t k, double tiles_per_sm);
+// The same for an epilogue of features `f`, K and `tiles_per_sm` kPingPongTile tiles an SM, under
+// `costs` (the fitted ones unless a fit tries others).
+ConsumerChoice modelConsumers(const EpilogueFeatures& f, int64_t k, double tiles_per_sm,
+                              const ConsumerModelCosts& costs = kConsumerModelCosts);
 
 // Below kShortestModelledK the timeline above does not hold: a tile of a few K tiles is mostly its
 // start and its epilogue, and ping-pong hides one warpgroup's behind the other's main loop, which the

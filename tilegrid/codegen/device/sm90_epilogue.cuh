@@ -422,10 +422,11 @@ __device__ __forceinline__ void tg_epilogue(const float (&acc)[MBlocks][Regs], c
   }
   // The epilogue's vectors at the lane's elements, a slab ahead: a slab's reads are in flight while
   // the slab before it is filled and stored, rather than waited for between the slab's barrier and
-  // its first value. (Two sets in registers; the slab loop is unrolled.)
+  // its first value. (Two sets in registers; the slab loop is unrolled.) Fills by stmatrix take them;
+  // the element-by-element fills (4-byte C, or C transposed without stmatrix) read each element's.
   [[maybe_unused]] tg_slab_vectors<Ep::TRANSPOSED, SLAB_N / 8, MBlocks> vectors[2];
   const auto read_vectors = [&](int slab) TG_INLINE {
-    if constexpr (tg_epilogue_reads_vectors) {
+    if constexpr (tg_epilogue_reads_vectors && Ep::STMATRIX) {
       if (slab < SLABS) {
         vectors[slab % 2].read(at, at.m0 + tg_consumer_tile_row(consumer) + warp * 16 + lane / 4,
                                n0 + tg_slab_col0<TileN>(slab) + (lane % 4) * 2);

@@ -66,6 +66,18 @@ void runOnce(const Gemm& gemm, runtime::MatmulBuffers& buffers, const EpilogueAr
   runtime::synchronizeDevice();
 }
 
+// cuBLAS's product of `buffers`' A and B for the Gemm's problem, in fp32 before any epilogue: dense,
+// batch x M x N (the problems here are packed).
+std::vector<float> fp32Product(const Gemm& gemm, const runtime::MatmulBuffers& buffers) {
+  scheduler::MatmulProblem product = gemm.problem();
+  product.epilogue = {};
+  product.out_dtype = scheduler::DType::FP32;
+  runtime::DeviceBuffer prod(static_cast<size_t>(product.batch * product.m * product.n) * 4);
+  runtime::CublasGemm().run(product, buffers.a.ptr(), buffers.b.ptr(), prod.ptr(), nullptr);
+  runtime::synchronizeDevice();
+  return runtime::decode(prod.toHost<uint8_t>(), scheduler::DType::FP32);
+}
+
 TEST(FusedEpilogue, Sm80KindsMatchTheHostReference) {
   expectAllCorrect(epilogueCases(scheduler::Arch::Sm80), runtime::Reference::Cublas);
 }
@@ -116,13 +128,7 @@ TEST(FusedEpilogue, BetaTimesCInPlace) {
     runtime::synchronizeDevice();
     const std::vector<float> c0 = runtime::decode(buffers.c.toHost<uint8_t>(), p.out_dtype);
     // The reference: cuBLAS's fp32 product, then alpha * acc + beta * c0 on the host.
-    scheduler::MatmulProblem product = gemm.problem();
-    product.epilogue = {};
-    product.out_dtype = scheduler::DType::FP32;
-    runtime::DeviceBuffer prod(static_cast<size_t>(p.m * p.n) * 4);
-    runtime::CublasGemm().run(product, buffers.a.ptr(), buffers.b.ptr(), prod.ptr(), nullptr);
-    runtime::synchronizeDevice();
-    const std::vector<float> acc = runtime::decode(prod.toHost<uint8_t>(), scheduler::DType::FP32);
+    const std::vector<float> acc = fp32Product(gemm, buffers);
     EpilogueArgs args;
     args.alpha = 0.75f;
     args.beta = -1.5f;
@@ -202,13 +208,7 @@ TEST(FusedEpilogue, InputCByTmaOrByTheThreadsAsItsRowsAllow) {
     const scheduler::MatmulProblem& p = gemm.problem();
     ASSERT_EQ(configValue(gemm.source().cuda, "C_IN_BY_TMA"), "true") << gemm.source().kernel_name;
     runtime::MatmulBuffers buffers(gemm.problem(), 13);
-    scheduler::MatmulProblem product = gemm.problem();
-    product.epilogue = {};
-    product.out_dtype = scheduler::DType::FP32;
-    runtime::DeviceBuffer prod(static_cast<size_t>(p.batch * p.m * p.n) * 4);
-    runtime::CublasGemm().run(product, buffers.a.ptr(), buffers.b.ptr(), prod.ptr(), nullptr);
-    runtime::synchronizeDevice();
-    const std::vector<float> acc = runtime::decode(prod.toHost<uint8_t>(), scheduler::DType::FP32);
+    const std::vector<float> acc = fp32Product(gemm, buffers);
     for (const MatrixLayout& l : matrixLayouts(p.m, p.n)) {
       const size_t elements = l.elements(p);
       runtime::DeviceBuffer c_in(elements * 2 + 16);
@@ -262,13 +262,7 @@ TEST(FusedEpilogue, BiasVectorsAnywhereInTheirBuffers) {
       o.swap_ab = swap;
       const Gemm gemm(scheduler::schedule(p, device, o));
       runtime::MatmulBuffers buffers(gemm.problem(), 17);
-      scheduler::MatmulProblem product = gemm.problem();
-      product.epilogue = {};
-      product.out_dtype = scheduler::DType::FP32;
-      runtime::DeviceBuffer prod(static_cast<size_t>(p.batch * p.m * p.n) * 4);
-      runtime::CublasGemm().run(product, buffers.a.ptr(), buffers.b.ptr(), prod.ptr(), nullptr);
-      runtime::synchronizeDevice();
-      const std::vector<float> acc = runtime::decode(prod.toHost<uint8_t>(), scheduler::DType::FP32);
+      const std::vector<float> acc = fp32Product(gemm, buffers);
       const bool along_m = p.epilogueUses(ir::EpOp::BiasM);
       const int64_t length = along_m ? p.m : p.n;
       for (const VectorLayout& l : layouts) {

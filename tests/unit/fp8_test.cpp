@@ -12,6 +12,7 @@
 #include <tuple>
 #include <vector>
 
+#include "tilegrid/codegen/emit_common.h"
 #include "tilegrid/ir/epilogue.h"
 #include "tilegrid/ir/error.h"
 #include "tilegrid/ir/half_float.h"
@@ -247,6 +248,22 @@ TEST(EightBitInputs, ScalesMultiplyTheAccumulatorUnlessTheEpiloguePlacesThem) {
   // Placed by the epilogue: kept as written.
   p.epilogue = ir::Epilogue::parse("relu(acc * scale_a) * scale_b");
   EXPECT_EQ(p.validate().epilogue.toString(), "relu(acc * scale_a) * scale_b");
+}
+
+// Tensor and row scales print the same epilogue expression and differ in the code around it, and
+// block scales change the main loop: every scale mode names a kernel of its own (kernel dumps, `tilegrid
+// kernels` and the datasets tell kernels apart by name), with the tile and everything else forced alike.
+TEST(EightBitInputs, EachScaleModeNamesItsKernel) {
+  const scheduler::DeviceSpec h100 = scheduler::DeviceSpec::preset("sm_90");
+  scheduler::ScheduleOverrides same;
+  same.cta_tile = scheduler::TileShape{128, 128, 128};
+  std::map<std::string, ScaleMode> names;
+  for (const ScaleMode mode : {ScaleMode::None, ScaleMode::Tensor, ScaleMode::Row, ScaleMode::Block128}) {
+    const auto s = scheduler::schedule(fp8Problem(2048, 2048, 4096, 1, DType::E4M3, DType::E4M3, mode), h100, same);
+    const auto [at, inserted] = names.emplace(codegen::kernelName(s), mode);
+    EXPECT_TRUE(inserted) << scheduler::toString(mode) << " and " << scheduler::toString(at->second) << " share "
+                          << at->first;
+  }
 }
 
 TEST(EightBitInputs, LaunchArgumentsNameAMissingOrMisshapenScale) {

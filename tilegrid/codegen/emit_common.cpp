@@ -156,6 +156,9 @@ std::string nameOf(const scheduler::MatmulSchedule& s, bool launch) {
   // A kernel holding both orientations of C is one kernel for both; its launch names the one it runs.
   if (s.params.swap_ab && (launch || !s.cOrientationAtLaunch())) name += "_swapab";
   if (s.params.mma_order == scheduler::MmaOrder::Columns) name += "_mmacols";
+  // 8-bit inputs' scales: where the epilogue applies them (tensor, row) its expression reads alike,
+  // and block scales change the main loop.
+  if (p.scale != scheduler::ScaleMode::None) name += std::string("_scale") + scheduler::toString(p.scale);
   // A fused epilogue: a tag of its expression and its operands' types (the source prints both).
   if (!p.epilogue.isIdentity()) {
     std::string what = p.epilogue.toString();

@@ -192,10 +192,10 @@ std::pair<int64_t, int64_t> launchWidthRun(const MatmulProblem& problem, const D
 void narrowEpilogueForStages(const MatmulProblem& problem, const DeviceSpec& device, MatmulParams& p) {
   // Ping-pong kernels want more: a warpgroup's turn starts on stages the producer filled during the
   // other's, and their slab buffers are twice as large (a tile a warpgroup). Their 128x128 tiles
-  // hold six stages with 32-column slabs instead of five with 64, which ran faster on 29 of the
-  // 36 problems of docs/results/consumers_h100.csv without a matrix read in the epilogue (5% slower
-  // to 7% faster); with one, the narrower slabs halve the row pieces in flight, and five stages ran
-  // faster on eight of nine (up to 16%; the ninth 0.7% slower).
+  // hold six stages with 32-column slabs instead of five with 64: more of the next turn's stages
+  // land during the other warpgroup's turn. Where the epilogue reads a matrix, the narrower slabs
+  // halve its row pieces in flight, and five stages win. (The ping-pong rows of the consumer
+  // datasets, docs/results/consumers_*.csv, measure both.)
   constexpr int64_t kWantedStages = 4, kWantedStagesPingPong = 6;
   if (p.arch != Arch::Sm90) return;
   const bool reads_matrix = problem.epilogueUses(ir::EpOp::C) || problem.epilogueUses(ir::EpOp::Residual);

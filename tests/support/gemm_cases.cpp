@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <random>
 #include <set>
 
 #include <fmt/format.h>
@@ -396,44 +395,6 @@ std::vector<GemmCase> sm90PingPongCases() {
     c.overrides.cta_tile = r.cta_tile;
     c.overrides.swap_ab = r.swap_ab;
     c.overrides.pingpong = true;
-    cases.push_back(c);
-  }
-  return cases;
-}
-
-std::vector<GemmCase> randomDefaultCases(scheduler::Arch arch, int count, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  const auto below = [&](uint64_t n) { return static_cast<int64_t>(rng() % n); };
-  const auto chance = [&](int percent) { return below(100) < percent; };
-  const auto extent = [&](int64_t most) {
-    int64_t e;
-    if (chance(16)) {
-      e = 1 + below(63);
-    } else {  // log-uniform over [64, most]
-      const double u = static_cast<double>(rng() >> 11) * 0x1.0p-53;
-      e = static_cast<int64_t>(std::exp(std::log(64.0) + u * (std::log(static_cast<double>(most)) - std::log(64.0))));
-    }
-    return chance(50) ? std::max<int64_t>(8, e / 8 * 8) : e;
-  };
-  const Layout layouts[] = {Layout::TN, Layout::NT, Layout::NN, Layout::TT};
-  std::vector<GemmCase> cases;
-  for (int i = 0; i < count; ++i) {
-    const int64_t m = extent(6144), n = extent(6144), k = extent(4096);
-    const int64_t batch = chance(15) && m * n * k <= (int64_t{1} << 32) ? 2 + below(2) : 1;
-    const Layout layout = layouts[below(4)];
-    const DType in = chance(50) ? DType::BF16 : DType::FP16;
-    const DType out = chance(25) ? DType::FP32 : in;
-    GemmCase c{makeProblem(m, n, k, layout, in, out, batch), {}};
-    // A third are sub-matrices of wider buffers: rows padded by up to 70 elements (aligned or not),
-    // and batch entries apart by more than one entry's rows.
-    if (chance(33)) {
-      const auto wider = [&](int64_t contiguous) { return contiguous + (chance(50) ? 8 * below(9) : below(71)); };
-      const auto apart = [&](int64_t entry) { return batch > 1 && chance(50) ? entry + 8 * below(64) + below(2) : 0; };
-      const scheduler::MatmulProblem& p = c.problem;
-      const int64_t lda = wider(p.contiguousA()), ldb = wider(p.contiguousB()), ldc = wider(p.n);
-      c.problem = withStrides(p, lda, ldb, ldc, apart(lda * p.rowsA()), apart(ldb * p.rowsB()), apart(ldc * p.m));
-    }
-    c.overrides.arch = arch;
     cases.push_back(c);
   }
   return cases;

@@ -62,6 +62,12 @@ std::vector<GemmCase> sm90Fp8Cases();
 // out, now and then a batch of 2 or 3. Built on mt19937_64's output alone, so a seed names the same
 // problems with any standard library. Checked against cuBLAS, which takes these dtype pairs.
 std::vector<GemmCase> randomDefaultCases(scheduler::Arch arch, int count, uint64_t seed);
+// `count` problems with random fused epilogues (support/random_cases.cpp): expressions three deep over
+// acc, alpha, beta, a bias along m or n, c and a residual, an aux output now and then, each operand
+// of any type; M and N up to 3072, K up to 2048, any layout, strided and batched now and then; on
+// sm_90a a quarter with 8-bit inputs and any scale mode. Default schedules, checked against cuBLAS's
+// product with the epilogue applied on the host.
+std::vector<GemmCase> randomEpilogueCases(scheduler::Arch arch, int count, uint64_t seed);
 // Fused epilogues (ir/epilogue.h), each kind on several shapes that reach the kernels' different
 // stores: C by TMA and by the threads, stored transposed (decode), stream-K pieces added before the
 // epilogue, batches, fp32 operands and output. Default schedules for the arch family.
@@ -71,6 +77,7 @@ std::vector<std::string> cublasLtEpilogueTexts();
 
 // What the gpu suite runs and the nvrtc suite compiles unless told otherwise.
 constexpr int kRandomCases = 32;
+constexpr int kRandomEpilogueCases = 16;
 constexpr uint64_t randomSeed(scheduler::Arch arch) { return arch == scheduler::Arch::Sm80 ? 80 : 90; }
 
 }  // namespace tilegrid::testing

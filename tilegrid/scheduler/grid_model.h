@@ -30,13 +30,8 @@ struct TrafficEstimate {
 // go to the smaller panel, then to group m, then to the smaller factor; but where all tiles fit in
 // one wave and tiles_n is at least twice tiles_m, to group n. In one wave every order ties on
 // traffic, yet the order counts: launched walking the short side of the grid first, consecutive
-// CTAs share the panel the fewest CTAs read. On an H100, TFLOP/s walking m first vs n first:
-// 768x3072x8192 in 128x144 tiles (6 x 22) 653 vs 540, 512x8192x4096 in 128x256 (4 x 32) 675 vs 606,
-// NT 700 vs 635, 1024x2048x4096 in 128x128 (8 x 16) 587 vs 566, 3456x512x4096 computing C^T in
-// 128x112 (4 x 31) 483 vs 446; computed as C^T in 128x160 tiles (24 x 5) 590 vs 656; the sm_80
-// kernel at 256x2048x4096 in 64x64 (4 x 32) 170 vs 160. Not on grids closer to square:
-// 2048x1536x4096 in 192x128 (11 x 12) 633 vs 656. At exactly twice, lost: 1536x2048x4096 in 192x128
-// (8 x 16) 640 vs 655, 768x3072x8192 NT in 128x256 pairs (6 x 12) 591 vs 603.
+// CTAs share the panel the fewest CTAs read; on grids closer to square the order stops mattering
+// (docs/findings.md, *In one wave, walk the short side of the grid first*).
 std::vector<TrafficEstimate> estimateTraffic(const MatmulProblem& problem, int64_t cta_m, int64_t cta_n,
                                              int64_t wave_ctas, int64_t l2_bytes);
 TrafficEstimate chooseGridTraversal(const MatmulProblem& problem, int64_t cta_m, int64_t cta_n, int64_t wave_ctas,

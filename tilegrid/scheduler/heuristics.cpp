@@ -395,9 +395,8 @@ MatmulParams chooseParams16(const MatmulProblem& user_problem, const DeviceSpec&
     if (p.arch == Arch::Sm90) p.instruction_tile = TileShape{64, p.warp_tile.n, 16};
     p.stream_k = overrides.stream_k.value_or(false);
     // Alone: in a cluster a stage waits for the warpgroups of every CTA whose turn it is, and the
-    // CTAs' turns drift apart (128x128 in pairs ran 1-13% slower than alone on four problems, plain
-    // and with an aux output, and in clusters of four 2-16% slower than in pairs:
-    // docs/results/pingpong_clusters_h100.csv).
+    // CTAs' turns drift apart, and each CTA waits on the slowest (docs/epilogues.md, *Ping-pong
+    // consumers*: docs/results/pingpong_clusters_h100.csv).
     p.cluster = ClusterShape{1, 1};
   }
   if (overrides.pingpong || modelled) {

@@ -352,9 +352,8 @@ std::string setNarrowTileSm90(const MatmulProblem& problem, const DeviceSpec& de
 //   batch entries are separate problems of a few waves at most, and run alone.
 // - One column of tiles (N within one tile's width) over at least a wave of pairs: every CTA reads
 //   the same B tile, which L2 holds once for all of them, and a pair's two CTAs wait for each other
-//   at the start of every unit. That wait is a fixed cost per unit: alone ran 5-8% faster at 4 K
-//   tiles a unit, 2% at 16, 0.3% at 64, and pairs won none of these problems
-//   (docs/results/small_problem_pairs_h100.csv, M from 32768 to 131072, N of 128 and 256).
+//   at the start of every unit. That wait is a fixed cost per unit, which B's shared L2 lines do not
+//   buy back (docs/results/small_problem_pairs_h100.csv).
 std::optional<std::string> shortOrOneTileSm90(const MatmulProblem& problem, const DeviceSpec& device,
                                               MatmulParams& p) {
   constexpr int64_t kShortKTiles = 8;

@@ -15,7 +15,7 @@ bool allRowsAligned(const MatmulProblem& problem);
 bool rowsOnSectors(const MatmulProblem& problem);
 
 // Whether an MN-major operand tile of `cta` gets 128-byte swizzle atoms: a 160-wide M-major B tile
-// gets 64-byte ones, whose wgmma reads conflict more (8% slower, docs/findings.md). A K-major
+// gets 64-byte ones, whose wgmma reads conflict more (docs/findings.md). A K-major
 // tile's atom follows from the tile's k alone (64-byte atoms for 32-wide bf16 k tiles).
 bool widestAtoms(const MatmulProblem& problem, const TileShape& cta);
 

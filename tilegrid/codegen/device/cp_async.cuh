@@ -5,8 +5,7 @@
 // Copies `bytes` (4, 8 or 16) from global to shared memory asynchronously. Only `src_bytes` are
 // read; the rest of the destination is zero-filled, which predicates edges and K tails. 16-byte
 // pieces hint L2 to fetch the whole 128-byte line around them, which the tile's other pieces mostly
-// read (H100, 4096^3, same-process A/B, TFLOP/s: TN 482.1-487.1 without the hint, 486.7-488.1 with it;
-// NT 477.5-481.6 / 480.3-483.1; 4000^3 TN 428.6-428.7 / 430.8-434.1).
+// read (docs/findings.md, *cp.async's 16-byte pieces ask L2 for the whole 128-byte line*).
 template <int Bytes>
 __device__ __forceinline__ void tg_cp_async(tg_u32 smem_dst, const void* gmem_src, int src_bytes) {
   static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "cp.async copies 4, 8 or 16 bytes");

@@ -46,7 +46,8 @@ nlohmann::json runSuite(const std::vector<SuiteCase>& cases, const SuiteRunOptio
 // A table of `results` (runSuite's JSON), one row per case, then per category and overall the
 // geometric mean and the minimum of ours over each baseline. `torch` (optional, the same names):
 // {"cases": {"<name>": {"median_ms": ...}}} from bench/torch_baseline.py. `markdown` makes the table
-// a Markdown one; `summary_only` leaves out the per-case rows.
+// a Markdown one; `summary_only` leaves out the per-case rows. Where problems were also timed under
+// other schedules than the scheduler's, a last line says how far its schedule is from the fastest.
 std::string renderSuiteResults(const nlohmann::json& results, const nlohmann::json& torch, bool markdown,
                                bool summary_only = false);
 

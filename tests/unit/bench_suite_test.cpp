@@ -197,5 +197,33 @@ TEST(BenchSuite, TheShapeCompiledInGetsItsColumnWhereTimed) {
   EXPECT_EQ(plain_text.find("FAIL"), std::string::npos) << plain_text;
 }
 
+// A suite that times problems under other schedules too: the report says how far the scheduler's
+// schedule ("default") is from the fastest measured, and names the farthest and what beat it.
+TEST(BenchSuite, TheReportComparesTheSchedulersChoiceWithTheFastestSchedule) {
+  nlohmann::json run = nlohmann::json::parse(R"({
+    "device": {"gpu": "Test GPU", "sm_count": "4", "driver_cuda_version": "13.0", "nvrtc": "13.0"}, "date": "today",
+    "cases": [
+      {"name": "near/TN", "config": "default", "category": "c", "flop": 2e9, "ours": {"median_ms": 1.02},
+       "cublas": {"median_ms": 1.0}, "checks": {"ours": {"passed": true}}},
+      {"name": "near/TN --pingpong on", "config": "--pingpong on", "category": "c", "flop": 2e9, "ours": {"median_ms": 1.0},
+       "cublas": {"median_ms": 1.0}, "checks": {"ours": {"passed": true}}},
+      {"name": "far/TN", "config": "default", "category": "c", "flop": 2e9, "ours": {"median_ms": 1.1},
+       "cublas": {"median_ms": 1.0}, "checks": {"ours": {"passed": true}}},
+      {"name": "far/TN --cta-tile 128x128x64", "config": "--cta-tile 128x128x64", "category": "c", "flop": 2e9, "ours": {"median_ms": 1.0},
+       "cublas": {"median_ms": 1.0}, "checks": {"ours": {"passed": true}}},
+      {"name": "alone/TN", "config": "default", "category": "c", "flop": 2e9, "ours": {"median_ms": 5.0},
+       "cublas": {"median_ms": 1.0}, "checks": {"ours": {"passed": true}}}]})");
+  const std::string text = runtime::renderSuiteResults(run, {}, false, true);
+  EXPECT_NE(text.find("over the 2 problems timed under other schedules too: within 3% on 1 (50%)"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("at most 1.100 (far/TN, against --cta-tile 128x128x64)"), std::string::npos) << text;
+  // sqrt(1.02 * 1.1)
+  EXPECT_NE(text.find("1.059 (geometric mean)"), std::string::npos) << text;
+  // A run with the scheduler's schedules alone has no such line.
+  run["cases"].erase(3);
+  run["cases"].erase(1);
+  EXPECT_EQ(runtime::renderSuiteResults(run, {}, false, true).find("fastest measured"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace tilegrid::testing

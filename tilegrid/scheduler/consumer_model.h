@@ -29,7 +29,8 @@
 // datasets, and holds the choices against the problems measured with today's kernels
 // (consumers_h200.csv, consumers_aux_h200.csv, consumers_c_h200.csv). One main-loop loss for every
 // problem is the model's limit: fitted to the nine TN shapes alone it comes out small, and ping-pong
-// then loses where those shapes do not reach (docs/results/consumer_costs_refit_ab_h200.txt).
+// then loses where those shapes do not reach (docs/results/consumer_costs_refit_ab_h200.txt), which
+// consumers_more_h200.csv now holds the choices to.
 #include <optional>
 #include <string>
 

@@ -3,6 +3,8 @@
 // spills or ptxas warnings, on a machine with no GPU.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "tilegrid/runtime/kernel_cache.h"
 #include "support/compile_cases.h"
 #include "support/gemm_cases.h"
@@ -16,17 +18,24 @@ void expectCompile(const std::vector<GemmCase>& cases) {
   EXPECT_TRUE(failures.empty()) << failures;
 }
 
+// The GPU suite's draws, or others: TILEGRID_RANDOM_SEED and TILEGRID_RANDOM_CASES as there.
+void expectCompile(scheduler::Arch arch, std::vector<GemmCase> (*draw)(scheduler::Arch, int, uint64_t), int count) {
+  const RandomDraw d = randomDrawFromEnvironment(arch, count);
+  SCOPED_TRACE("seed " + std::to_string(d.seed));
+  expectCompile(draw(arch, d.count, d.seed));
+}
+
 TEST(RandomProblems, Sm80DefaultSchedulesOnAnH100Compile) {
-  expectCompile(randomDefaultCases(scheduler::Arch::Sm80, kRandomCases, randomSeed(scheduler::Arch::Sm80)));
+  expectCompile(scheduler::Arch::Sm80, randomDefaultCases, kRandomCases);
 }
 TEST(RandomProblems, Sm90DefaultSchedulesOnAnH100Compile) {
-  expectCompile(randomDefaultCases(scheduler::Arch::Sm90, kRandomCases, randomSeed(scheduler::Arch::Sm90)));
+  expectCompile(scheduler::Arch::Sm90, randomDefaultCases, kRandomCases);
 }
 TEST(RandomProblems, Sm80EpiloguesOnAnH100Compile) {
-  expectCompile(randomEpilogueCases(scheduler::Arch::Sm80, kRandomEpilogueCases, randomSeed(scheduler::Arch::Sm80)));
+  expectCompile(scheduler::Arch::Sm80, randomEpilogueCases, kRandomEpilogueCases);
 }
 TEST(RandomProblems, Sm90EpiloguesOnAnH100Compile) {
-  expectCompile(randomEpilogueCases(scheduler::Arch::Sm90, kRandomEpilogueCases, randomSeed(scheduler::Arch::Sm90)));
+  expectCompile(scheduler::Arch::Sm90, randomEpilogueCases, kRandomEpilogueCases);
 }
 
 }  // namespace

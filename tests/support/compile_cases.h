@@ -28,6 +28,7 @@ inline int64_t spilledBytes(const runtime::CompiledKernel& kernel) {
 inline int64_t spilledAtLongK(const scheduler::MatmulSchedule& schedule, runtime::KernelCache& cache) {
   scheduler::MatmulParams params = schedule.params;
   params.specialize_shape = true;
+  params.width_at_launch = false;  // with the shape compiled in, so is the width this launch runs
   scheduler::MatmulProblem problem = schedule.problem;
   problem.k = 4096 + problem.k % 16;
   problem.lda = problem.ldb = problem.stride_a = problem.stride_b = problem.stride_c = 0;

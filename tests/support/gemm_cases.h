@@ -79,5 +79,12 @@ std::vector<std::string> cublasLtEpilogueTexts();
 constexpr int kRandomCases = 32;
 constexpr int kRandomEpilogueCases = 16;
 constexpr uint64_t randomSeed(scheduler::Arch arch) { return arch == scheduler::Arch::Sm80 ? 80 : 90; }
+// The seed and count of a random draw: TILEGRID_RANDOM_SEED and TILEGRID_RANDOM_CASES where set
+// (whole numbers; 1 to 100000 cases), else randomSeed(arch) and `default_count`.
+struct RandomDraw {
+  uint64_t seed;
+  int count;
+};
+RandomDraw randomDrawFromEnvironment(scheduler::Arch arch, int default_count);
 
 }  // namespace tilegrid::testing

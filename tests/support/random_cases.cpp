@@ -4,7 +4,9 @@
 #include "support/gemm_cases.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <random>
+#include <stdexcept>
 #include <string>
 
 #include "tilegrid/ir/epilogue.h"
@@ -94,7 +96,25 @@ class ExpressionDraw {
   bool approx_;
 };
 
+uint64_t environmentNumber(const char* name, uint64_t fallback) {
+  const char* value = std::getenv(name);
+  if (!value) return fallback;
+  char* end = nullptr;
+  const uint64_t parsed = std::strtoull(value, &end, 10);
+  if (*value < '0' || *value > '9' || *end != '\0') {
+    throw std::invalid_argument(std::string(name) + ": expected a whole number, got '" + value + "'");
+  }
+  return parsed;
+}
+
 }  // namespace
+
+RandomDraw randomDrawFromEnvironment(scheduler::Arch arch, int default_count) {
+  const uint64_t seed = environmentNumber("TILEGRID_RANDOM_SEED", randomSeed(arch));
+  const uint64_t count = environmentNumber("TILEGRID_RANDOM_CASES", static_cast<uint64_t>(default_count));
+  if (count < 1 || count > 100000) throw std::invalid_argument("TILEGRID_RANDOM_CASES: expected 1 to 100000");
+  return {seed, static_cast<int>(count)};
+}
 
 std::vector<GemmCase> randomDefaultCases(scheduler::Arch arch, int count, uint64_t seed) {
   Draw d(seed);

@@ -81,6 +81,13 @@ std::pair<std::string, scheduler::ScheduleOverrides> parseSchedule(const nlohman
 
 }  // namespace
 
+std::string problemName(const std::string& case_name, const std::string& config) {
+  const std::string suffix = " " + config;
+  const bool scheduled = config != "default" && case_name.size() > suffix.size() &&
+                         case_name.compare(case_name.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return scheduled ? case_name.substr(0, case_name.size() - suffix.size()) : case_name;
+}
+
 std::vector<SuiteCase> parseSuite(const std::string& json_text) {
   nlohmann::json j;
   try {

@@ -29,6 +29,10 @@ struct SuiteCase {
   scheduler::ScheduleOverrides overrides;
 };
 
+// The name of the problem a case runs: a case under a schedule of its own is named after its
+// problem's default case, then the schedule's choices; this strips them.
+std::string problemName(const std::string& case_name, const std::string& config);
+
 // Every case of the suite, one per layout. Throws UserError naming the case and the field.
 std::vector<SuiteCase> parseSuite(const std::string& json_text);
 std::vector<SuiteCase> readSuite(const std::string& path);

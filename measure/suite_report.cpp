@@ -77,12 +77,8 @@ std::string choiceSummary(const nlohmann::json& results) {
   std::map<std::string, Problem> problems;
   for (const nlohmann::json& c : results.at("cases")) {
     if (c.contains("error") || !c.contains("config")) continue;
-    // A case under a schedule of its own is named after the problem's case, then the schedule.
-    const std::string config = c.at("config").get<std::string>(), suffix = " " + config;
-    std::string name = c.at("name").get<std::string>();
-    if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
-      name.resize(name.size() - suffix.size());
-    }
+    const std::string config = c.at("config").get<std::string>();
+    const std::string name = problemName(c.at("name").get<std::string>(), config);
     const double ms = c.at("ours").at("median_ms").get<double>();
     auto [it, inserted] = problems.try_emplace(name);
     if (inserted) order.push_back(name);

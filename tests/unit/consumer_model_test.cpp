@@ -317,8 +317,7 @@ TEST(ConsumerModel, ItsChoiceHoldsWhereTheDatasetsShapesDoNotReach) {
   for (const runtime::SuiteCase& c : cases) {
     ASSERT_EQ(measured.count(c.name), 1u) << c.name << " was not measured";
     const nlohmann::json& m = *measured.at(c.name);
-    const std::string problem = c.config == "default" ? c.name : c.name.substr(0, c.name.size() - c.config.size() - 1);
-    launches[problem][m.at("launch").get<std::string>()] = m.at("ours").at("median_ms").get<double>() * 1e3;
+    launches[runtime::problemName(c.name, c.config)][m.at("launch").get<std::string>()] = m.at("ours").at("median_ms").get<double>() * 1e3;
   }
   const DeviceSpec h100 = DeviceSpec::preset("sm_90");
   int problems = 0;

@@ -32,12 +32,14 @@ struct ErrorStats {
 
 // The tolerance on ||ours - ref|| / ||ref|| for an output dtype: the output rounding dominates.
 double tolerance(scheduler::DType out);
-// The tolerance for a problem's C: its output's, or with 8-bit inputs at least 2^-14 sqrt(K). Hopper's
-// FP8 wgmma adds into an accumulator that keeps about 14 mantissa bits (DeepSeek-V3's report, 3.3.2),
-// so each of the additions along K may lose 2^-14 of the running sum; as a random walk their errors
-// grow as sqrt(K). It is the bound on fp16 and fp32 outputs of deep products, whose own rounding
-// is finer.
-double tolerance(const scheduler::MatmulProblem& problem);
+// The tolerance for an output of `out` elements computed from a problem's accumulator (C, or an
+// auxiliary output): `out`'s, or with 8-bit inputs at least 2^-14 sqrt(K). Hopper's FP8 wgmma adds
+// into an accumulator that keeps about 14 mantissa bits (DeepSeek-V3's report, 3.3.2), so each of
+// the additions along K may lose 2^-14 of the running sum; as a random walk their errors grow as
+// sqrt(K). It is the bound on fp16 and fp32 outputs of deep products, whose own rounding is finer.
+double tolerance(const scheduler::MatmulProblem& problem, scheduler::DType out);
+// The tolerance for a problem's C.
+inline double tolerance(const scheduler::MatmulProblem& problem) { return tolerance(problem, problem.out_dtype); }
 // Compares two host buffers of `out` elements, against `tolerance` where given (else `out`'s).
 ErrorStats compareOutputs(const std::vector<float>& ours, const std::vector<float>& reference, scheduler::DType out,
                           double tolerance = 0);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "support/gpu_gemm_check.h"
+#include "tilegrid/ir/epilogue.h"
 
 namespace tilegrid::testing {
 namespace {
@@ -49,6 +50,20 @@ TEST(Sm90Fp8Small, MatchesFp64Reference) {
     cases.push_back(c);
   }
   expectAllCorrect(cases, runtime::Reference::CpuFp64);
+}
+
+// An fp32 auxiliary output comes from the same 8-bit accumulator as C, whose additions keep about
+// 14 mantissa bits: it is held to the bound C is held to, not to fp32's rounding (K = 2048 puts
+// the accumulator's error past the latter).
+TEST(Sm90Fp8Small, AnAuxOutputIsHeldToTheAccumulatorsPrecision) {
+  scheduler::MatmulProblem p;
+  p.m = 392, p.n = 376, p.k = 2048;
+  p.a_dtype = scheduler::DType::E5M2, p.b_dtype = scheduler::DType::E4M3;
+  p.out_dtype = scheduler::DType::FP32, p.scale = scheduler::ScaleMode::Tensor;
+  p.epilogue = ir::Epilogue::parse("relu(acc * scale_a * scale_b + 2); aux = acc * scale_a * scale_b * 2");
+  GemmCase c{p.validate(), {}};
+  c.overrides.arch = scheduler::Arch::Sm90;
+  expectCorrect(c, runtime::Reference::Cublas);
 }
 
 }  // namespace

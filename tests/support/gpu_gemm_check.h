@@ -48,7 +48,8 @@ inline void expectAllCorrect(const std::vector<GemmCase>& cases, runtime::Refere
     const runtime::ErrorStats& e = *result.errors;
     EXPECT_TRUE(e.passed) << context << s.gemm->label() << " (" << s.source.kernel_name << "): norm rel "
                           << e.norm_rel << ", max rel " << e.max_rel << ", non-finite " << e.non_finite
-                          << " (tolerance " << e.tolerance << ")";
+                          << " (tolerance " << e.tolerance << "), aux norm rel " << e.aux_norm_rel
+                          << " (-1: none), writes between C's rows " << e.gap_writes;
   }
 }
 

@@ -4,7 +4,7 @@
 // VEC128 and BLK128x128 scales take). A K tile is one block: a producer warp stages its scales beside
 // its tiles, its wgmma sum lands in a second set of accumulators (`part`), and the consumer scales
 // that into its totals once the tile's wgmmas are done.
-// Needs problem.cuh and cp_async.cuh first.
+// Needs problem.cuh, cp_async.cuh and wgmma.cuh first.
 #pragma once
 
 // A producer warp's share of a stage: one K block's scales of the tile's BM rows from `first_row`
@@ -41,7 +41,7 @@ template <int M_BLOCKS>
 __device__ __forceinline__ void tg_read_block_scales(tg_block_scales<M_BLOCKS>& s, const float* stage, int bm,
                                                      int first_row, int t) {
   const float b = stage[bm];
-  const int r = first_row + 16 * (t / 32) + (t % 32) / 4;
+  const int r = first_row + tg_wgmma_fragment_row(t);
 #pragma unroll
   for (int mb = 0; mb < M_BLOCKS; ++mb) {
     s.row[mb][0] = stage[r + 64 * mb] * b;

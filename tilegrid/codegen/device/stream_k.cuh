@@ -1,7 +1,7 @@
 // tilegrid device helpers: stream-K partial sums in global memory. A group of `Threads` threads (an
 // sm_90 consumer warpgroup) hands its sum over to the CTA holding the unit's last K tiles, which adds
 // them one at a time; or, for a unit cut in step into many pieces, every piece adds a slice of all
-// the sums (tg_reduce_slice).
+// the sums (tg_reduce_slice). Needs wgmma.cuh first.
 #pragma once
 
 // A partial sum lives in global memory in the accumulator's own register order, thread-interleaved:
@@ -32,19 +32,6 @@ __device__ __forceinline__ void tg_partial_add(float (&acc)[N], const float* slo
   }
 }
 
-// Adds a group's partial sum into a sum at L2 by vector reductions (sm_90), in the layout of
-// tg_partial_store; unordered, so the total's rounding depends on the order the pieces arrive in.
-template <int Threads, int N>
-__device__ __forceinline__ void tg_partial_accumulate(const float (&acc)[N], float* total, int t) {
-#pragma unroll
-  for (int i = 0; i < N / 4; ++i) {
-    float* p = total + 4 * (i * Threads + t);
-    asm volatile("red.relaxed.gpu.global.add.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p), "f"(acc[4 * i]),
-                 "f"(acc[4 * i + 1]), "f"(acc[4 * i + 2]), "f"(acc[4 * i + 3])
-                 : "memory");
-  }
-}
-
 // Adds a sum stored by tg_partial_store or tg_partial_accumulate and leaves zeros in its place, so
 // that the next launch accumulates onto zeros. All the loads first, so that they overlap.
 template <int Threads, int N>
@@ -55,6 +42,30 @@ __device__ __forceinline__ void tg_partial_take(float (&acc)[N], float* slot, in
     asm volatile("st.global.cg.v4.b32 [%0], {%1, %1, %1, %1};" ::"l"(slot + 4 * (i * Threads + t)), "r"(0)
                  : "memory");
   }
+}
+
+// Adds a group's partial sum into a sum at L2 by vector reductions (sm_90), in the layout of
+// tg_partial_store; unordered, so the total's rounding depends on the order the pieces arrive in.
+// `rows_inside`: how many of the fragment block's rows lie inside the problem. Threads whose rows all
+// lie past it (a tile overhanging M) add nothing: every piece adds into the same lines, so a tile of
+// a few real rows would otherwise queue all its zeros there.
+template <int Threads, int N>
+__device__ __forceinline__ void tg_partial_accumulate(const float (&acc)[N], float* total, int t, int rows_inside) {
+  if (tg_wgmma_fragment_row(t) >= rows_inside) return;
+#pragma unroll
+  for (int i = 0; i < N / 4; ++i) {
+    float* p = total + 4 * (i * Threads + t);
+    asm volatile("red.relaxed.gpu.global.add.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p), "f"(acc[4 * i]),
+                 "f"(acc[4 * i + 1]), "f"(acc[4 * i + 2]), "f"(acc[4 * i + 3])
+                 : "memory");
+  }
+}
+
+// Adds a sum that tg_partial_accumulate built and leaves zeros in its place, so that the next launch
+// accumulates onto zeros; what it skipped is zero already, and is never stored.
+template <int Threads, int N>
+__device__ __forceinline__ void tg_partial_take(float (&acc)[N], float* total, int t, int rows_inside) {
+  if (tg_wgmma_fragment_row(t) < rows_inside) tg_partial_take<Threads>(acc, total, t);
 }
 
 // Publishes a group's partial sum: every thread's stores, then (one thread) the flag, with release

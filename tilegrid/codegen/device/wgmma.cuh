@@ -4,6 +4,11 @@
 __device__ __forceinline__ void tg_wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void tg_wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
 
+// The first of the two rows a warpgroup thread `t` holds in each 64-row block of a wgmma accumulator
+// fragment (the other is 8 below): 16 rows a warp, 8 of them by lane / 4. Its float i lies on the
+// first row where i % 4 < 2, in column 8 (i / 4) + 2 (lane % 4) + i % 2.
+__device__ __forceinline__ int tg_wgmma_fragment_row(int t) { return 16 * (t / 32) + (t % 32) / 4; }
+
 template <int Pending>
 __device__ __forceinline__ void tg_wgmma_wait() {
   asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(Pending) : "memory");

@@ -397,6 +397,11 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
         const int sum_index = ((unit - work.dp_units) * cluster_ctas() + cta_rank) * CONSUMERS + consumer;
         return workspace + FLAG_WORDS + static_cast<long long>(sum_index) * SUM_FLOATS;
       };
+      // How many of the rows of the warpgroup's block mb lie inside the problem: an accumulated sum
+      // holds only those.
+      [[maybe_unused]] const auto rows_inside = [&](int mb) {
+        return M - (tile_m * BM + tg_consumer_tile_row(consumer) + 64 * mb);
+      };
       if constexpr (STREAM_K) {
         unsigned* flags = reinterpret_cast<unsigned*>(workspace);
         float* partials = workspace + FLAG_WORDS + ACCUMULATION_FLOATS;
@@ -421,7 +426,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
             if (reduction == TG_REDUCE_ACCUMULATED) {
 #pragma unroll
               for (int mb = 0; mb < M_BLOCKS; ++mb) {
-                tg_partial_accumulate<128>(acc[mb], total_of() + mb * BLOCK_FLOATS, t);
+                tg_partial_accumulate<128>(acc[mb], total_of() + mb * BLOCK_FLOATS, t, rows_inside(mb));
               }
               tg_named_barrier_sync(1 + consumer, 128);
               if (t == 0) tg_counter_arrive(&flags[last]);
@@ -461,7 +466,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
             if (!ACCUMULATE || slices) {
               tg_partial_add<128>(acc[mb], sum_of(last) + mb * BLOCK_FLOATS, t);
             } else {
-              tg_partial_take<128>(acc[mb], total_of() + mb * BLOCK_FLOATS, t);
+              tg_partial_take<128>(acc[mb], total_of() + mb * BLOCK_FLOATS, t, rows_inside(mb));
             }
           }
         } else if (k_begin > 0) {

@@ -130,9 +130,10 @@ std::vector<GemmCase> runCases(scheduler::Arch arch, const scheduler::TileShape&
     int64_t m, n, k, batch;
   };
   // Edge tiles in M and N, K tails, K shorter than one tile, misaligned leading dimensions (odd
-  // sizes give alignment 1 or 2), exact tiles, and a batch.
+  // sizes give alignment 1 or 2), exact tiles, and batches; rows of a few elements (6 in M: padded
+  // copies of 16-byte rows where A is M-major, batch entries back to back).
   const std::vector<Shape> shapes = {{257, 129, 77, 1}, {128, 128, 64, 1}, {200, 72, 136, 1}, {1, 1, 1, 1},
-                                     {66, 130, 1000, 2}, {300, 36, 18, 1}};
+                                     {66, 130, 1000, 2}, {300, 36, 18, 1}, {6, 300, 1000, 3}};
   const std::vector<std::pair<DType, DType>> types = {
       {DType::BF16, DType::BF16}, {DType::FP16, DType::FP32}, {DType::BF16, DType::FP32}, {DType::FP16, DType::FP16}};
   std::vector<GemmCase> cases;

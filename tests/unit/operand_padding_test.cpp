@@ -125,9 +125,34 @@ TEST(OperandPadding, Sm90PadsEveryMisalignedOperand) {
   }
 }
 
+// The pitch of a padded copy, for every row length up to four lines and every element size: it
+// holds the row in whole 16-byte granules (TMA's rule for row strides), no row straddles a 128-byte
+// line (the pitch divides a line or is whole lines), and it is the smallest such pitch: a row of a
+// few elements shares its line with the rows beside it instead of being padded to a line of its own.
+TEST(OperandPadding, APaddedPitchIsTheLeastThatKeepsRowsOffLineBoundaries) {
+  for (DType type : {DType::BF16, DType::FP16, DType::FP32, DType::E4M3}) {
+    const int64_t esize = bytes(type);
+    for (int64_t contiguous = 1; contiguous * esize <= 4 * 128; ++contiguous) {
+      const int64_t pitch = paddedPitchElems(type, contiguous) * esize;
+      const auto keeps_rows_off_line_boundaries = [](int64_t bytes) {
+        return bytes % 16 == 0 && (128 % bytes == 0 || bytes % 128 == 0);
+      };
+      EXPECT_GE(pitch, contiguous * esize) << toString(type) << " " << contiguous;
+      EXPECT_TRUE(keeps_rows_off_line_boundaries(pitch)) << toString(type) << " " << contiguous << ": " << pitch;
+      for (int64_t smaller = contiguous * esize; smaller < pitch; ++smaller) {
+        EXPECT_FALSE(keeps_rows_off_line_boundaries(smaller))
+            << toString(type) << " " << contiguous << ": " << smaller << " bytes would do, not " << pitch;
+      }
+    }
+  }
+  EXPECT_EQ(paddedPitchElems(DType::BF16, 4), 8);      // 8 bytes: a 16-byte granule
+  EXPECT_EQ(paddedPitchElems(DType::BF16, 100), 128);  // 200 bytes: two lines
+}
+
 // The problem the tile rules weigh is the one the kernel reads: each misaligned operand replaced by
-// its copy (aligned, rows on 128-byte lines, batch entries back to back), aligned operands and C as
-// they are; every element keeps its (row, column) and the copy's span holds it.
+// its copy (aligned, rows on 128-byte lines where they are over half a line, batch entries back to
+// back), aligned operands and C as they are; every element keeps its (row, column) and the copy's
+// span holds it.
 TEST(OperandPadding, ReadThroughPaddingDescribesTheCopies) {
   for (Layout layout : {Layout::TN, Layout::NT, Layout::NN, Layout::TT}) {
     MatmulProblem p = testing::bf16Problem(4095, 4097, 4099, layout);

@@ -440,8 +440,15 @@ MatmulParams chooseParams16(const MatmulProblem& user_problem, const DeviceSpec&
          : p.stream_k                     ? "default: persistent sm_90 with M and N of 128 or more"
          : p.arch != Arch::Sm90 || !p.persistent ? "only persistent sm_90 kernels cut K"
                                                  : "M or N under 128 over half a wave: reading the larger operand bounds it");
-  decide("padded copies", std::string(p.pad_a ? "A" : "") + (p.pad_a && p.pad_b ? " and " : "") + (p.pad_b ? "B" : "") +
-                              (p.pad_a || p.pad_b ? "" : "none"),
+  // Each copy's rows and the pitch they are padded to: what the copy writes and the kernel reads.
+  const auto copy_of = [&](const char* name, DType type, int64_t contiguous) {
+    return std::string(name) + " (" + std::to_string(contiguous * bytes(type)) + "-byte rows, pitch " +
+           std::to_string(paddedPitchElems(type, contiguous) * bytes(type)) + ")";
+  };
+  decide("padded copies",
+         std::string(p.pad_a ? copy_of("A", problem.a_dtype, problem.contiguousA()) : "") +
+             (p.pad_a && p.pad_b ? " and " : "") + (p.pad_b ? copy_of("B", problem.b_dtype, problem.contiguousB()) : "") +
+             (p.pad_a || p.pad_b ? "" : "none"),
          overrides.pad ? "override" : p.arch == Arch::Sm90 ? "sm_90: every operand whose rows are not 16-byte aligned (TMA)"
                                                            : "padPaysSm80: where the copy costs less than narrow loads");
   p.smem_a = chooseSmemAtom(majorOfA(problem.layout), problem.a_dtype,

@@ -7,9 +7,12 @@ namespace tilegrid::scheduler {
 int64_t granuleElems(DType type) { return 16 / bytes(type); }
 
 int64_t paddedPitchElems(DType type, int64_t contiguous) {
-  constexpr int64_t kLineBytes = 128;
-  const int64_t line = kLineBytes / bytes(type);
-  return ceilDiv(contiguous, line) * line;
+  constexpr int64_t kLineBytes = 128, kGranuleBytes = 16;
+  const int64_t row_bytes = contiguous * bytes(type);
+  if (row_bytes > kLineBytes / 2) return ceilDiv(row_bytes, kLineBytes) * kLineBytes / bytes(type);
+  int64_t pitch_bytes = kGranuleBytes;
+  while (pitch_bytes < row_bytes) pitch_bytes *= 2;
+  return pitch_bytes / bytes(type);
 }
 
 bool operandMisaligned(const MatmulProblem& problem, char operand) {

@@ -69,8 +69,8 @@ struct MatmulParams {
   // Elements per global->shared copy of A and B (a power of two; 16 bytes when the problem's
   // alignment allows or the operand is padded, narrower for misaligned leading dimensions).
   int64_t vec_a = 8, vec_b = 8;
-  // The kernel reads A (B) through a copy whose rows are padded to 128-byte lines, made before every
-  // launch (operand_padding.h). Only for operands promised less than 16-byte alignment; sm_90
+  // The kernel reads A (B) through a copy whose rows are padded (operand_padding.h: paddedPitchElems),
+  // made before every launch. Only for operands promised less than 16-byte alignment; sm_90
   // kernels pad every such operand.
   bool pad_a = false, pad_b = false;
   SmemAtom smem_a, smem_b;

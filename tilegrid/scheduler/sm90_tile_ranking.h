@@ -45,7 +45,7 @@ std::vector<RankedTile> rankSm90Tiles(const MatmulProblem& problem, const Device
                                       bool swapped = false, bool operands_padded = false);
 
 // The ranking of `problem` as an sm_90 kernel reads it: misaligned operands through their padded
-// copies (operand_padding.h: readThroughPadding), rows on 128-byte lines.
+// copies (operand_padding.h: readThroughPadding), rows at the copies' pitch.
 std::vector<RankedTile> rankSm90TilesAsRead(const MatmulProblem& problem, const DeviceSpec& device, bool stream_k,
                                             bool swapped = false);
 

@@ -1,5 +1,8 @@
 #include "tilegrid/scheduler/operand_padding.h"
 
+#include <algorithm>
+#include <bit>
+
 #include "tilegrid/ir/check.h"
 
 namespace tilegrid::scheduler {
@@ -10,8 +13,7 @@ int64_t paddedPitchElems(DType type, int64_t contiguous) {
   constexpr int64_t kLineBytes = 128, kGranuleBytes = 16;
   const int64_t row_bytes = contiguous * bytes(type);
   if (row_bytes > kLineBytes / 2) return ceilDiv(row_bytes, kLineBytes) * kLineBytes / bytes(type);
-  int64_t pitch_bytes = kGranuleBytes;
-  while (pitch_bytes < row_bytes) pitch_bytes *= 2;
+  const int64_t pitch_bytes = std::max<int64_t>(kGranuleBytes, std::bit_ceil(static_cast<uint64_t>(row_bytes)));
   return pitch_bytes / bytes(type);
 }
 

@@ -32,18 +32,6 @@ __device__ __forceinline__ void tg_partial_add(float (&acc)[N], const float* slo
   }
 }
 
-// Adds a sum stored by tg_partial_store or tg_partial_accumulate and leaves zeros in its place, so
-// that the next launch accumulates onto zeros. All the loads first, so that they overlap.
-template <int Threads, int N>
-__device__ __forceinline__ void tg_partial_take(float (&acc)[N], float* slot, int t) {
-  tg_partial_add<Threads>(acc, slot, t);
-#pragma unroll
-  for (int i = 0; i < N / 4; ++i) {
-    asm volatile("st.global.cg.v4.b32 [%0], {%1, %1, %1, %1};" ::"l"(slot + 4 * (i * Threads + t)), "r"(0)
-                 : "memory");
-  }
-}
-
 // Adds a group's partial sum into a sum at L2 by vector reductions (sm_90), in the layout of
 // tg_partial_store; unordered, so the total's rounding depends on the order the pieces arrive in.
 // `rows_inside`: how many of the fragment block's rows lie inside the problem. Threads whose rows all
@@ -62,10 +50,17 @@ __device__ __forceinline__ void tg_partial_accumulate(const float (&acc)[N], flo
 }
 
 // Adds a sum that tg_partial_accumulate built and leaves zeros in its place, so that the next launch
-// accumulates onto zeros; what it skipped is zero already, and is never stored.
+// accumulates onto zeros; the rows it skipped are zero already, and are never stored. All the loads
+// first, so that they overlap.
 template <int Threads, int N>
 __device__ __forceinline__ void tg_partial_take(float (&acc)[N], float* total, int t, int rows_inside) {
-  if (tg_wgmma_fragment_row(t) < rows_inside) tg_partial_take<Threads>(acc, total, t);
+  if (tg_wgmma_fragment_row(t) >= rows_inside) return;
+  tg_partial_add<Threads>(acc, total, t);
+#pragma unroll
+  for (int i = 0; i < N / 4; ++i) {
+    asm volatile("st.global.cg.v4.b32 [%0], {%1, %1, %1, %1};" ::"l"(total + 4 * (i * Threads + t)), "r"(0)
+                 : "memory");
+  }
 }
 
 // Publishes a group's partial sum: every thread's stores, then (one thread) the flag, with release

@@ -85,7 +85,7 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
   cmd->add_flag("--summary", options.summary, "Print only the per-category summary, not a row per case");
   cmd->add_flag("--versus-specialized", options.versus_specialized,
                 "Also check and time ours with each problem's shape compiled in, in the same turns: what reading it at "
-                "launch costs (cases whose kernel compiles it in anyway skip it)");
+                "launch costs (cases whose kernel compiles it in anyway, and dot kernels, skip it)");
   return cmd;
 }
 

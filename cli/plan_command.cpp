@@ -215,6 +215,14 @@ nlohmann::json scheduleJson(const scheduler::MatmulSchedule& s) {
                {"work_units", s.workUnits()},
                {"ctas", s.ctas()}};
   if (s.params.persistent) j["grid"]["work_split"] = splitJson(s.workSplit());
+  if (s.params.dot) {
+    // The dot kernel runs the problem; the tile fields above describe the tiled kernel it replaces.
+    const scheduler::DotSplit split = scheduler::planDotSplit(s.kernelProblem(), *s.params.dot, s.device);
+    j["dot"] = {{"k_step", s.params.dot->kStep()},
+                {"chunks", split.chunks},
+                {"chunk_steps", split.chunk_steps},
+                {"ctas", split.chunks * p.batch}};
+  }
   return j;
 }
 
@@ -243,8 +251,9 @@ void runPlanCommand(const PlanCommandOptions& options, std::ostream& out) {
     if (request.tuned) j["tuned"] = tunedNote(request);
     out << j.dump(2) << "\n";
   } else {
-    out << s.toString() << decisionsText(s) << (fit ? oneWaveText(fit, s) : orientationText(s) + rankingText(ranked, s))
-        << splitText(s);
+    out << s.toString() << decisionsText(s);
+    // A dot kernel's plan is in the schedule's text; the tiled kernel's models are for the one it replaces.
+    if (!s.params.dot) out << (fit ? oneWaveText(fit, s) : orientationText(s) + rankingText(ranked, s)) << splitText(s);
     out << "kernel: " << codegen::kernelName(s)
         << (s.params.shapeAtLaunch() ? " (reads M, N, K, batch, leading dimensions and strides at launch: one "
                                        "compiled kernel for every problem of this configuration)\n"

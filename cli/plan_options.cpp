@@ -71,6 +71,10 @@ void addPlanOptions(CLI::App& cmd, PlanOptions& o) {
                  "sm_90: on compiles the traversal's factor, the cluster size and C's orientation and stores into "
                  "the kernel (the shape is still read at launch); off lets one kernel read them at launch. Default: "
                  "on where M and N are at most 2048 or one of them at most 64");
+  cmd.add_option("--dot", o.dot,
+                 "on runs the problem as the dot kernel (at most 8x8 outputs, 16-bit inputs: CUDA cores, K cut over "
+                 "the SMs, sums added at L2), off as a tiled kernel; by default the dot kernel wherever it can run the "
+                 "problem and no other option describes a tiled kernel");
   cmd.add_option("--pingpong", o.pingpong,
                  "sm_90: on gives each of two consumer warpgroups whole tiles in turns (a warpgroup's share of the "
                  "chosen tile, or --cta-tile), so that one stores its tile while the other multiplies; whole units, no "
@@ -150,6 +154,7 @@ PlanRequest parsePlanOptions(const PlanOptions& o, const std::optional<scheduler
   if (!o.stream_k.empty()) r.overrides.stream_k = parseOnOff("--stream-k", o.stream_k);
   if (!o.swap_ab.empty()) r.overrides.swap_ab = parseOnOff("--swap-ab", o.swap_ab);
   if (!o.pingpong.empty()) r.overrides.pingpong = parseOnOff("--pingpong", o.pingpong);
+  if (!o.dot.empty()) r.overrides.dot = parseOnOff("--dot", o.dot);
   if (!o.width_at_launch.empty()) r.overrides.width_at_launch = parseOnOff("--width-at-launch", o.width_at_launch);
   if (!o.fixed_choices.empty()) r.overrides.launch_choices_compiled = parseOnOff("--fixed-choices", o.fixed_choices);
   if (o.specialize_shape) r.overrides.specialize_shape = true;

@@ -24,7 +24,7 @@ struct PlanOptions {
   std::string epilogue, bias_dtype, c_in_dtype, residual_dtype, aux_dtype;
   std::string arch;  // empty: the device's arch, or sm_90 without a device
   std::string factor, method, group, cta_tile, warp_tile, stages, cluster, persistent, stream_k, swap_ab, pad_operands,
-      mma_order, width_at_launch, fixed_choices, pingpong;
+      mma_order, width_at_launch, fixed_choices, pingpong, dot;
   // Use the traversal `tilegrid sweep --apply` stored for this problem, unless one is given.
   bool tuned = true;
   bool specialize_shape = false;

@@ -34,13 +34,13 @@ bool flag(const nlohmann::json& c, const std::string& name, const char* key) {
 // order the tile datasets name them.
 std::pair<std::string, scheduler::ScheduleOverrides> parseSchedule(const nlohmann::json& s, const std::string& name) {
   static const std::set<std::string> kScheduleKeys = {"swap_ab", "cta_tile", "cluster", "stages", "pingpong",
-                                                      "stream_k", "fixed_choices"};
+                                                      "stream_k", "fixed_choices", "dot"};
   TG_USER_CHECK(s.is_object() && !s.empty())
       << "suite case '" << name
-      << "': each schedule is an object of swap_ab, cta_tile, cluster, stages, pingpong, stream_k and fixed_choices";
+      << "': each schedule is an object of swap_ab, cta_tile, cluster, stages, pingpong, stream_k, fixed_choices and dot";
   for (const auto& [key, value] : s.items()) {
     TG_USER_CHECK(kScheduleKeys.count(key) > 0) << "suite case '" << name << "': unknown schedule field '" << key
-                                                << "' (allowed: swap_ab, cta_tile, cluster, stages, pingpong, stream_k, fixed_choices)";
+                                                << "' (allowed: swap_ab, cta_tile, cluster, stages, pingpong, stream_k, fixed_choices, dot)";
   }
   scheduler::ScheduleOverrides o;
   std::string text;
@@ -75,6 +75,10 @@ std::pair<std::string, scheduler::ScheduleOverrides> parseSchedule(const nlohman
   if (s.contains("fixed_choices")) {
     o.launch_choices_compiled = flag(s, name, "fixed_choices");
     text += std::string(" --fixed-choices ") + (*o.launch_choices_compiled ? "on" : "off");
+  }
+  if (s.contains("dot")) {
+    o.dot = flag(s, name, "dot");
+    text += std::string(" --dot ") + (*o.dot ? "on" : "off");
   }
   return {text.substr(1), o};
 }

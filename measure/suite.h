@@ -7,7 +7,7 @@
 // (the dtype: e4m3 and e5m2 mix), scale ("none": 8-bit inputs' tensor or row scales); out_dtype (the
 // dtype, bf16 for 8-bit inputs); lda, ldb, ldc (0: packed); schedules: besides the default schedule, each
 // layout also runs under these choices, each an object of swap_ab (bool), cta_tile ([M, N, K]),
-// cluster and stages (whole numbers), which the scheduler takes as overrides: how a tile rule's
+// cluster and stages (whole numbers), dot (bool: the dot kernel or a tiled one), which the scheduler takes as overrides: how a tile rule's
 // alternatives are measured into a dataset (`tilegrid bench --format dataset`). Unknown keys are
 // refused, so that a misspelt field is not silently ignored.
 #include <string>

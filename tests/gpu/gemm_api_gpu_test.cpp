@@ -175,7 +175,8 @@ TEST(GemmApi, RunRefusesBadArgumentsAndCopiesShareThePlan) {
 // Gemms launched to overlap the kernel before them (GemmOptions::overlap_prior_kernel, the default) right behind
 // a kernel that writes their A and B, and behind each other on one stream: each waits for the
 // kernel before it, so every C matches cuBLAS on the inputs as written. A plain problem, one whose
-// pieces hand partial sums over in the workspace, and a decode problem.
+// pieces hand partial sums over in the workspace, a decode problem, and two dot kernels (sums handed
+// over at L2, and one chunk storing its own).
 TEST(GemmApi, OverlappedLaunchesSeeTheKernelBefore) {
   scheduler::DeviceSpec device;
   if (auto why = findSm90Device(device, "programmatic dependent launch (sm_90 kernels)")) GTEST_SKIP() << *why;
@@ -184,8 +185,11 @@ TEST(GemmApi, OverlappedLaunchesSeeTheKernelBefore) {
   runtime::Stream stream;
   for (const scheduler::MatmulProblem& p : {makeProblem(2048, 2048, 2048, Layout::TN, DType::BF16, DType::BF16),
                                             makeProblem(512, 512, 8192, Layout::TN, DType::BF16, DType::BF16),
-                                            makeProblem(16, 4096, 4096, Layout::NT, DType::BF16, DType::BF16)}) {
+                                            makeProblem(16, 4096, 4096, Layout::NT, DType::BF16, DType::BF16),
+                                            makeProblem(4, 4, 65536, Layout::TN, DType::BF16, DType::BF16),
+                                            makeProblem(2, 2, 1000, Layout::TN, DType::BF16, DType::BF16)}) {
     const Gemm gemm(p, overlap);
+    EXPECT_EQ(gemm.schedule().params.dot.has_value(), p.m <= 4) << gemm.source().kernel_name;
     runtime::MatmulBuffers buffers(p, 5);
     runtime::DeviceBuffer workspace(std::max<size_t>(gemm.workspaceSize(), 256));
     workspace.fill(0, stream.get());

@@ -401,6 +401,45 @@ std::vector<GemmCase> sm90PingPongCases() {
   return cases;
 }
 
+std::vector<GemmCase> dotCases() {
+  struct Row {
+    int64_t m, n, k, batch;
+    Layout layout;
+    DType in, out;
+    const char* epilogue = nullptr;
+    int64_t lda = 0;
+  };
+  const std::vector<Row> rows = {
+      {1, 1, 100000, 1, Layout::TN, DType::BF16, DType::BF16},
+      {1, 1, 100000, 1, Layout::NT, DType::BF16, DType::BF16},
+      {8, 8, 65536, 1, Layout::TN, DType::BF16, DType::BF16},
+      {8, 8, 32768, 1, Layout::NT, DType::BF16, DType::FP32},
+      {4, 4, 65536, 1, Layout::NN, DType::FP16, DType::FP16},
+      {3, 5, 7777, 1, Layout::TT, DType::BF16, DType::BF16},
+      {2, 7, 1, 1, Layout::TN, DType::BF16, DType::BF16},
+      {5, 3, 13, 1, Layout::TN, DType::FP16, DType::FP32},
+      {8, 1, 4101, 3, Layout::TN, DType::BF16, DType::BF16},
+      {6, 6, 300000, 2, Layout::NT, DType::BF16, DType::BF16},
+      {7, 2, 9999, 1, Layout::TN, DType::BF16, DType::BF16, nullptr, 10001},
+      {3, 3, 20000, 1, Layout::TN, DType::BF16, DType::BF16, nullptr, 20004},
+      {8, 4, 65536, 1, Layout::TN, DType::BF16, DType::BF16, "gelu(alpha*acc + bias[n])"},
+      {4, 8, 30000, 2, Layout::NT, DType::BF16, DType::BF16, "alpha*acc + beta*c"},
+      {5, 7, 50000, 1, Layout::TN, DType::BF16, DType::FP32, "relu(acc + bias[m]); aux = acc + bias[m]"},
+      {1, 8, 4096, 1, Layout::TN, DType::FP16, DType::FP16, "silu(acc) * 2"},
+  };
+  std::vector<GemmCase> cases;
+  for (const Row& r : rows) {
+    GemmCase c;
+    c.problem = makeProblem(r.m, r.n, r.k, r.layout, r.in, r.out, r.batch);
+    if (r.lda != 0) c.problem = withStrides(c.problem, r.lda, 0, 0, 0, 0, 0);
+    if (r.epilogue) c.problem.epilogue = ir::Epilogue::parse(r.epilogue);
+    c.problem.validate();
+    c.overrides.dot = true;
+    cases.push_back(c);
+  }
+  return cases;
+}
+
 std::vector<GemmCase> epilogueCases(scheduler::Arch arch) {
   struct Kind {
     const char* text;

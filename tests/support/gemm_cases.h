@@ -56,6 +56,13 @@ std::vector<GemmCase> sm90PingPongCases();
 // and cuBLASLt's FP8 GEMM where it computes the same.
 std::vector<GemmCase> sm90Fp8Cases();
 
+// Problems of at most 8x8 outputs of 16-bit inputs, run as dot kernels (asked for): every
+// layout, sizes that fill its sums and that leave most empty, K of one element, K tails inside a
+// vector and past the last whole step, one chunk and many, a batch, leading dimensions off 16 bytes
+// (one-element reads, and padded copies where the tiled kernel it replaces pads), fp16 and fp32
+// out, C^T, and epilogues with a bias along m or n, c, and an aux output.
+std::vector<GemmCase> dotCases();
+
 // `count` problems drawn from `seed`, each left to the default schedule of the arch family, so that
 // the heuristics meet sizes no list above names: M and N up to 6144, K up to 4096 (a sixth of the
 // extents under 64, half of all a multiple of 8), any layout, bf16 or fp16 in, the same or fp32

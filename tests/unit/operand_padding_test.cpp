@@ -114,8 +114,11 @@ TEST(OperandPadding, Sm90PadsEveryMisalignedOperand) {
   const DeviceSpec h100 = DeviceSpec::preset("sm_90");
   const MatmulParams nt = chooseParams(testing::bf16Problem(4097, 4097, 4096, Layout::NT), h100);
   EXPECT_TRUE(nt.pad_a && nt.pad_b);
-  const MatmulParams tiny = chooseParams(testing::bf16Problem(3, 3, 3), h100);
+  const MatmulParams tiny = chooseParams(testing::bf16Problem(3, 3, 3), h100, {.dot = false});
   EXPECT_TRUE(tiny.pad_a && tiny.pad_b);
+  // The dot kernel, which 3x3x3 runs by default, reads its operands in place.
+  const MatmulParams dot = chooseParams(testing::bf16Problem(3, 3, 3), h100);
+  EXPECT_TRUE(dot.dot.has_value() && !dot.pad_a && !dot.pad_b);
   EXPECT_FALSE(chooseParams(testing::bf16Problem(4096, 4096, 4096), h100).pad_a);
   try {
     chooseParams(testing::bf16Problem(4097, 4097, 4096, Layout::NT), h100, {.pad = false});

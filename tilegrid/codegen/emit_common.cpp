@@ -103,22 +103,55 @@ std::optional<PaddedCopy> paddedCopy(const scheduler::MatmulSchedule& s, char op
 
 namespace {
 
-// `launch`: the name of the kernel with what its launch passes beyond the problem (launchName).
-std::string nameOf(const scheduler::MatmulSchedule& s, bool launch) {
-  // The kernel's configuration, never its problem size unless the size is compiled in.
-  const auto& p = s.problem;
-  const auto& t = s.params.cta_tile;
+// The element types and layout of a problem, for names: bf16_tn, e4m3xe5m2tobf16_tn.
+std::string typesAndLayout(const scheduler::MatmulProblem& p) {
   std::string types = scheduler::toString(p.a_dtype);
   if (p.b_dtype != p.a_dtype) types += std::string("x") + scheduler::toString(p.b_dtype);
   if (p.out_dtype != p.a_dtype) types += std::string("to") + scheduler::toString(p.out_dtype);
   std::string layout = scheduler::toString(p.layout);
   for (char& c : layout) c = static_cast<char>(std::tolower(c));
+  return types + "_" + layout;
+}
+
+// What the problem adds to a name beyond its types: 8-bit inputs' scales (where the epilogue applies
+// them, tensor and row, its expression reads alike; block scales change the main loop), and a fused
+// epilogue's tag of its expression and its operands' types (the source prints both).
+std::string scaleAndEpilogueTag(const scheduler::MatmulProblem& p) {
+  std::string name;
+  if (p.scale != scheduler::ScaleMode::None) name += std::string("_scale") + scheduler::toString(p.scale);
+  if (!p.epilogue.isIdentity()) {
+    std::string what = p.epilogue.toString();
+    for (const auto& type : {p.bias_dtype, p.c_in_dtype, p.residual_dtype, p.aux_dtype}) {
+      what += std::string(" ") + scheduler::toString(type.value_or(p.out_dtype));
+    }
+    name += fmt::format("_ep{:08x}", static_cast<uint32_t>(std::hash<std::string>{}(what)));
+  }
+  return name;
+}
+
+// A dot kernel's name: its sums, threads and reads; computing C^T, the caller's problem turned
+// around; its launch names the padded copies it reads.
+std::string dotName(const scheduler::MatmulSchedule& s, bool launch) {
+  const scheduler::DotParams& d = *s.params.dot;
+  std::string name = fmt::format("tilegrid_dot_{}_r{}x{}_t{}_v{}_u{}", typesAndLayout(s.problem), d.rows, d.cols,
+                                 d.threads, d.vec, d.unroll);
+  if (s.params.swap_ab) name += "_swapab";
+  if (launch && (s.params.pad_a || s.params.pad_b)) name += std::string("_pad") + (s.params.pad_a ? "a" : "") + (s.params.pad_b ? "b" : "");
+  return name + scaleAndEpilogueTag(s.problem);
+}
+
+// `launch`: the name of the kernel with what its launch passes beyond the problem (launchName).
+std::string nameOf(const scheduler::MatmulSchedule& s, bool launch) {
+  if (s.params.dot) return dotName(s, launch);
+  // The kernel's configuration, never its problem size unless the size is compiled in.
+  const auto& p = s.problem;
+  const auto& t = s.params.cta_tile;
   // A kernel holding several tile widths names their range; its launch names the width too.
   const std::string width = s.params.width_at_launch
                                 ? fmt::format("{}to{}", s.params.narrowest_width, s.params.widest_width)
                                 : std::to_string(t.n);
-  std::string name = fmt::format("tilegrid_{}_{}_{}_{}x{}x{}_s{}_{}", s.params.arch == scheduler::Arch::Sm80 ? "sm80" : "sm90",
-                                 types, layout, t.m, width, t.k, s.params.stages, gridTag(s.params.grid, !launch && s.params.groupAtLaunch(), !launch && s.params.factorAtLaunch()));
+  std::string name = fmt::format("tilegrid_{}_{}_{}x{}x{}_s{}_{}", s.params.arch == scheduler::Arch::Sm80 ? "sm80" : "sm90",
+                                 typesAndLayout(p), t.m, width, t.k, s.params.stages, gridTag(s.params.grid, !launch && s.params.groupAtLaunch(), !launch && s.params.factorAtLaunch()));
   if (launch && s.params.width_at_launch) name += fmt::format("_n{}", t.n);
   if (s.params.shapeAtLaunch()) {
     // What the problem fixes about the code. sm_90: 3-D tensor maps for batches, and C stored by its
@@ -156,18 +189,7 @@ std::string nameOf(const scheduler::MatmulSchedule& s, bool launch) {
   // A kernel holding both orientations of C is one kernel for both; its launch names the one it runs.
   if (s.params.swap_ab && (launch || !s.cOrientationAtLaunch())) name += "_swapab";
   if (s.params.mma_order == scheduler::MmaOrder::Columns) name += "_mmacols";
-  // 8-bit inputs' scales: where the epilogue applies them (tensor, row) its expression reads alike,
-  // and block scales change the main loop.
-  if (p.scale != scheduler::ScaleMode::None) name += std::string("_scale") + scheduler::toString(p.scale);
-  // A fused epilogue: a tag of its expression and its operands' types (the source prints both).
-  if (!p.epilogue.isIdentity()) {
-    std::string what = p.epilogue.toString();
-    for (const auto& type : {p.bias_dtype, p.c_in_dtype, p.residual_dtype, p.aux_dtype}) {
-      what += std::string(" ") + scheduler::toString(type.value_or(p.out_dtype));
-    }
-    name += fmt::format("_ep{:08x}", static_cast<uint32_t>(std::hash<std::string>{}(what)));
-  }
-  return name;
+  return name + scaleAndEpilogueTag(p);
 }
 
 }  // namespace

@@ -135,4 +135,11 @@ std::string emitMatmulIndexFunctions(const scheduler::MatmulSchedule& s) {
   return out;
 }
 
+std::string emitGmemIndexFunctions(const scheduler::MatmulSchedule& s) {
+  const VarRanges limits = s.shapeLimits();
+  return offsetFunction("tg_gmem_a", "A in global memory (gmem_a)", s.gmem_a, {"m", "k"}, limits) +
+         offsetFunction("tg_gmem_b", "B in global memory (gmem_b)", s.gmem_b, {"n", "k"}, limits) +
+         offsetFunction("tg_gmem_c", "C in global memory (gmem_c)", s.gmem_c, {"m", "n"}, limits);
+}
+
 }  // namespace tilegrid::codegen

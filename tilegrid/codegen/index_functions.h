@@ -18,4 +18,8 @@ namespace tilegrid::codegen {
 // shape read it where the kernel reads its shape at launch.
 std::string emitMatmulIndexFunctions(const scheduler::MatmulSchedule& schedule);
 
+// The global-memory offsets alone, for kernels without tiles (the dot kernel): tg_gmem_a(p, m, k),
+// tg_gmem_b(p, n, k) and tg_gmem_c(p, m, n), C in the launch's own orientation.
+std::string emitGmemIndexFunctions(const scheduler::MatmulSchedule& schedule);
+
 }  // namespace tilegrid::codegen

@@ -45,6 +45,11 @@ tg_problem problemArgs(const scheduler::MatmulSchedule& s, int64_t clusters) {
   args.cluster_m = narrow(s.params.cluster.m, "cluster_m");
   TG_INTERNAL_CHECK(clusters >= 1) << "a launch of " << clusters << " clusters";
   args.split = kernelSplit(s.workSplit(clusters));
+  if (s.params.dot) {
+    const scheduler::DotSplit dot = scheduler::planDotSplit(p, *s.params.dot, s.device);
+    args.k_chunks = narrow(dot.chunks, "k_chunks");
+    args.k_chunk_steps = narrow(dot.chunk_steps, "k_chunk_steps");
+  }
   return args;
 }
 

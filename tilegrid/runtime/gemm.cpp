@@ -169,7 +169,11 @@ Gemm::State::State(scheduler::MatmulSchedule s, bool overlap_prior_kernel)
   // stream (GemmOptions::overlap_prior_kernel), starts while that kernel finishes, and waits for it
   // before its first global access (tg_wait_for_prior_grid): the launch's latency hides under that
   // kernel's tail.
-  launch.after_prior_grid = (overlap_prior_kernel || !pads.empty()) && schedule.params.arch == scheduler::Arch::Sm90;
+  // A dot kernel waits too (tg_dot_wait_for_prior_grid), on any sm_90 device whatever its params'
+  // tiled family.
+  const bool waits = schedule.params.dot ? current.arch() == scheduler::Arch::Sm90
+                                         : schedule.params.arch == scheduler::Arch::Sm90;
+  launch.after_prior_grid = (overlap_prior_kernel || !pads.empty()) && waits;
 }
 
 Gemm::Gemm(const MatmulProblem& problem, const GemmOptions& options) {

@@ -534,13 +534,19 @@ MatmulParams chooseParams(const MatmulProblem& problem, const DeviceSpec& device
   DecisionTrace local;
   DecisionTrace& decisions = trace ? *trace : local;
   decisions.clear();
-  if (!isFp8(problem.a_dtype)) return chooseParams16(problem, device, overrides, decisions);
+  if (!isFp8(problem.a_dtype)) {
+    MatmulParams p = chooseParams16(problem, device, overrides, decisions);
+    chooseDotKernel(problem, device, overrides, p, decisions);
+    p.validate(problem, device);
+    return p;
+  }
   TG_USER_CHECK(overrides.arch.value_or(device.arch()) == Arch::Sm90)
       << "8-bit inputs (" << toString(problem.a_dtype) << ", " << toString(problem.b_dtype)
       << ") need sm_90a's wgmma k32; sm_80 kernels (mma.sync) take bf16 or fp16"
       << (device.arch() == Arch::Sm90 ? ": use arch sm_90" : ", and " + device.name + " is an sm_80-family device");
   MatmulParams p = chooseParams16(sixteenBitEquivalent(problem), device, sixteenBitOverrides(problem, device, overrides), decisions);
   toEightBitInputs(p, problem, device, overrides, decisions);
+  chooseDotKernel(problem, device, overrides, p, decisions);
   p.validate(problem, device);
   return p;
 }

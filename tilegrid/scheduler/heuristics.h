@@ -47,10 +47,22 @@ struct ScheduleOverrides {
   std::optional<bool> launch_choices_compiled = std::nullopt;
   // sm_90: consumer warpgroups take tiles of their own in turns (MatmulParams::pingpong); off by default.
   std::optional<bool> pingpong = std::nullopt;
+  // Run the problem as the dot kernel (MatmulParams::dot, dot_kernel.h), or a tiled one; by default
+  // the dot kernel wherever it can run the problem, unless another override describes a tiled kernel.
+  std::optional<bool> dot = std::nullopt;
+
+  // Whether any override above describes a tiled kernel (its family, tile, stages, traversal,
+  // clusters, consumers or launch choices).
+  bool describesTiledKernel() const;
 };
 
 // Concurrently resident CTAs the grid model plans a wave for.
 int64_t waveCtas(const MatmulParams& params, const MatmulProblem& problem, const DeviceSpec& device);
+
+// Sets params.dot where the dot kernel runs `problem`, over the tiled params chosen for it, and says
+// why in `trace`.
+void chooseDotKernel(const MatmulProblem& problem, const DeviceSpec& device, const ScheduleOverrides& overrides,
+                     MatmulParams& params, DecisionTrace& trace);
 
 // Heuristic params for `problem` on `device` with `overrides` applied. Validated. Each decision and
 // the rule that made it go to `trace` where one is given.

@@ -332,8 +332,11 @@ void MatmulParams::validate(const MatmulProblem& user_problem, const DeviceSpec&
         << " is " << align << " elements: pad_" << operand
         << " must be set (--pad-operands on: the runtime reads a padded copy)";
   };
-  checkPad(pad_a, 'a');
-  checkPad(pad_b, 'b');
+  // A dot kernel reads A and B in place, at the width their alignment allows (validateDot).
+  if (!dot) {
+    checkPad(pad_a, 'a');
+    checkPad(pad_b, 'b');
+  }
   const auto checkVec = [](int64_t vec, int64_t align, bool pad, DType type, const char* what) {
     const int64_t allowed = pad ? granuleElems(type) : align;
     TG_USER_CHECK(isPow2(vec) && vec * bytes(type) <= 16 && vec <= allowed)
@@ -341,13 +344,19 @@ void MatmulParams::validate(const MatmulProblem& user_problem, const DeviceSpec&
         << scheduler::toString(type) << " and at most the operand's alignment (" << allowed << " elements"
         << (pad ? ", padded" : "") << ")";
   };
-  checkVec(vec_a, problem.align_a, pad_a, problem.a_dtype, "a");
-  checkVec(vec_b, problem.align_b, pad_b, problem.b_dtype, "b");
+  if (!dot) {
+    checkVec(vec_a, problem.align_a, pad_a, problem.a_dtype, "a");
+    checkVec(vec_b, problem.align_b, pad_b, problem.b_dtype, "b");
+  }
   const int64_t smem = smemBytes(problem);
   TG_USER_CHECK(smem <= device.smem_per_block)
       << "cta_tile " << cta_tile.toString() << " with " << stages << " stages needs " << smem
       << " bytes of shared memory; the device allows " << device.smem_per_block << " per block";
   TG_USER_CHECK(threadsPerCta() <= 1024) << "the schedule needs " << threadsPerCta() << " threads per CTA; at most 1024";
+  if (dot) {
+    TG_USER_CHECK(!pad_a && !pad_b) << "a dot kernel reads A and B in place: pad_a and pad_b must be off";
+    validateDot(*dot, problem, device, specialize_shape, deterministic);
+  }
 }
 
 std::string MatmulParams::toString(ParamsText what) const {
@@ -381,6 +390,7 @@ std::string MatmulParams::toString(ParamsText what) const {
   if (!shapeAtLaunch()) text += " shape compiled in";
   if (shapeAtLaunch() && launch_choices_compiled) text += " launch choices compiled in";
   if (shapeAtLaunch() && wide_tile_grid) text += " wide tile grid";
+  if (dot) text = dot->toString() + (swap_ab ? " swap_ab (computes C^T = B^T A^T)" : "") + "; instead of " + text;
   return text;
 }
 
@@ -445,6 +455,10 @@ void to_json(nlohmann::json& j, const MatmulParams& p) {
                      {"launch_choices_compiled", p.launch_choices_compiled},
                      {"pingpong", p.pingpong},
                      {"launch_widths", {p.narrowest_width, p.widest_width}}};
+  if (p.dot) {
+    j["dot"] = {{"rows", p.dot->rows}, {"cols", p.dot->cols}, {"threads", p.dot->threads}, {"vec", p.dot->vec},
+                {"unroll", p.dot->unroll}};
+  }
 }
 
 void from_json(const nlohmann::json& j, MatmulParams& p) {
@@ -492,6 +506,13 @@ void from_json(const nlohmann::json& j, MatmulParams& p) {
     TG_USER_CHECK(widths.is_array() && widths.size() == 2) << "params.launch_widths must be [narrowest, widest]";
     p.narrowest_width = widths[0].get<int64_t>();
     p.widest_width = widths[1].get<int64_t>();
+    // Optional: absent for tiled kernels.
+    p.dot.reset();
+    if (j.contains("dot") && !j.at("dot").is_null()) {
+      const auto& d = j.at("dot");
+      p.dot = DotParams{d.at("rows").get<int64_t>(), d.at("cols").get<int64_t>(), d.at("threads").get<int64_t>(),
+                        d.at("vec").get<int64_t>(), d.at("unroll").get<int64_t>()};
+    }
   } catch (const nlohmann::json::exception& e) {
     TG_USER_ERROR() << "malformed MatmulParams JSON: " << e.what();
   }

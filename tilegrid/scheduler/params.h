@@ -3,8 +3,10 @@
 // compares and round-trips through JSON, and it is the cache key for generated kernels.
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 
+#include "tilegrid/scheduler/dot_kernel.h"
 #include "tilegrid/scheduler/grid_traversal.h"
 #include "tilegrid/scheduler/problem.h"
 #include "tilegrid/scheduler/smem_atom.h"
@@ -130,6 +132,11 @@ struct MatmulParams {
   // warpgroup stages its own slabs (epilogueRows). Persistent, whole units (no stream-K), every unit of
   // the traversal existing (not split-merge).
   bool pingpong = false;
+  // Run the problem as the dot kernel (dot_kernel.h) instead of a tiled one. The fields above still
+  // describe the tiled kernel the scheduler would run otherwise, except that A and B are never padded
+  // (the dot kernel reads them in place at the width their alignment allows); the dot kernel takes
+  // its orientation (swap_ab) from them and reads none of the rest.
+  std::optional<DotParams> dot;
 
   // The tile the kernel's code is laid out for: cta_tile, with the widest width where the launch
   // picks the width.

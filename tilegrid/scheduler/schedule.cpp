@@ -83,6 +83,17 @@ void checkShapeLimits(const MatmulSchedule& s) {
                                      << kMaxExtent << "; use larger tiles or fewer batch entries";
 }
 
+// Each line of `text` indented by two spaces.
+std::string indentLines(const std::string& text) {
+  std::string indented;
+  for (size_t start = 0; start < text.size();) {
+    const size_t end = text.find('\n', start);
+    indented += "  " + text.substr(start, end - start) + "\n";
+    start = end == std::string::npos ? text.size() : end + 1;
+  }
+  return indented;
+}
+
 }  // namespace
 
 MatmulSchedule scheduleWith(MatmulProblem user_problem, const DeviceSpec& device, const MatmulParams& params) {
@@ -245,6 +256,20 @@ std::string MatmulSchedule::toString() const {
   if (p.swap_ab) out += fmt::format("kernel:   {} (C^T = B^T * A^T, stored transposed)\n", kernelProblem().toString());
   out += fmt::format("device:   {}\n", device.toString());
   out += fmt::format("params:   {}\n", p.toString());
+  if (p.dot) {
+    const DotSplit split = planDotSplit(kernelProblem(), *p.dot, device);
+    out += fmt::format("  dot kernel: {} threads a CTA, each keeping {}x{} sums and reading {} K element{} of a row at "
+                       "once, {} reads of each row a step of {} K\n",
+                       p.dot->threads, p.dot->rows, p.dot->cols, p.dot->vec, p.dot->vec == 1 ? "" : "s", p.dot->unroll,
+                       p.dot->kStep());
+    out += fmt::format("  K cut into {}; {} CTAs launched ({} x batch {}); sums added at L2{}\n", split.toString(),
+                       split.chunks * problem.batch, split.chunks, problem.batch,
+                       split.chunks == 1 ? " only where K has several chunks (here one: each CTA stores its own)" : "");
+    if (!problem.epilogue.isIdentity()) out += planEpilogue(problem).toString();
+    out += "scheduled domains:\n";
+    for (const ir::TensorDomain* d : {&gmem_a, &gmem_b, &gmem_c}) out += indentLines(d->toString());
+    return out;
+  }
   out += fmt::format("  cta tile {}, {} {} of {}, instruction {}, {} threads\n", p.cta_tile.toString(), p.mathGroups(),
                      p.arch == Arch::Sm80 ? "warps" : "consumer warpgroups", p.warp_tile.toString(),
                      p.instruction_tile.toString(), p.threadsPerCta());
@@ -265,14 +290,7 @@ std::string MatmulSchedule::toString() const {
   out += "scheduled domains:\n";
   for (const ir::TensorDomain* d :
        {&tile_grid, &smem_a, &smem_b, &smem_epilogue, &gmem_a, &gmem_b, &gmem_c, &copy_a, &copy_b, &warp_grid}) {
-    std::string text = d->toString();
-    std::string indented;
-    for (size_t start = 0; start < text.size();) {
-      const size_t end = text.find('\n', start);
-      indented += "  " + text.substr(start, end - start) + "\n";
-      start = end == std::string::npos ? text.size() : end + 1;
-    }
-    out += indented;
+    out += indentLines(d->toString());
   }
   out += fmt::format("tile grid: {} x {} tiles{} = {}, {} work units, {} CTAs launched{}\n", tilesM(), tilesN(),
                      problem.batch > 1 ? fmt::format(" x batch {}", problem.batch) : "", tiles(), workUnits(), ctas(),

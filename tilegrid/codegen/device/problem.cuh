@@ -57,6 +57,9 @@ struct tg_problem {
   // How the launched grid of a persistent sm_90 kernel divides the work units: the scheduler's
   // planWorkSplit for exactly the clusters launched.
   tg_work_split split;
+  // Dot kernels (scheduler/dot_kernel.h): CTAs a batch entry's K is cut into, and the K steps each
+  // takes (scheduler::planDotSplit).
+  int k_chunks, k_chunk_steps;
   // What a fused epilogue reads and writes besides C (unread by kernels without one).
   tg_epilogue_args epilogue;
 };

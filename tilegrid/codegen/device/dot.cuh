@@ -1,0 +1,62 @@
+// tilegrid device helpers: dot kernels (templates/dot_gemm.cu). A thread's reads of one operand row
+// along K, a warp's sum, and the hand-over of a chunk's sums at L2 to the last CTA of its batch
+// entry. Reads the configuration (tg_in_t); needs dtype.cuh first.
+#pragma once
+
+// Vec consecutive K elements of a row from `at` (element k of that row), as floats, in one access;
+// zeros where they do not all lie before k_end or the row is outside the problem (`inside` false).
+// `at` is only read inside.
+template <int Vec>
+__device__ __forceinline__ void tg_dot_read(const tg_in_t* at, bool inside, long long k, long long k_end,
+                                            float (&out)[Vec]) {
+  struct alignas(Vec * sizeof(tg_in_t)) Piece {
+    tg_in_t v[Vec];
+  };
+#pragma unroll
+  for (int e = 0; e < Vec; ++e) out[e] = 0.f;
+  if (!inside || k + Vec > k_end) return;
+  const Piece piece = *reinterpret_cast<const Piece*>(at);
+#pragma unroll
+  for (int e = 0; e < Vec; ++e) out[e] = tg_dtype<tg_in_t>::to_float(piece.v[e]);
+}
+
+// A launch that overlaps the kernel before it in the stream (programmatic dependent launch, sm_90)
+// waits for that kernel here, its writes visible, before any access to global memory; elsewhere, and
+// in launches without the overlap, it returns at once.
+__device__ __forceinline__ void tg_dot_wait_for_prior_grid() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+__device__ __forceinline__ float tg_warp_sum(float v) {
+#pragma unroll
+  for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_xor_sync(0xffffffffu, v, offset);
+  return v;
+}
+
+// Adds a CTA's sum for one output into the entry's sum at L2, in the order CTAs arrive.
+__device__ __forceinline__ void tg_dot_accumulate(float* total, float v) {
+  asm volatile("red.relaxed.gpu.global.add.f32 [%0], %1;" ::"l"(total), "f"(v) : "memory");
+}
+
+// Counts the CTA's arrival (one thread, after a barrier that follows every thread's
+// tg_dot_accumulate) with release and acquire semantics at GPU scope; true for the last of
+// `arrivals`, which then resets the counter for the next launch: every arrival has passed it.
+__device__ __forceinline__ bool tg_dot_arrive_last(unsigned* counter, unsigned arrivals) {
+  unsigned before;
+  asm volatile("fence.acq_rel.gpu;\natom.acq_rel.gpu.global.add.u32 %0, [%1], 1;"
+               : "=r"(before)
+               : "l"(counter)
+               : "memory");
+  if (before + 1 != arrivals) return false;
+  asm volatile("st.relaxed.gpu.global.u32 [%0], 0;" ::"l"(counter) : "memory");
+  return true;
+}
+
+// Takes an entry's sum that every CTA has added to, leaving zero for the next launch.
+__device__ __forceinline__ float tg_dot_take(float* total) {
+  float v;
+  asm volatile("atom.relaxed.gpu.global.exch.b32 %0, [%1], 0;" : "=f"(v) : "l"(total) : "memory");
+  return v;
+}

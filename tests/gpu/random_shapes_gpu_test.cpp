@@ -32,6 +32,10 @@ TEST(RandomProblems, Sm80EpiloguesMatchCublas) {
 TEST(RandomProblems, Sm90EpiloguesMatchCublas) {
   checkRandomProblems(scheduler::Arch::Sm90, randomEpilogueCases, kRandomEpilogueCases);
 }
+// Dot kernels: problems of at most 8x8 outputs over K up to 300000, some with epilogues.
+TEST(RandomProblems, DotKernelsMatchCublas) {
+  checkRandomProblems(scheduler::Arch::Sm90, randomDotCases, kRandomDotCases);
+}
 
 }  // namespace
 }  // namespace tilegrid::testing

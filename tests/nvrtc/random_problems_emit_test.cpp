@@ -37,6 +37,9 @@ TEST(RandomProblems, Sm80EpiloguesOnAnH100Compile) {
 TEST(RandomProblems, Sm90EpiloguesOnAnH100Compile) {
   expectCompile(scheduler::Arch::Sm90, randomEpilogueCases, kRandomEpilogueCases);
 }
+TEST(RandomProblems, DotKernelsOnAnH100Compile) {
+  expectCompile(scheduler::Arch::Sm90, randomDotCases, kRandomDotCases);
+}
 
 }  // namespace
 }  // namespace tilegrid::testing

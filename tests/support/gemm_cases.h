@@ -59,8 +59,8 @@ std::vector<GemmCase> sm90Fp8Cases();
 // Problems of at most 8x8 outputs of 16-bit inputs, run as dot kernels (asked for): every
 // layout, sizes that fill its sums and that leave most empty, K of one element, K tails inside a
 // vector and past the last whole step, one chunk and many, a batch, leading dimensions off 16 bytes
-// (one-element reads, and padded copies where the tiled kernel it replaces pads), fp16 and fp32
-// out, C^T, and epilogues with a bias along m or n, c, and an aux output.
+// (narrower reads), fp16 and fp32 out, C^T, epilogues with a bias along m or n, c, and an aux
+// output, and reads across the rows of operands running along M or N.
 std::vector<GemmCase> dotCases();
 
 // `count` problems drawn from `seed`, each left to the default schedule of the arch family, so that
@@ -75,6 +75,10 @@ std::vector<GemmCase> randomDefaultCases(scheduler::Arch arch, int count, uint64
 // sm_90a a quarter with 8-bit inputs and any scale mode. Default schedules, checked against cuBLAS's
 // product with the epilogue applied on the host.
 std::vector<GemmCase> randomEpilogueCases(scheduler::Arch arch, int count, uint64_t seed);
+// `count` problems of at most 8x8 outputs run as dot kernels (asked for): K from 1 to 300000, any
+// layout, batches, sub-matrices of wider buffers, and two in five with a random fused epilogue.
+// `arch` names the seed only: dot kernels run on any device.
+std::vector<GemmCase> randomDotCases(scheduler::Arch arch, int count, uint64_t seed);
 // Fused epilogues (ir/epilogue.h), each kind on several shapes that reach the kernels' different
 // stores: C by TMA and by the threads, stored transposed (decode), stream-K pieces added before the
 // epilogue, batches, fp32 operands and output. Default schedules for the arch family.
@@ -85,6 +89,7 @@ std::vector<std::string> cublasLtEpilogueTexts();
 // What the gpu suite runs and the nvrtc suite compiles unless told otherwise.
 constexpr int kRandomCases = 32;
 constexpr int kRandomEpilogueCases = 16;
+constexpr int kRandomDotCases = 32;
 constexpr uint64_t randomSeed(scheduler::Arch arch) { return arch == scheduler::Arch::Sm80 ? 80 : 90; }
 // The seed and count of a random draw: TILEGRID_RANDOM_SEED and TILEGRID_RANDOM_CASES where set
 // (whole numbers; 1 to 100000 cases), else randomSeed(arch) and `default_count`.

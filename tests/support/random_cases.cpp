@@ -171,4 +171,34 @@ std::vector<GemmCase> randomEpilogueCases(scheduler::Arch arch, int count, uint6
   return cases;
 }
 
+std::vector<GemmCase> randomDotCases(scheduler::Arch /*arch: names the seed only*/, int count, uint64_t seed) {
+  Draw d(seed);
+  const Layout layouts[] = {Layout::TN, Layout::NT, Layout::NN, Layout::TT};
+  const DType operand_types[] = {DType::BF16, DType::FP16, DType::FP32};
+  std::vector<GemmCase> cases;
+  for (int i = 0; i < count; ++i) {
+    scheduler::MatmulProblem p;
+    p.m = 1 + d.below(8), p.n = 1 + d.below(8), p.k = d.extent(300000);
+    p.batch = d.chance(20) ? 2 + d.below(4) : 1;
+    p.layout = d.oneOf(layouts);
+    p.a_dtype = p.b_dtype = d.chance(50) ? DType::BF16 : DType::FP16;
+    p.out_dtype = d.chance(25) ? DType::FP32 : p.a_dtype;
+    if (d.chance(40)) {
+      const bool two_byte_out = p.out_dtype != DType::FP32;
+      ExpressionDraw expression(d, d.chance(50) ? "bias[m]" : "bias[n]", two_byte_out);
+      std::string text = expression.growing(2);
+      if (d.chance(40)) text += "; aux = " + expression.growing(1);
+      p.epilogue = ir::Epilogue::parse(text);
+      p.bias_dtype = d.oneOf(operand_types);
+      p.c_in_dtype = d.oneOf(operand_types);
+      p.residual_dtype = d.oneOf(operand_types);
+      p.aux_dtype = two_byte_out ? (d.chance(50) ? DType::BF16 : DType::FP16) : DType::FP32;
+    }
+    GemmCase c{d.maybeStrided(p.validate()), {}};
+    c.overrides.dot = true;
+    cases.push_back(c);
+  }
+  return cases;
+}
+
 }  // namespace tilegrid::testing

@@ -9,7 +9,7 @@
 // those last elements after the loop). The CTA then sums its threads' sums; with several chunks, it adds them at L2,
 // and the last CTA of the entry to arrive takes the totals, applies the epilogue and stores C.
 
-extern "C" __global__ void __launch_bounds__(tg_config::THREADS)
+extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
     TG_KERNEL_NAME(const __grid_constant__ tg_problem prob, const tg_in_t* __restrict__ A_all,
                    const tg_in_t* __restrict__ B_all, tg_out_t* __restrict__ C_all, unsigned* __restrict__ workspace) {
   using namespace tg_config;
@@ -23,6 +23,10 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS)
   const long long k_begin = blockIdx.x * chunk;
   const long long k_end = min(static_cast<long long>(prob.K), k_begin + chunk);
 
+  // A (B) running along M (N), on launches of exactly ROWS (COLS) of them, reads one k of every row
+  // at once (ACROSS_*: the alignment allows it; VEC is then 1).
+  static_assert(VEC == 1 || (!ACROSS_A && !ACROSS_B), "reads across rows take one k a read");
+  const bool a_across = ACROSS_A && M == ROWS, b_across = ACROSS_B && N == COLS;
   float sum[ROWS][COLS];
 #pragma unroll
   for (int r = 0; r < ROWS; ++r) {
@@ -37,10 +41,24 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS)
     for (int u = 0; u < UNROLL; ++u) {
       const long long k = k0 + static_cast<long long>(u) * THREADS * VEC;
       const int kk = k < k_end ? static_cast<int>(k) : 0;
+      if (a_across) {
+        float v[ROWS];
+        tg_dot_read_across<ROWS>(A + tg_gmem_a(prob, 0, kk), k < k_end, v);
 #pragma unroll
-      for (int r = 0; r < ROWS; ++r) tg_dot_read<VEC>(A + tg_gmem_a(prob, r < M ? r : 0, kk), r < M, k, k_end, a[u][r]);
+        for (int r = 0; r < ROWS; ++r) a[u][r][0] = v[r];
+      } else {
 #pragma unroll
-      for (int c = 0; c < COLS; ++c) tg_dot_read<VEC>(B + tg_gmem_b(prob, c < N ? c : 0, kk), c < N, k, k_end, b[u][c]);
+        for (int r = 0; r < ROWS; ++r) tg_dot_read<VEC>(A + tg_gmem_a(prob, r < M ? r : 0, kk), r < M, k, k_end, a[u][r]);
+      }
+      if (b_across) {
+        float v[COLS];
+        tg_dot_read_across<COLS>(B + tg_gmem_b(prob, 0, kk), k < k_end, v);
+#pragma unroll
+        for (int c = 0; c < COLS; ++c) b[u][c][0] = v[c];
+      } else {
+#pragma unroll
+        for (int c = 0; c < COLS; ++c) tg_dot_read<VEC>(B + tg_gmem_b(prob, c < N ? c : 0, kk), c < N, k, k_end, b[u][c]);
+      }
     }
 #pragma unroll
     for (int u = 0; u < UNROLL; ++u) {

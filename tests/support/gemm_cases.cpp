@@ -426,8 +426,8 @@ std::vector<GemmCase> dotCases() {
       {4, 8, 30000, 2, Layout::NT, DType::BF16, DType::BF16, "alpha*acc + beta*c"},
       {5, 7, 50000, 1, Layout::TN, DType::BF16, DType::FP32, "relu(acc + bias[m]); aux = acc + bias[m]"},
       {1, 8, 4096, 1, Layout::TN, DType::FP16, DType::FP16, "silu(acc) * 2"},
-      // Reads across the rows of operands running along M or N: both, one, rows apart by more than
-      // their count, and a count that is not the kernel's (3 rows of 4, read a row at a time).
+      // Operands running along M or N: both, one, rows apart by more than their count, and fewer rows
+      // than the kernel holds.
       {8, 2, 16384, 1, Layout::NT, DType::BF16, DType::BF16},
       {2, 4, 5000, 3, Layout::NN, DType::FP16, DType::FP32},
       {4, 4, 1001, 1, Layout::NT, DType::BF16, DType::BF16, nullptr, 12},

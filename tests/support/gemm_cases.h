@@ -60,7 +60,7 @@ std::vector<GemmCase> sm90Fp8Cases();
 // layout, sizes that fill its sums and that leave most empty, K of one element, K tails inside a
 // vector and past the last whole step, one chunk and many, a batch, leading dimensions off 16 bytes
 // (narrower reads), fp16 and fp32 out, C^T, epilogues with a bias along m or n, c, and an aux
-// output, and reads across the rows of operands running along M or N.
+// output.
 std::vector<GemmCase> dotCases();
 
 // `count` problems drawn from `seed`, each left to the default schedule of the arch family, so that

@@ -16,15 +16,10 @@ KernelSource emitDot(const scheduler::MatmulSchedule& s) {
   TG_INTERNAL_CHECK(prob.a_dtype == prob.b_dtype) << "a dot kernel reads A and B of one type, got " << prob.toString();
   TG_INTERNAL_CHECK(!s.params.pad_a && !s.params.pad_b) << "dot kernels read their operands in place";
   // Computing C^T, the kernel's A is the caller's B and its B the caller's A.
-  // A thread reads VEC consecutive elements of a row in one access only where the row runs along K,
-  // and one k's elements of every row at once only where k's rows are adjacent.
+  // A thread reads VEC consecutive elements of a row in one access only where the row runs along K.
   for (const ir::TensorDomain* gmem : {&s.gmem_a, &s.gmem_b}) {
     TG_INTERNAL_CHECK(dot.vec == 1 || constantStep(*gmem, 1) == 1)
         << gmem->name() << " does not run along K, but " << dot.toString() << " reads " << dot.vec << " K elements at once";
-  }
-  for (const auto& [across, gmem] : {std::pair{dot.across_a, &s.gmem_a}, std::pair{dot.across_b, &s.gmem_b}}) {
-    TG_INTERNAL_CHECK(!across || (dot.vec == 1 && constantStep(*gmem, 0) == 1))
-        << gmem->name() << ": rows are not adjacent, but " << dot.toString() << " reads across them";
   }
   const scheduler::DotSplit split = scheduler::planDotSplit(prob, dot, s.device);
   ConfigBlock config(kernelName(s));
@@ -34,8 +29,6 @@ KernelSource emitDot(const scheduler::MatmulSchedule& s) {
       .value("COLS", dot.cols, "the most columns of B (N)")
       .value("VEC", dot.vec, "K elements a thread reads from a row at once")
       .value("UNROLL", dot.unroll, "reads of each row a thread issues together")
-      .flag("ACROSS_A", dot.across_a, "launches of M == ROWS read one k of every row of A at once")
-      .flag("ACROSS_B", dot.across_b, "launches of N == COLS read one k of every column of B at once")
       .flag("C_TRANSPOSED", s.params.swap_ab, "the kernel computes C^T: its output (m, n) is the caller's (n, m)")
       .value("FLAG_WORDS", streamKFlagWords(s.device), "the workspace's flag area, before its accumulation area");
   addEpilogueConfig(s.problem, config);

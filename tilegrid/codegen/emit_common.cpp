@@ -135,7 +135,6 @@ std::string dotName(const scheduler::MatmulSchedule& s, bool launch) {
   const scheduler::DotParams& d = *s.params.dot;
   std::string name = fmt::format("tilegrid_dot_{}_r{}x{}_t{}_v{}_u{}", typesAndLayout(s.problem), d.rows, d.cols,
                                  d.threads, d.vec, d.unroll);
-  if (d.across_a || d.across_b) name += std::string("_across") + (d.across_a ? "a" : "") + (d.across_b ? "b" : "");
   if (s.params.swap_ab) name += "_swapab";
   if (launch && (s.params.pad_a || s.params.pad_b)) name += std::string("_pad") + (s.params.pad_a ? "a" : "") + (s.params.pad_b ? "b" : "");
   return name + scaleAndEpilogueTag(s.problem);

@@ -26,7 +26,7 @@ void chooseDotKernel(const MatmulProblem& problem, const DeviceSpec& device, con
   const std::string refusal = dotRefusal(kernel, dot, device, p.specialize_shape, p.deterministic);
   TG_USER_CHECK(refusal.empty() || !overrides.dot) << "the dot kernel cannot run " << problem.toString() << ": " << refusal;
   if (!refusal.empty()) return decide("tiled", "dotRefusal: " + refusal);
-  if (const std::string loses = dotLosesBy(kernel, dot); !loses.empty() && !overrides.dot) {
+  if (const std::string loses = dotLosesBy(dot); !loses.empty() && !overrides.dot) {
     return decide("tiled", "dotLosesBy: " + loses);
   }
   p.dot = dot;

@@ -22,15 +22,6 @@ int64_t kVector(const MatmulProblem& p, char operand) {
   return std::min(a ? p.align_a : p.align_b, granuleElems(type));
 }
 
-// Whether operand 'a' ('b') runs along M (N) and its alignment allows a read of its `count` rows'
-// elements of one k at once (at most 16 bytes).
-bool readsAcross(const MatmulProblem& p, char operand, int64_t count) {
-  const bool a = operand == 'a';
-  if ((a ? majorOfA(p.layout) : majorOfB(p.layout)) != Major::MN || count < 2) return false;
-  const DType type = a ? p.a_dtype : p.b_dtype;
-  return count <= granuleElems(type) && (a ? p.align_a : p.align_b) >= count;
-}
-
 // The widest read both operands allow, within kDotMaxFmasPerRead multiply-adds of rows x cols sums.
 int64_t widestRead(const MatmulProblem& p, int64_t rows, int64_t cols) {
   const int64_t fmas = std::max<int64_t>(1, kDotMaxFmasPerRead / (rows * cols));
@@ -44,8 +35,7 @@ int64_t dotCounters(const DeviceSpec& device) { return 2 * device.sm_count * kMa
 }  // namespace
 
 std::string DotParams::toString() const {
-  return fmt::format("dot rows {} cols {} threads {} vec {} unroll {}{}{}", rows, cols, threads, vec, unroll,
-                     across_a ? " across A" : "", across_b ? " across B" : "");
+  return fmt::format("dot rows {} cols {} threads {} vec {} unroll {}", rows, cols, threads, vec, unroll);
 }
 
 std::string DotSplit::toString() const {
@@ -68,13 +58,14 @@ std::string dotRefusal(const MatmulProblem& p, const DotParams& dot, const Devic
   return {};
 }
 
-std::string dotLosesBy(const MatmulProblem& p, const DotParams& dot) {
+std::string dotLosesBy(const DotParams& dot) {
   if (dot.rows * dot.cols > kDotMaxSums) {
     return fmt::format("{}x{} sums a thread, past the {} where a tiled kernel is slower", dot.rows, dot.cols, kDotMaxSums);
   }
-  if (const double reads = dot.readsPerK(p.m, p.n); reads > static_cast<double>(kDotMaxReadsPerK)) {
-    return fmt::format("{} reads a K element of its {} rows, past the {} where a tiled kernel is slower", reads,
-                       dot.rows + dot.cols, kDotMaxReadsPerK);
+  if (dot.rows + dot.cols > kDotMaxReadsPerK * dot.vec) {
+    return fmt::format("{} reads of {} element{} a K element's {} rows, past the {} where a tiled kernel is slower",
+                       ceilDiv(dot.rows + dot.cols, dot.vec), dot.vec, dot.vec == 1 ? "" : "s", dot.rows + dot.cols,
+                       kDotMaxReadsPerK);
   }
   return {};
 }
@@ -85,8 +76,6 @@ DotParams dotParamsFor(const MatmulProblem& p) {
   dot.cols = static_cast<int64_t>(std::bit_ceil(static_cast<uint64_t>(p.n)));
   dot.threads = kDotThreads;
   dot.vec = widestRead(p, dot.rows, dot.cols);
-  dot.across_a = readsAcross(p, 'a', dot.rows);
-  dot.across_b = readsAcross(p, 'b', dot.cols);
   // Enough reads a step to keep kDotBytesInFlight bytes outstanding a thread.
   const int64_t step_bytes = (dot.rows + dot.cols) * dot.vec * bytes(p.a_dtype);
   dot.unroll = std::min<int64_t>(kDotMaxUnroll, static_cast<int64_t>(std::bit_ceil(static_cast<uint64_t>(
@@ -120,10 +109,6 @@ void validateDot(const DotParams& dot, const MatmulProblem& p, const DeviceSpec&
   TG_USER_CHECK(pow2(dot.vec, allowed))
       << "dot vec " << dot.vec << ": the operands' layout " << toString(p.layout) << " and alignment allow a power of two up to "
       << allowed << " K elements a read";
-  TG_USER_CHECK(dot.across_a == readsAcross(p, 'a', dot.rows) && dot.across_b == readsAcross(p, 'b', dot.cols))
-      << "dot across A " << dot.across_a << ", across B " << dot.across_b << ": reads across an operand's rows take an "
-      << "operand running along M or N whose alignment allows a read of the kernel's rows (columns), and are taken "
-      << "wherever it does";
   const std::string refusal = dotRefusal(p, dot, device, specialize_shape, deterministic);
   TG_USER_CHECK(refusal.empty()) << "a dot kernel cannot run " << p.toString() << ": " << refusal;
 }

@@ -36,9 +36,9 @@ inline constexpr int64_t kDotMaxFmasPerRead = 128;
 
 // Where the scheduler picks the dot kernel over the tiled kernel by default. On problems this small a
 // tiled kernel's time hardly moves with the problem: its setup, then reads bound by latency. A dot
-// kernel's grows with each thread's work a K element: rows * cols multiply-adds and its reads
-// (DotParams::readsPerK; a row past the problem's costs its read's instructions too). Past kDotMaxSums sums or kDotMaxReadsPerK reads a K element the tiled
-// kernel is as fast or faster (docs/results/dot_kernel_h200.csv, held by a test).
+// kernel's grows with each thread's work a K element: rows * cols multiply-adds and (rows + cols) /
+// vec reads. Past kDotMaxSums sums or kDotMaxReadsPerK reads a K element the tiled kernel is as
+// fast or faster (docs/results/dot_kernel_h200.csv, held by a test).
 inline constexpr int64_t kDotMaxSums = 16, kDotMaxReadsPerK = 8;
 
 struct DotParams {
@@ -52,19 +52,8 @@ struct DotParams {
   int64_t vec = 0;
   // Reads of each row a thread issues before it adds: a K step is threads * vec * unroll elements.
   int64_t unroll = 0;
-  // Where A (B) runs along M (N) and its alignment allows a read of `rows` (`cols`) elements: a
-  // thread reads one k's elements of every row at once, on launches whose M (N) is that many (each
-  // row of one element at a time otherwise).
-  bool across_a = false, across_b = false;
 
   int64_t kStep() const { return threads * vec * unroll; }
-  // Reads a thread issues for one K element of every row of a launch of m rows of A and n of B.
-  double readsPerK(int64_t m, int64_t n) const {
-    const auto reads = [&](bool across, int64_t held, int64_t launched) {
-      return across && launched == held ? 1.0 : static_cast<double>(held) / static_cast<double>(vec);
-    };
-    return reads(across_a, rows, m) + reads(across_b, cols, n);
-  }
   std::string toString() const;
   bool operator==(const DotParams&) const = default;
 };
@@ -85,9 +74,9 @@ std::string dotRefusal(const MatmulProblem& problem, const DotParams& dot, const
 // The dot kernel for `problem` (which dotRefusal accepts).
 DotParams dotParamsFor(const MatmulProblem& problem);
 
-// Whether `dot` running `problem` (the kernel problem) is within the work a K element where the dot
-// kernel beats the tiled one (kDotMaxSums, kDotMaxReadsPerK); empty, or why not.
-std::string dotLosesBy(const MatmulProblem& problem, const DotParams& dot);
+// Whether `dot` is within the work a K element where the dot kernel beats the tiled one
+// (kDotMaxSums, kDotMaxReadsPerK); empty, or why not.
+std::string dotLosesBy(const DotParams& dot);
 
 // K cut over the device: chunks of whole K steps, as many as keep kDotCtasPerSm CTAs an SM
 // reading (over every batch entry), and no more than K has steps.

@@ -456,8 +456,8 @@ void to_json(nlohmann::json& j, const MatmulParams& p) {
                      {"pingpong", p.pingpong},
                      {"launch_widths", {p.narrowest_width, p.widest_width}}};
   if (p.dot) {
-    j["dot"] = {{"rows", p.dot->rows},   {"cols", p.dot->cols},         {"threads", p.dot->threads},
-                {"vec", p.dot->vec},     {"unroll", p.dot->unroll},     {"across", {p.dot->across_a, p.dot->across_b}}};
+    j["dot"] = {{"rows", p.dot->rows}, {"cols", p.dot->cols}, {"threads", p.dot->threads}, {"vec", p.dot->vec},
+                {"unroll", p.dot->unroll}};
   }
 }
 
@@ -512,10 +512,6 @@ void from_json(const nlohmann::json& j, MatmulParams& p) {
       const auto& d = j.at("dot");
       p.dot = DotParams{d.at("rows").get<int64_t>(), d.at("cols").get<int64_t>(), d.at("threads").get<int64_t>(),
                         d.at("vec").get<int64_t>(), d.at("unroll").get<int64_t>()};
-      const nlohmann::json across = d.value("across", nlohmann::json::array({false, false}));
-      TG_USER_CHECK(across.is_array() && across.size() == 2) << "params.dot.across must be [a, b]";
-      p.dot->across_a = across[0].get<bool>();
-      p.dot->across_b = across[1].get<bool>();
     }
   } catch (const nlohmann::json::exception& e) {
     TG_USER_ERROR() << "malformed MatmulParams JSON: " << e.what();

@@ -20,21 +20,6 @@ __device__ __forceinline__ void tg_dot_read(const tg_in_t* at, bool inside, long
   for (int e = 0; e < Vec; ++e) out[e] = tg_dtype<tg_in_t>::to_float(piece.v[e]);
 }
 
-// One k's elements of `Count` adjacent rows from `at` (row 0's), as floats, in one access; zeros
-// where `inside` is false (k past the chunk). `at` is only read inside.
-template <int Count>
-__device__ __forceinline__ void tg_dot_read_across(const tg_in_t* at, bool inside, float (&out)[Count]) {
-  struct alignas(Count * sizeof(tg_in_t)) Piece {
-    tg_in_t v[Count];
-  };
-#pragma unroll
-  for (int e = 0; e < Count; ++e) out[e] = 0.f;
-  if (!inside) return;
-  const Piece piece = *reinterpret_cast<const Piece*>(at);
-#pragma unroll
-  for (int e = 0; e < Count; ++e) out[e] = tg_dtype<tg_in_t>::to_float(piece.v[e]);
-}
-
 // A launch that overlaps the kernel before it in the stream (programmatic dependent launch, sm_90)
 // waits for that kernel here, its writes visible, before any access to global memory; elsewhere, and
 // in launches without the overlap, it returns at once.

@@ -23,10 +23,6 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
   const long long k_begin = blockIdx.x * chunk;
   const long long k_end = min(static_cast<long long>(prob.K), k_begin + chunk);
 
-  // A (B) running along M (N), on launches of exactly ROWS (COLS) of them, reads one k of every row
-  // at once (ACROSS_*: the alignment allows it; VEC is then 1).
-  static_assert(VEC == 1 || (!ACROSS_A && !ACROSS_B), "reads across rows take one k a read");
-  const bool a_across = ACROSS_A && M == ROWS, b_across = ACROSS_B && N == COLS;
   float sum[ROWS][COLS];
 #pragma unroll
   for (int r = 0; r < ROWS; ++r) {
@@ -41,24 +37,10 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
     for (int u = 0; u < UNROLL; ++u) {
       const long long k = k0 + static_cast<long long>(u) * THREADS * VEC;
       const int kk = k < k_end ? static_cast<int>(k) : 0;
-      if (a_across) {
-        float v[ROWS];
-        tg_dot_read_across<ROWS>(A + tg_gmem_a(prob, 0, kk), k < k_end, v);
 #pragma unroll
-        for (int r = 0; r < ROWS; ++r) a[u][r][0] = v[r];
-      } else {
+      for (int r = 0; r < ROWS; ++r) tg_dot_read<VEC>(A + tg_gmem_a(prob, r < M ? r : 0, kk), r < M, k, k_end, a[u][r]);
 #pragma unroll
-        for (int r = 0; r < ROWS; ++r) tg_dot_read<VEC>(A + tg_gmem_a(prob, r < M ? r : 0, kk), r < M, k, k_end, a[u][r]);
-      }
-      if (b_across) {
-        float v[COLS];
-        tg_dot_read_across<COLS>(B + tg_gmem_b(prob, 0, kk), k < k_end, v);
-#pragma unroll
-        for (int c = 0; c < COLS; ++c) b[u][c][0] = v[c];
-      } else {
-#pragma unroll
-        for (int c = 0; c < COLS; ++c) tg_dot_read<VEC>(B + tg_gmem_b(prob, c < N ? c : 0, kk), c < N, k, k_end, b[u][c]);
-      }
+      for (int c = 0; c < COLS; ++c) tg_dot_read<VEC>(B + tg_gmem_b(prob, c < N ? c : 0, kk), c < N, k, k_end, b[u][c]);
     }
 #pragma unroll
     for (int u = 0; u < UNROLL; ++u) {

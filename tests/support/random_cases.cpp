@@ -96,6 +96,20 @@ class ExpressionDraw {
   bool approx_;
 };
 
+// A random epilogue `depth` deep for `p` (an aux output two times in five), and its operands' types.
+void drawEpilogue(Draw& d, scheduler::MatmulProblem& p, int depth) {
+  const DType operand_types[] = {DType::BF16, DType::FP16, DType::FP32};
+  const bool two_byte_out = p.out_dtype != DType::FP32;
+  ExpressionDraw expression(d, d.chance(50) ? "bias[m]" : "bias[n]", two_byte_out);
+  std::string text = expression.growing(depth);
+  if (d.chance(40)) text += "; aux = " + expression.growing(1);
+  p.epilogue = ir::Epilogue::parse(text);
+  p.bias_dtype = d.oneOf(operand_types);
+  p.c_in_dtype = d.oneOf(operand_types);
+  p.residual_dtype = d.oneOf(operand_types);
+  p.aux_dtype = two_byte_out ? (d.chance(50) ? DType::BF16 : DType::FP16) : DType::FP32;
+}
+
 uint64_t environmentNumber(const char* name, uint64_t fallback) {
   const char* value = std::getenv(name);
   if (!value) return fallback;
@@ -136,7 +150,6 @@ std::vector<GemmCase> randomDefaultCases(scheduler::Arch arch, int count, uint64
 std::vector<GemmCase> randomEpilogueCases(scheduler::Arch arch, int count, uint64_t seed) {
   Draw d(seed);
   const Layout layouts[] = {Layout::TN, Layout::NT, Layout::NN, Layout::TT};
-  const DType operand_types[] = {DType::BF16, DType::FP16, DType::FP32};
   const DType eight_bit[] = {DType::E4M3, DType::E5M2};
   const scheduler::ScaleMode scales[] = {scheduler::ScaleMode::None, scheduler::ScaleMode::Tensor,
                                          scheduler::ScaleMode::Row, scheduler::ScaleMode::Block128};
@@ -155,15 +168,7 @@ std::vector<GemmCase> randomEpilogueCases(scheduler::Arch arch, int count, uint6
     p.b_dtype = fp8 ? d.oneOf(eight_bit) : in;
     p.out_dtype = out;
     if (fp8) p.scale = d.oneOf(scales);
-    const bool two_byte_out = out != DType::FP32;
-    ExpressionDraw expression(d, d.chance(50) ? "bias[m]" : "bias[n]", two_byte_out);
-    std::string text = expression.growing(3);
-    if (d.chance(40)) text += "; aux = " + expression.growing(1);
-    p.epilogue = ir::Epilogue::parse(text);
-    p.bias_dtype = d.oneOf(operand_types);
-    p.c_in_dtype = d.oneOf(operand_types);
-    p.residual_dtype = d.oneOf(operand_types);
-    p.aux_dtype = two_byte_out ? (d.chance(50) ? DType::BF16 : DType::FP16) : DType::FP32;
+    drawEpilogue(d, p, 3);
     GemmCase c{d.maybeStrided(p.validate()), {}};
     c.overrides.arch = arch;
     cases.push_back(c);
@@ -174,7 +179,6 @@ std::vector<GemmCase> randomEpilogueCases(scheduler::Arch arch, int count, uint6
 std::vector<GemmCase> randomDotCases(scheduler::Arch /*arch: names the seed only*/, int count, uint64_t seed) {
   Draw d(seed);
   const Layout layouts[] = {Layout::TN, Layout::NT, Layout::NN, Layout::TT};
-  const DType operand_types[] = {DType::BF16, DType::FP16, DType::FP32};
   std::vector<GemmCase> cases;
   for (int i = 0; i < count; ++i) {
     scheduler::MatmulProblem p;
@@ -183,17 +187,7 @@ std::vector<GemmCase> randomDotCases(scheduler::Arch /*arch: names the seed only
     p.layout = d.oneOf(layouts);
     p.a_dtype = p.b_dtype = d.chance(50) ? DType::BF16 : DType::FP16;
     p.out_dtype = d.chance(25) ? DType::FP32 : p.a_dtype;
-    if (d.chance(40)) {
-      const bool two_byte_out = p.out_dtype != DType::FP32;
-      ExpressionDraw expression(d, d.chance(50) ? "bias[m]" : "bias[n]", two_byte_out);
-      std::string text = expression.growing(2);
-      if (d.chance(40)) text += "; aux = " + expression.growing(1);
-      p.epilogue = ir::Epilogue::parse(text);
-      p.bias_dtype = d.oneOf(operand_types);
-      p.c_in_dtype = d.oneOf(operand_types);
-      p.residual_dtype = d.oneOf(operand_types);
-      p.aux_dtype = two_byte_out ? (d.chance(50) ? DType::BF16 : DType::FP16) : DType::FP32;
-    }
+    if (d.chance(40)) drawEpilogue(d, p, 2);
     GemmCase c{d.maybeStrided(p.validate()), {}};
     c.overrides.dot = true;
     cases.push_back(c);

@@ -6,8 +6,9 @@
 // steps of THREADS * VEC * UNROLL elements. In a step, thread t reads VEC consecutive K elements of
 // every row of A and column of B at UNROLL places THREADS * VEC apart, and adds their products to its
 // ROWS x COLS sums (a read past K's last whole VEC elements reads nothing; the first thread adds
-// those last elements after the loop). The CTA then sums its threads' sums; with several chunks, it adds them at L2,
-// and the last CTA of the entry to arrive takes the totals, applies the epilogue and stores C.
+// those last elements after the loop). The CTA then sums its threads' sums; with several chunks, it
+// adds them at L2, and the last CTA of the entry to arrive takes the totals, applies the epilogue and
+// stores C. A launch overlapping the kernel before it waits for that kernel first.
 
 extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
     TG_KERNEL_NAME(const __grid_constant__ tg_problem prob, const tg_in_t* __restrict__ A_all,

@@ -29,6 +29,14 @@ tg_problem problemArgs(const scheduler::MatmulSchedule& s, int64_t clusters) {
   args.lda = narrow(a.ld, "lda");
   args.ldb = narrow(b.ld, "ldb");
   args.ldc = narrow(c.ld, "ldc");
+  // A dot kernel reads the sizes and its split of K; the tile and work-split fields are a tiled
+  // kernel's, and stay zero.
+  if (s.params.dot) {
+    const scheduler::DotSplit dot = scheduler::planDotSplit(p, *s.params.dot, s.device);
+    args.k_chunks = narrow(dot.chunks, "k_chunks");
+    args.k_chunk_steps = narrow(dot.chunk_steps, "k_chunk_steps");
+    return args;
+  }
   args.tiles_m = narrow(s.tilesM(), "tiles_m");
   args.tiles_n = narrow(s.tilesN(), "tiles_n");
   args.bn = narrow(s.params.cta_tile.n, "bn");
@@ -45,11 +53,6 @@ tg_problem problemArgs(const scheduler::MatmulSchedule& s, int64_t clusters) {
   args.cluster_m = narrow(s.params.cluster.m, "cluster_m");
   TG_INTERNAL_CHECK(clusters >= 1) << "a launch of " << clusters << " clusters";
   args.split = kernelSplit(s.workSplit(clusters));
-  if (s.params.dot) {
-    const scheduler::DotSplit dot = scheduler::planDotSplit(p, *s.params.dot, s.device);
-    args.k_chunks = narrow(dot.chunks, "k_chunks");
-    args.k_chunk_steps = narrow(dot.chunk_steps, "k_chunk_steps");
-  }
   return args;
 }
 

@@ -58,7 +58,7 @@ struct tg_problem {
   // planWorkSplit for exactly the clusters launched.
   tg_work_split split;
   // Dot kernels (scheduler/dot_kernel.h): CTAs a batch entry's K is cut into, and the K steps each
-  // takes (scheduler::planDotSplit).
+  // takes (scheduler::planDotSplit). Their launches leave the tile and split fields above zero.
   int k_chunks, k_chunk_steps;
   // What a fused epilogue reads and writes besides C (unread by kernels without one).
   tg_epilogue_args epilogue;

@@ -183,6 +183,15 @@ TEST(Sm90Emit, EveryStreamKCaseCutsUnitsOnAnH100) {
   EXPECT_GE(accumulated, 3);
 }
 
+// The stream-K cases' kernels, which the GPU runs against cuBLAS, compile cleanly too: among them the
+// one tile cut in step as the scheduler runs it (64x128x128 pairs whose pieces add their sums at L2).
+TEST(Sm90Emit, EveryStreamKCaseCompiles) {
+  const auto cases = testing::sm90StreamKCases();
+  runtime::KernelCache cache;
+  const std::string failures = testing::compileCases(cases, "sm_90", kVariantStride, cache);
+  EXPECT_TRUE(failures.empty()) << failures;
+}
+
 TEST(Sm90Emit, SixteenBitOutputIsStagedByStmatrix) {
   // The slab layout keeps 8-element row chunks contiguous, so bf16 and fp16 tiles go to shared memory
   // four 8x8 blocks an instruction; fp32 has no stmatrix and keeps the paired stores. Misaligned C

@@ -164,6 +164,8 @@ TEST(TileDataset, ChoicesAreWithinThreePercentOfTheBestMeasuredOnNineInTen) {
   const auto small = readDataset(datasetPath("small_tiles_h100.csv"));
   ASSERT_GE(small.size(), 16u);
   dataset.insert(small.begin(), small.end());
+  // One tile cut in step is judged on the H200's dataset, which times the pairs it takes (below).
+  for (const auto& [problem, runs] : readDataset(datasetPath("one_tile_cut_h200.csv"))) dataset.erase(problem);
   // A problem in two datasets (48x4096x4096, 256x256x32768) is judged on the runs of both.
   for (const char* more : {"decode_rows_h100.csv", "cut_pieces_h100.csv", "narrow_rows_h100.csv"}) {
     for (const auto& [problem, runs] : readDataset(datasetPath(more))) {
@@ -184,6 +186,30 @@ std::map<Problem, std::vector<Measured>> overCublas(std::map<Problem, std::vecto
     for (Measured& r : runs) r.us /= r.cublas_us;
   }
   return dataset;
+}
+
+// One tile of at most 128x128 cut in step into a piece per SM (shortOrOneTileSm90): 64x128 tiles in
+// pairs sharing B where the pieces are at least 5 K tiles of 128 long, 64x64 tiles 256 deep where
+// they are shorter. Every layout, each problem under both and three other tiles; and a control: the
+// 64x64 tiles everywhere miss the margin on most of the problems of long pieces.
+TEST(TileDataset, OneTileCutTakesPairsWherePiecesAreLong) {
+  constexpr double kMargin = 0.03;
+  const auto dataset = readDataset(datasetPath("one_tile_cut_h200.csv"));
+  ASSERT_GE(dataset.size(), 32u);
+  const Verdict chosen = judge(dataset, DeviceSpec::preset("sm_90"), kMargin);
+  EXPECT_LE(chosen.slower, chosen.problems / 10) << chosen.report;
+  int paired = 0, alone_slower = 0;
+  for (const auto& [problem, runs] : dataset) {
+    const MatmulSchedule s = schedule(problem.matmul(), DeviceSpec::preset("sm_90"));
+    paired += s.params.cluster.m == 2;
+    const std::map<std::string, double> means = meanByKernel(runs);
+    const double best = means.at(fastest(means));
+    for (const auto& [kernel, us] : means) {
+      if (kernel.find("_64x64x256_") != std::string::npos) alone_slower += us > best * (1 + kMargin);
+    }
+  }
+  EXPECT_GE(paired, 16);
+  EXPECT_GE(alone_slower, 16);
 }
 
 // Narrow problems over a wave: 128-row tiles where they take fewer rounds on as many SMs

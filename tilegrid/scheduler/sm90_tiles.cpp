@@ -343,8 +343,14 @@ std::string setNarrowTileSm90(const MatmulProblem& problem, const DeviceSpec& de
 // on start-up and hand-over rather than streaming K tiles (docs/results/small_tiles_h100.csv, held by
 // tests/unit/tile_dataset_test.cpp):
 // - One tile cut in step into a piece per SM (128x128x65536 in a 128x128 tile): every SM hands a
-//   partial sum of the whole tile to one finisher. 64x64 tiles 256 deep make four or more units of
-//   longer pieces, each with a quarter of the partial-sum bytes.
+//   partial sum of the whole tile to one finisher. Smaller tiles make several units of longer
+//   pieces, each with a smaller partial sum. Which smaller tile is a matter of the bytes read through
+//   L2: cut in step, the pieces stream their operands at about the rate L2 hands out lines, and
+//   64x64 units read every row of A and B twice (A's rows for both tile columns, B's for both tile
+//   rows). 64x128 tiles in pairs along M cover the whole tile per cluster, with B multicast, so each
+//   byte leaves L2 once; but each CTA hands over twice the sum (32 KB) and a pair launches only where
+//   two SMs are free. Pieces long enough to stream (kShortestPairedPieceKTiles of 128-deep K tiles)
+//   take the pairs, shorter ones the 64x64 tiles 256 deep (docs/results/one_tile_cut_h200.csv).
 // - At most 8 K tiles and at most a wave of 64x64 tiles (512^3, 32 batches of 128x128x64): every
 //   CTA's loop is a few K tiles long, so its start-up is most of its time; 64x64 tiles alone give
 //   the most CTAs, each starting at once (a cluster waits for both its CTAs to be placed).
@@ -358,15 +364,35 @@ std::optional<std::string> shortOrOneTileSm90(const MatmulProblem& problem, cons
                                               MatmulParams& p) {
   constexpr int64_t kShortKTiles = 8;
   constexpr int64_t kDeepTileK = 256;
+  // Paired pieces of 5-12 K tiles ran 1-10% faster than 64x64 tiles, of 2-4 K tiles 1-3% slower,
+  // in every layout (one_tile_cut_h200.csv); the threshold lies between.
+  constexpr int64_t kShortestPairedPieceKTiles = 5;
   const TileShape small{64, 64, 64};
   const int64_t units = ceilDiv(problem.m, p.cta_tile.m) * ceilDiv(problem.n, p.cta_tile.n) * problem.batch;
   const int64_t small_units = ceilDiv(problem.m, small.m) * ceilDiv(problem.n, small.n) * problem.batch;
   const bool one_tile_cut = units == 1 && std::min(problem.m, problem.n) >= kWgmmaRows &&
                             inStepPieces(1, device.sm_count, ceilDiv(problem.k, p.cta_tile.k)) >= 2;
   if (one_tile_cut) {
+    // A pair of 64-row tiles holds the whole tile only where both have rows; the pair tile's width
+    // holds N (the rule runs with N of 64 to 128).
+    const TileShape pair_tile{kWgmmaRows, 128, 128};
+    const int64_t pair_k_tiles = ceilDiv(problem.k, pair_tile.k);
+    const int64_t pair_pieces = inStepPieces(1, device.sm_count / 2, pair_k_tiles);
+    const int64_t piece_k_tiles = pair_pieces > 0 ? pair_k_tiles / pair_pieces : 0;
+    if (problem.m > kWgmmaRows && problem.n > kWgmmaRows && piece_k_tiles >= kShortestPairedPieceKTiles) {
+      setSm90Tile(p, pair_tile);
+      p.cluster = ClusterShape{2, 1};
+      return fmt::format("shortOrOneTileSm90: one tile cut in step into a piece per SM: 64x128 tiles 128 deep in "
+                         "pairs sharing B ({} pieces of {} K tiles or more: each byte leaves L2 once)",
+                         pair_pieces, piece_k_tiles);
+    }
     setSm90Tile(p, TileShape{small.m, small.n, kDeepTileK});
     p.cluster = ClusterShape{1, 1};
-    return "shortOrOneTileSm90: one tile cut in step into a piece per SM: 64x64 tiles 256 deep, alone";
+    return piece_k_tiles > 0 && problem.m > kWgmmaRows && problem.n > kWgmmaRows
+               ? fmt::format("shortOrOneTileSm90: one tile cut in step into a piece per SM: 64x64 tiles 256 deep, "
+                             "alone (pairs' pieces would be {} K tiles, under {})",
+                             piece_k_tiles, kShortestPairedPieceKTiles)
+               : std::string("shortOrOneTileSm90: one tile cut in step into a piece per SM: 64x64 tiles 256 deep, alone");
   }
   if (ceilDiv(problem.k, small.k) <= kShortKTiles && small_units <= device.sm_count) {
     setSm90Tile(p, small);

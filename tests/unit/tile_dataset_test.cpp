@@ -212,6 +212,17 @@ TEST(TileDataset, OneTileCutTakesPairsWherePiecesAreLong) {
   EXPECT_GE(alone_slower, 16);
 }
 
+// Long K cut in step in 64x128 tiles (chooseSmallTileSm90's pairs over even tile rows, alone over
+// odd): 64 deep, against 128 deep, which ran 1-5% slower TN and level NT on the H200. The one tile
+// cut in step above is the exception: its pieces, of a single cluster unit, ran faster 128 deep.
+TEST(TileDataset, CutPiecesIn64x128TilesStay64Deep) {
+  constexpr double kMargin = 0.03;
+  const auto dataset = readDataset(datasetPath("cut_pair_depth_h200.csv"));
+  ASSERT_GE(dataset.size(), 18u);
+  const Verdict chosen = judge(dataset, DeviceSpec::preset("sm_90"), kMargin);
+  EXPECT_LE(chosen.slower, chosen.problems / 10) << chosen.report;
+}
+
 // Narrow problems over a wave: 128-row tiles where they take fewer rounds on as many SMs
 // (tallerNarrowTile), in pairs where they take two rounds or more (pairedNarrowTiles). On both
 // GPUs' datasets: the margin check, and a control: 64-row tiles everywhere (the choice before the

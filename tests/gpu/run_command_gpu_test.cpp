@@ -1,6 +1,11 @@
-// `tilegrid run` on a real GPU with the fp64 host reference and no baseline: the check names its
-// reference, and nothing of cuBLAS is timed or reported. Skips without a device.
+// `tilegrid run` and `tilegrid bench` on a real GPU: the run command with the fp64 host reference and
+// no baseline (the check names its reference, and nothing of cuBLAS is timed or reported), and a
+// small suite. Skips without a device.
 #include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -42,6 +47,37 @@ TEST(GpuRun, AProblemLargerThanTheDeviceMemoryIsRefusedClearly) {
                                   "--iters", "1"});
   EXPECT_EQ(r.status, 2) << r.out << r.err;
   EXPECT_NE(r.err.find("MiB of device memory; the device has"), std::string::npos) << r.err;
+}
+
+// A suite's configurations of one problem run over the same buffers, and the next problem over
+// buffers of its own: every case runs and passes its check, the configurations with kernels of their
+// own, the problem after them too.
+TEST(GpuBench, ConfigurationsOfAProblemShareItsBuffersAndEachIsChecked) {
+  scheduler::DeviceSpec device;
+  if (auto why = testing::findDevice(device)) GTEST_SKIP() << *why;
+  if (device.arch() != scheduler::Arch::Sm90) GTEST_SKIP() << "the schedules are sm_90 tiles";
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "tilegrid_bench_gpu_test";
+  std::filesystem::create_directories(dir);
+  const nlohmann::json suite = {
+      {"about", "two problems, the first under three schedules"},
+      {"cases",
+       {{{"name", "first"}, {"category", "test"}, {"m", 200}, {"n", 264}, {"k", 4096}, {"layouts", {"TN"}},
+         {"schedules", {{{"cta_tile", {64, 64, 64}}, {"cluster", 1}}, {{"cta_tile", {64, 128, 64}}, {"cluster", 1}}}}},
+        {{"name", "second"}, {"category", "test"}, {"m", 96}, {"n", 80}, {"k", 512}, {"layouts", {"NT"}}}}}};
+  const std::filesystem::path suite_file = dir / "suite.json", out_file = dir / "out.json";
+  std::ofstream(suite_file) << suite.dump();
+  const auto r = testing::runCli({"bench", "--suite", suite_file.string(), "--seconds", "0", "--turns", "3",
+                                  "--json", out_file.string()});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const nlohmann::json cases = nlohmann::json::parse(std::ifstream(out_file))["cases"];
+  ASSERT_EQ(cases.size(), 4u);
+  std::set<std::string> first_kernels;
+  for (const nlohmann::json& c : cases) {
+    ASSERT_FALSE(c.contains("error")) << c.dump();
+    EXPECT_TRUE(c["checks"]["ours"]["passed"].get<bool>()) << c["name"];
+    if (c["m"] == 200) first_kernels.insert(c["kernel"].get<std::string>());
+  }
+  EXPECT_GE(first_kernels.size(), 2u);
 }
 
 }  // namespace

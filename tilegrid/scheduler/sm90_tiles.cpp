@@ -364,8 +364,8 @@ std::optional<std::string> shortOrOneTileSm90(const MatmulProblem& problem, cons
                                               MatmulParams& p) {
   constexpr int64_t kShortKTiles = 8;
   constexpr int64_t kDeepTileK = 256;
-  // Paired pieces of 5-12 K tiles ran 1-10% faster than 64x64 tiles, of 2-4 K tiles 1-3% slower,
-  // in every layout (one_tile_cut_h200.csv); the threshold lies between.
+  // Pairs pay once a piece streams long enough for its halved L2 reads to outweigh its doubled sum;
+  // the threshold lies between the piece lengths measured either way (one_tile_cut_h200.csv).
   constexpr int64_t kShortestPairedPieceKTiles = 5;
   const TileShape small{64, 64, 64};
   const int64_t units = ceilDiv(problem.m, p.cta_tile.m) * ceilDiv(problem.n, p.cta_tile.n) * problem.batch;

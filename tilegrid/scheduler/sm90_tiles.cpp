@@ -379,7 +379,8 @@ std::optional<std::string> shortOrOneTileSm90(const MatmulProblem& problem, cons
     const int64_t pair_k_tiles = ceilDiv(problem.k, pair_tile.k);
     const int64_t pair_pieces = inStepPieces(1, device.sm_count / 2, pair_k_tiles);
     const int64_t piece_k_tiles = pair_pieces > 0 ? pair_k_tiles / pair_pieces : 0;
-    if (problem.m > kWgmmaRows && problem.n > kWgmmaRows && piece_k_tiles >= kShortestPairedPieceKTiles) {
+    const bool pair_fits = problem.m > kWgmmaRows && problem.n > kWgmmaRows && piece_k_tiles > 0;
+    if (pair_fits && piece_k_tiles >= kShortestPairedPieceKTiles) {
       setSm90Tile(p, pair_tile);
       p.cluster = ClusterShape{2, 1};
       return fmt::format("shortOrOneTileSm90: one tile cut in step into a piece per SM: 64x128 tiles 128 deep in "
@@ -388,7 +389,7 @@ std::optional<std::string> shortOrOneTileSm90(const MatmulProblem& problem, cons
     }
     setSm90Tile(p, TileShape{small.m, small.n, kDeepTileK});
     p.cluster = ClusterShape{1, 1};
-    return piece_k_tiles > 0 && problem.m > kWgmmaRows && problem.n > kWgmmaRows
+    return pair_fits
                ? fmt::format("shortOrOneTileSm90: one tile cut in step into a piece per SM: 64x64 tiles 256 deep, "
                              "alone (pairs' pieces would be {} K tiles, under {})",
                              piece_k_tiles, kShortestPairedPieceKTiles)

@@ -314,8 +314,10 @@ std::vector<GemmCase> sm90StreamKCases() {
   // 64x64x256 tiles is 4 units in 16 pieces; 200x100x9000 NT with fp32 out in 64x64 pairs, edges and a
   // K tail, 4 units in 16 pieces; 72x1x20000 computing C^T in 64x8 tiles (the decode shape), 9 units
   // in 14 pieces; 100x120x50000 TT in 64x128x128 pairs (one tile cut in step, as the scheduler runs
-  // it), one cluster unit overhanging M and N in 66 pieces with a K tail; the first of those also
-  // pinned deterministic, which adds them in slices.
+  // it), one cluster unit overhanging M and N in 66 pieces with a K tail; 180x200x50000 NT in
+  // 64x128 tiles in one cluster of four over its three tile rows (as the scheduler runs it: the
+  // fourth CTA lies past M), two units overhanging N in 16-17 pieces with a K tail; the first of
+  // those also pinned deterministic, which adds them in slices.
   const scheduler::TileShape three{192, 160, 64};
   const std::vector<Row> rows = {{1536, 2048, 3328, 1, Layout::TN, DType::BF16, 2},
                                  {1536, 2048, 3240, 1, Layout::NT, DType::BF16, 2},
@@ -345,6 +347,7 @@ std::vector<GemmCase> sm90StreamKCases() {
                                  {200, 100, 9000, 1, Layout::NT, DType::FP32, 2, scheduler::TileShape{64, 64, 64}},
                                  {72, 1, 20000, 1, Layout::TN, DType::BF16, 1, scheduler::TileShape{64, 8, 256}, true},
                                  {100, 120, 50000, 1, Layout::TT, DType::BF16, 2, scheduler::TileShape{64, 128, 128}},
+                                 {180, 200, 50000, 1, Layout::NT, DType::BF16, 4, scheduler::TileShape{64, 128, 64}},
                                  {128, 128, 16384, 1, Layout::TN, DType::BF16, 1, scheduler::TileShape{64, 64, 256},
                                   false, true}};
   std::vector<GemmCase> cases;

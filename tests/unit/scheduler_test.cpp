@@ -461,8 +461,10 @@ TEST(WaveModel, PicksTheShapeThatFillsTheWavesBest) {
                           Expect{4096, 128, 4096, Layout::TN, TileShape{64, 128, 64}, 2},
                           // Long K: 64x128 pairs where 128x128 units would be cut into 12 in-step
                           // pieces or more (256x256x32768: 33; 384x384x32768 alone: 14), else 128x128
-                          // (256x768x16384: 11) (cut_pieces_h100.csv).
-                          Expect{256, 256, 32768, Layout::TN, TileShape{64, 128, 64}, 2},
+                          // (256x768x16384: 11) (cut_pieces_h100.csv). Over at most four tile rows,
+                          // one cluster spans them all (cut_fours_h200.csv: 256 and 192 rows).
+                          Expect{256, 256, 32768, Layout::TN, TileShape{64, 128, 64}, 4},
+                          Expect{192, 192, 65536, Layout::NT, TileShape{64, 128, 64}, 4},
                           Expect{384, 384, 32768, Layout::NT, TileShape{64, 128, 64}, 2},
                           Expect{256, 768, 16384, Layout::TN, TileShape{128, 128, 64}, 2},
                           Expect{32, 4096, 4096, Layout::TN, TileShape{64, 32, 256}, 1, true},

@@ -164,13 +164,16 @@ TEST(TileDataset, ChoicesAreWithinThreePercentOfTheBestMeasuredOnNineInTen) {
   const auto small = readDataset(datasetPath("small_tiles_h100.csv"));
   ASSERT_GE(small.size(), 16u);
   dataset.insert(small.begin(), small.end());
-  // One tile cut in step is judged on the H200's dataset, which times the pairs it takes (below).
-  for (const auto& [problem, runs] : readDataset(datasetPath("one_tile_cut_h200.csv"))) dataset.erase(problem);
-  // A problem in two datasets (48x4096x4096, 256x256x32768) is judged on the runs of both.
+  // A problem in two datasets (48x4096x4096) is judged on the runs of both.
   for (const char* more : {"decode_rows_h100.csv", "cut_pieces_h100.csv", "narrow_rows_h100.csv"}) {
     for (const auto& [problem, runs] : readDataset(datasetPath(more))) {
       dataset[problem].insert(dataset[problem].end(), runs.begin(), runs.end());
     }
+  }
+  // One tile cut in step, and long K cut in step over three or four tile rows, are judged on the H200's
+  // datasets, which time the pairs and the clusters of four they take (below).
+  for (const char* h200 : {"one_tile_cut_h200.csv", "cut_fours_h200.csv"}) {
+    for (const auto& [problem, runs] : readDataset(datasetPath(h200))) dataset.erase(problem);
   }
   ScheduleOverrides cooperative;
   cooperative.pingpong = false;
@@ -215,10 +218,42 @@ TEST(TileDataset, OneTileCutTakesPairsWherePiecesAreLong) {
 // Long K cut in step in 64x128 tiles (chooseSmallTileSm90's pairs over even tile rows, alone over
 // odd): 64 deep, against 128 deep, which ran 1-5% slower TN and level NT on the H200. The one tile
 // cut in step above is the exception: its pieces, of a single cluster unit, ran faster 128 deep.
+// Problems of three or four tile rows now run in one cluster of four, which the dataset below times;
+// the depth dataset judges the others.
 TEST(TileDataset, CutPiecesIn64x128TilesStay64Deep) {
-  const Verdict chosen = judge(readDataset(datasetPath("cut_pair_depth_h200.csv")), DeviceSpec::preset("sm_90"), 0.03);
-  EXPECT_GE(chosen.problems, 18);
+  auto dataset = readDataset(datasetPath("cut_pair_depth_h200.csv"));
+  std::erase_if(dataset, [](const auto& entry) {
+    return schedule(entry.first.matmul(), DeviceSpec::preset("sm_90")).params.cluster.m == 4;
+  });
+  const Verdict chosen = judge(dataset, DeviceSpec::preset("sm_90"), 0.03);
+  EXPECT_GE(chosen.problems, 6);
   EXPECT_LE(chosen.slower, chosen.problems / 10) << chosen.report;
+}
+
+// Long K cut in step in 64x128 tiles over three or four tile rows: one cluster of four along M
+// spanning every row, which reads B once, against pairs over even rows and alone over odd ones
+// (sharing B by two, or not at all); over five to eight rows pairs stay. 18 problems, TN and NT,
+// under both, four runs of the three- and four-row problems with the two in either order (H200).
+// The control: the choice before the rule misses the margin on most of the three- and four-row
+// problems.
+TEST(TileDataset, CutUnitsOverFourTileRowsOrFewerRunInOneCluster) {
+  constexpr double kMargin = 0.03;
+  const auto dataset = readDataset(datasetPath("cut_fours_h200.csv"));
+  ASSERT_GE(dataset.size(), 36u);
+  const Verdict chosen = judge(dataset, DeviceSpec::preset("sm_90"), kMargin);
+  EXPECT_LE(chosen.slower, chosen.problems / 10) << chosen.report;
+  int in_fours = 0, before_slower = 0;
+  for (const auto& [problem, runs] : dataset) {
+    if (schedule(problem.matmul(), DeviceSpec::preset("sm_90")).params.cluster.m != 4) continue;
+    ++in_fours;
+    const std::map<std::string, double> means = meanByKernel(runs);
+    const double best = means.at(fastest(means));
+    for (const auto& [kernel, us] : means) {
+      if (kernel.find("_c4x1_") == std::string::npos) before_slower += us > best * (1 + kMargin);
+    }
+  }
+  EXPECT_EQ(in_fours, 30);
+  EXPECT_GE(before_slower, 20);
 }
 
 // Narrow problems over a wave: 128-row tiles where they take fewer rounds on as many SMs

@@ -36,6 +36,20 @@ ClusterShape evenRowPairs(const MatmulProblem& problem, const MatmulParams& p) {
   return ceilDiv(problem.m, p.cta_tile.m) % 2 == 0 ? pairedCluster(problem, p) : ClusterShape{1, 1};
 }
 
+// The most tile rows one cluster spans for units cut in step.
+constexpr int64_t kMostRowsInOneCutCluster = 4;
+
+// Units cut in step read at the rate their bytes leave L2 (docs/findings.md), and a cluster along M
+// reads its B tile once for all its CTAs. Over at most four tile rows, one cluster spanning them all
+// reads B once for the whole problem, against once a pair (or once a row, alone over odd rows); the
+// CTA past M over three rows loads zero-filled boxes that read nothing. Over more rows, clusters of
+// four halve the pieces a unit against pairs and were slower (docs/results/cut_fours_h200.csv).
+ClusterShape cutUnitCluster(const MatmulProblem& problem, const MatmulParams& p) {
+  const int64_t rows = ceilDiv(problem.m, p.cta_tile.m);
+  if (!p.persistent || rows <= 2 || rows > kMostRowsInOneCutCluster) return evenRowPairs(problem, p);
+  return ClusterShape{kMostRowsInOneCutCluster, 1};
+}
+
 constexpr int64_t kLongestKForNarrowTiles = 8192;
 // A wave of 128x256 tiles whose units are this many K tiles or fewer runs faster as twice the 128x128
 // units where both operands are K-major (chooseSmallTileSm90).
@@ -143,7 +157,9 @@ std::optional<std::string> chooseSmallTileSm90(const MatmulProblem& problem, con
   if (wide_cut_short || (is(square) && narrow_fits)) {
     setSm90Tile(p, narrow_fits ? narrow : square);
     const bool alone = narrow_fits ? narrow_alone() : square_fits() && on_sectors;
-    p.cluster = alone ? ClusterShape{1, 1} : evenRowPairs(problem, p);
+    // Long K: the units are cut in step (the pieces counted above decided the tile).
+    const bool cut_in_step = narrow_fits && problem.k > kLongestKForNarrowTiles;
+    p.cluster = alone ? ClusterShape{1, 1} : cut_in_step ? cutUnitCluster(problem, p) : evenRowPairs(problem, p);
     std::string trim;
     if (!narrow_fits && alone) widths = kOneWaveFitWidths;
     if (narrow_fits && alone) {
@@ -160,7 +176,13 @@ std::optional<std::string> chooseSmallTileSm90(const MatmulProblem& problem, con
                 ? "128x128 tiles fill at most half a wave and K is at most 8192: 64x128"
                 : fmt::format("128x128 tiles fill at most half a wave and would be cut into {} pieces a unit: 64x128",
                               pieces)) +
-           (alone ? ", alone (they fill most of a wave on 32-byte sectors)" : ", in pairs over even tile rows") + trim;
+           (alone                ? ", alone (they fill most of a wave on 32-byte sectors)"
+            : p.cluster.m == kMostRowsInOneCutCluster
+                ? fmt::format(", in one cluster of {} over the {} tile rows (B leaves L2 once)", p.cluster.m,
+                              ceilDiv(problem.m, p.cta_tile.m))
+            : p.cluster.m == 2 ? ", in pairs over even tile rows"
+                               : ", alone over odd tile rows") +
+           trim;
   }
   if (wide_under_half) {
     p.cluster = evenRowPairs(problem, p);

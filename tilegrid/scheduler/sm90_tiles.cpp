@@ -42,8 +42,11 @@ constexpr int64_t kMostRowsInOneCutCluster = 4;
 // Units cut in step read at the rate their bytes leave L2 (docs/findings.md), and a cluster along M
 // reads its B tile once for all its CTAs. Over at most four tile rows, one cluster spanning them all
 // reads B once for the whole problem, against once a pair (or once a row, alone over odd rows); the
-// CTA past M over three rows loads zero-filled boxes that read nothing. Over more rows, clusters of
-// four halve the pieces a unit against pairs and were slower (docs/results/cut_fours_h200.csv).
+// CTA past M over three rows loads zero-filled boxes that read nothing. The saving grows with the
+// reads it removes and with the pieces' length: largest over three rows (B read three times alone),
+// least over four rows at K of 8192 or less, where pairs are level with it. Over more rows, clusters
+// of four cut fewer pieces a unit or leave more CTAs past M, and were slower
+// (docs/results/cut_fours_h200.csv).
 ClusterShape cutUnitCluster(const MatmulProblem& problem, const MatmulParams& p) {
   const int64_t rows = ceilDiv(problem.m, p.cta_tile.m);
   if (!p.persistent || rows <= 2 || rows > kMostRowsInOneCutCluster) return evenRowPairs(problem, p);
@@ -157,8 +160,12 @@ std::optional<std::string> chooseSmallTileSm90(const MatmulProblem& problem, con
   if (wide_cut_short || (is(square) && narrow_fits)) {
     setSm90Tile(p, narrow_fits ? narrow : square);
     const bool alone = narrow_fits ? narrow_alone() : square_fits() && on_sectors;
-    // Long K: the units are cut in step (the pieces counted above decided the tile).
-    const bool cut_in_step = narrow_fits && problem.k > kLongestKForNarrowTiles;
+    // Where stream-K cuts the units of a cluster of four in step, the cluster's rows decide the L2 reads.
+    const bool cut_in_step =
+        narrow_fits && planWorkSplit(ceilDiv(problem.n, narrow.n) * problem.batch,
+                                     device.sm_count / kMostRowsInOneCutCluster, ceilDiv(problem.k, narrow.k),
+                                     p.stream_k)
+                               .pieces >= 2;
     p.cluster = alone ? ClusterShape{1, 1} : cut_in_step ? cutUnitCluster(problem, p) : evenRowPairs(problem, p);
     std::string trim;
     if (!narrow_fits && alone) widths = kOneWaveFitWidths;

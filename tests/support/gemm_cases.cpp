@@ -316,8 +316,9 @@ std::vector<GemmCase> sm90StreamKCases() {
   // in 14 pieces; 100x120x50000 TT in 64x128x128 pairs (one tile cut in step, as the scheduler runs
   // it), one cluster unit overhanging M and N in 66 pieces with a K tail; 180x200x50000 NT in
   // 64x128 tiles in one cluster of four over its three tile rows (as the scheduler runs it: the
-  // fourth CTA lies past M), two units overhanging N in 16-17 pieces with a K tail; the first of
-  // those also pinned deterministic, which adds them in slices.
+  // fourth CTA lies past M), two units overhanging N in 16-17 pieces with a K tail, and 192x256x4100
+  // NN with fp32 out the same way at short K (two units in 16 pieces of 4 K tiles, a K tail); the
+  // first of those also pinned deterministic, which adds them in slices.
   const scheduler::TileShape three{192, 160, 64};
   const std::vector<Row> rows = {{1536, 2048, 3328, 1, Layout::TN, DType::BF16, 2},
                                  {1536, 2048, 3240, 1, Layout::NT, DType::BF16, 2},
@@ -348,6 +349,7 @@ std::vector<GemmCase> sm90StreamKCases() {
                                  {72, 1, 20000, 1, Layout::TN, DType::BF16, 1, scheduler::TileShape{64, 8, 256}, true},
                                  {100, 120, 50000, 1, Layout::TT, DType::BF16, 2, scheduler::TileShape{64, 128, 128}},
                                  {180, 200, 50000, 1, Layout::NT, DType::BF16, 4, scheduler::TileShape{64, 128, 64}},
+                                 {192, 256, 4100, 1, Layout::NN, DType::FP32, 4, scheduler::TileShape{64, 128, 64}},
                                  {128, 128, 16384, 1, Layout::TN, DType::BF16, 1, scheduler::TileShape{64, 64, 256},
                                   false, true}};
   std::vector<GemmCase> cases;

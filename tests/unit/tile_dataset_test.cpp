@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <functional>
 #include <map>
 #include <sstream>
 #include <string>
@@ -134,18 +135,25 @@ Verdict judge(const std::map<Problem, std::vector<Measured>>& dataset, const Dev
   return v;
 }
 
-// The control of a rule: how many of the dataset's kernels whose name holds `tile` (the choice before
-// the rule) run more than `margin` slower than their problem's fastest.
-int kernelsPastMargin(const std::map<Problem, std::vector<Measured>>& dataset, const std::string& tile, double margin) {
+// The control of a rule: how many of the dataset's kernels that `before` holds (the choice before
+// the rule, by kernel name) run more than `margin` slower than their problem's fastest.
+int kernelsPastMargin(const std::map<Problem, std::vector<Measured>>& dataset,
+                      const std::function<bool(const std::string&)>& before, double margin) {
   int slower = 0;
   for (const auto& [problem, runs] : dataset) {
     const std::map<std::string, double> means = meanByKernel(runs);
     const double best = means.at(fastest(means));
     for (const auto& [kernel, us] : means) {
-      if (kernel.find(tile) != std::string::npos) slower += us > best * (1 + margin);
+      if (before(kernel)) slower += us > best * (1 + margin);
     }
   }
   return slower;
+}
+
+// The same for the kernels whose name holds `tile`.
+int kernelsPastMargin(const std::map<Problem, std::vector<Measured>>& dataset, const std::string& tile, double margin) {
+  return kernelsPastMargin(
+      dataset, [&](const std::string& kernel) { return kernel.find(tile) != std::string::npos; }, margin);
 }
 
 std::string datasetPath(const char* name) { return std::string(TILEGRID_SOURCE_DIR) + "/docs/results/" + name; }
@@ -201,18 +209,17 @@ TEST(TileDataset, OneTileCutTakesPairsWherePiecesAreLong) {
   ASSERT_GE(dataset.size(), 32u);
   const Verdict chosen = judge(dataset, DeviceSpec::preset("sm_90"), kMargin);
   EXPECT_LE(chosen.slower, chosen.problems / 10) << chosen.report;
-  int paired = 0, alone_slower = 0;
+  int paired = 0;
   for (const auto& [problem, runs] : dataset) {
-    const MatmulSchedule s = schedule(problem.matmul(), DeviceSpec::preset("sm_90"));
-    paired += s.params.cluster.m == 2;
-    const std::map<std::string, double> means = meanByKernel(runs);
-    const double best = means.at(fastest(means));
-    for (const auto& [kernel, us] : means) {
-      if (kernel.find("_64x64x256_") != std::string::npos) alone_slower += us > best * (1 + kMargin);
-    }
+    paired += schedule(problem.matmul(), DeviceSpec::preset("sm_90")).params.cluster.m == 2;
   }
   EXPECT_GE(paired, 16);
-  EXPECT_GE(alone_slower, 16);
+  EXPECT_GE(kernelsPastMargin(dataset, "_64x64x256_", kMargin), 16);
+}
+
+// Whether the scheduler runs the problem in one cluster of four (cutUnitCluster, sm_90 preset).
+bool inOneClusterOfFour(const Problem& problem) {
+  return schedule(problem.matmul(), DeviceSpec::preset("sm_90")).params.cluster.m == 4;
 }
 
 // Long K cut in step in 64x128 tiles (chooseSmallTileSm90's pairs over even tile rows, alone over
@@ -222,9 +229,7 @@ TEST(TileDataset, OneTileCutTakesPairsWherePiecesAreLong) {
 // the depth dataset judges the others.
 TEST(TileDataset, CutPiecesIn64x128TilesStay64Deep) {
   auto dataset = readDataset(datasetPath("cut_pair_depth_h200.csv"));
-  std::erase_if(dataset, [](const auto& entry) {
-    return schedule(entry.first.matmul(), DeviceSpec::preset("sm_90")).params.cluster.m == 4;
-  });
+  std::erase_if(dataset, [](const auto& entry) { return inOneClusterOfFour(entry.first); });
   const Verdict chosen = judge(dataset, DeviceSpec::preset("sm_90"), 0.03);
   EXPECT_GE(chosen.problems, 6);
   EXPECT_LE(chosen.slower, chosen.problems / 10) << chosen.report;
@@ -242,18 +247,11 @@ TEST(TileDataset, CutUnitsOverFourTileRowsOrFewerRunInOneCluster) {
   ASSERT_GE(dataset.size(), 52u);
   const Verdict chosen = judge(dataset, DeviceSpec::preset("sm_90"), kMargin);
   EXPECT_LE(chosen.slower, chosen.problems / 10) << chosen.report;
-  int in_fours = 0, before_slower = 0;
-  for (const auto& [problem, runs] : dataset) {
-    if (schedule(problem.matmul(), DeviceSpec::preset("sm_90")).params.cluster.m != 4) continue;
-    ++in_fours;
-    const std::map<std::string, double> means = meanByKernel(runs);
-    const double best = means.at(fastest(means));
-    for (const auto& [kernel, us] : means) {
-      if (kernel.find("_c4x1_") == std::string::npos) before_slower += us > best * (1 + kMargin);
-    }
-  }
-  EXPECT_EQ(in_fours, 46);
-  EXPECT_GE(before_slower, 20);
+  auto in_fours = dataset;
+  std::erase_if(in_fours, [](const auto& entry) { return !inOneClusterOfFour(entry.first); });
+  EXPECT_EQ(in_fours.size(), 46u);
+  const auto before = [](const std::string& kernel) { return kernel.find("_c4x1_") == std::string::npos; };
+  EXPECT_GE(kernelsPastMargin(in_fours, before, kMargin), 20);
 }
 
 // Narrow problems over a wave: 128-row tiles where they take fewer rounds on as many SMs

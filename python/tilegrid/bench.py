@@ -43,8 +43,10 @@ def make_operands(torch, batch, m, n, k, layout, dtype):
     return a, b
 
 
-def time_in_turns(torch, calls, iters, seconds, flush):
-    """Each call alone between events after an L2 flush, in turns (each turn starts one further on)."""
+def time_in_turns(torch, calls, iters, seconds, flush, spin_cycles=200_000):
+    """Each call alone between events after an L2 flush, in turns (each turn starts one further on).
+    A GPU spin of spin_cycles clocks is queued before each timed call; it must outlast the call's host
+    time, or the events time the host too."""
     times = [[] for _ in calls]
     start, turn = time.perf_counter(), 0
     begin, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
@@ -54,7 +56,7 @@ def time_in_turns(torch, calls, iters, seconds, flush):
             flush.zero_()
             # A spin of about 100 us queued ahead of the timed call: its host time (measured apart,
             # below) overlaps the spin, so the events time the GPU's work alone, as for the C++ driver.
-            torch.cuda._sleep(200_000)
+            torch.cuda._sleep(spin_cycles)
             begin.record()
             calls[which]()
             end.record()

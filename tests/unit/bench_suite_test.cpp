@@ -172,6 +172,33 @@ TEST(BenchSuite, TheReportGivesTimeRatiosAndNamesTheSlowestCase) {
   EXPECT_NE(text.find("1.000 (min 0.500 slow/TN)"), std::string::npos) << text;
 }
 
+// torch.compile's times from bench/torch_baseline.py: where that process timed tilegrid.matmul in
+// the same turns, the ratio is to that time, not to the suite's (a run minutes apart); the
+// torch.compile column still shows its own time.
+TEST(BenchSuite, TorchCompileIsSetAgainstOursFromItsOwnTurns) {
+  const nlohmann::json run = nlohmann::json::parse(R"({
+    "device": {"gpu": "Test GPU", "sm_count": "4", "driver_cuda_version": "13.0", "nvrtc": "13.0"}, "date": "today",
+    "cases": [
+      {"name": "a/TN", "category": "c", "flop": 2e9, "ours": {"median_ms": 1.0}, "cublas": {"median_ms": 1.0},
+       "cublaslt": {"median_ms": 1.0}, "checks": {"ours": {"passed": true}, "cublaslt": {"passed": true}}},
+      {"name": "b/TN", "category": "c", "flop": 2e9, "ours": {"median_ms": 1.0}, "cublas": {"median_ms": 1.0},
+       "cublaslt": {"median_ms": 1.0}, "checks": {"ours": {"passed": true}, "cublaslt": {"passed": true}}}]})");
+  const nlohmann::json beside = nlohmann::json::parse(R"({"cases": {
+      "a/TN": {"median_ms": 0.9, "tilegrid_ms": 0.75},
+      "b/TN": {"median_ms": 1.2, "tilegrid_ms": 1.5}}})");
+  const std::string text = runtime::renderSuiteResults(run, beside, false);
+  EXPECT_NE(text.find("1.200"), std::string::npos) << text;  // 0.9 / 0.75
+  EXPECT_NE(text.find("0.800"), std::string::npos) << text;  // 1.2 / 1.5
+  EXPECT_NE(text.find("2.2  "), std::string::npos) << text;  // torch.compile's own TFLOP/s at 0.9 ms
+  EXPECT_NE(text.find("0.980 (min 0.800 b/TN)"), std::string::npos) << text;
+  EXPECT_NE(text.find("same turns"), std::string::npos) << text;
+  // Times from a process that did not time ours are set against the suite's.
+  const nlohmann::json apart = nlohmann::json::parse(R"({"cases": {"a/TN": {"median_ms": 0.9}, "b/TN": {"median_ms": 1.2}}})");
+  const std::string apart_text = runtime::renderSuiteResults(run, apart, false);
+  EXPECT_NE(apart_text.find("1.039 (min 0.900 a/TN)"), std::string::npos) << apart_text;
+  EXPECT_EQ(apart_text.find("same turns"), std::string::npos) << apart_text;
+}
+
 // A run with --versus-specialized: the column and summary of ours with the shape compiled in over
 // ours (above 1 where reading the shape at launch is faster), and a failed check of it fails the case.
 TEST(BenchSuite, TheShapeCompiledInGetsItsColumnWhereTimed) {

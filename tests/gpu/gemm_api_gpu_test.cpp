@@ -175,8 +175,8 @@ TEST(GemmApi, RunRefusesBadArgumentsAndCopiesShareThePlan) {
 // Gemms launched to overlap the kernel before them (GemmOptions::overlap_prior_kernel, the default) right behind
 // a kernel that writes their A and B, and behind each other on one stream: each waits for the
 // kernel before it, so every C matches cuBLAS on the inputs as written. A plain problem, one whose
-// pieces hand partial sums over in the workspace, a decode problem, and two dot kernels (sums handed
-// over at L2, and one chunk storing its own).
+// pieces hand partial sums over in the workspace, a decode problem, and three dot kernels (sums handed
+// over at L2, one chunk storing its own, and one cut into blocks along N).
 TEST(GemmApi, OverlappedLaunchesSeeTheKernelBefore) {
   scheduler::DeviceSpec device;
   if (auto why = findSm90Device(device, "programmatic dependent launch (sm_90 kernels)")) GTEST_SKIP() << *why;
@@ -187,6 +187,7 @@ TEST(GemmApi, OverlappedLaunchesSeeTheKernelBefore) {
                                             makeProblem(512, 512, 8192, Layout::TN, DType::BF16, DType::BF16),
                                             makeProblem(16, 4096, 4096, Layout::NT, DType::BF16, DType::BF16),
                                             makeProblem(4, 4, 65536, Layout::TN, DType::BF16, DType::BF16),
+                                            makeProblem(1, 4096, 4096, Layout::TN, DType::BF16, DType::BF16),
                                             makeProblem(2, 2, 1000, Layout::TN, DType::BF16, DType::BF16)}) {
     const Gemm gemm(p, overlap);
     EXPECT_EQ(gemm.schedule().params.dot.has_value(), p.m <= 4) << gemm.source().kernel_name;

@@ -440,6 +440,14 @@ std::vector<GemmCase> dotCases() {
       {2, 4, 5000, 3, Layout::NN, DType::FP16, DType::FP32},
       {4, 4, 1001, 1, Layout::NT, DType::BF16, DType::BF16, nullptr, 12},
       {3, 4, 777, 1, Layout::NT, DType::BF16, DType::BF16, "relu(acc + bias[n]); aux = acc"},
+      // Cut into blocks along the long side: one row against a weight (C^T), a last block past N,
+      // blocks along M, blocks cut along K too (several batch entries), epilogues naming m and n.
+      {1, 4096, 4096, 1, Layout::TN, DType::BF16, DType::BF16},
+      {1, 1003, 4100, 2, Layout::TN, DType::FP16, DType::FP32, "gelu(alpha*acc + bias[n])"},
+      {3, 517, 999, 1, Layout::TN, DType::BF16, DType::BF16, "relu(acc + bias[m]); aux = acc + bias[m]"},
+      {777, 2, 2048, 1, Layout::TN, DType::BF16, DType::BF16, "alpha*acc + beta*c"},
+      {2, 40, 200000, 3, Layout::TN, DType::BF16, DType::BF16},
+      {8, 100, 3000, 1, Layout::NT, DType::BF16, DType::BF16},
   };
   std::vector<GemmCase> cases;
   for (const Row& r : rows) {

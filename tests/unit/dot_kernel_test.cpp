@@ -21,6 +21,16 @@ using testing::bf16Problem;
 const DeviceSpec kH100 = DeviceSpec::preset("sm_90");
 const DeviceSpec kA100 = DeviceSpec::preset("sm_80");
 
+// The blocked dot kernel's domain, stated apart from dotBlocksLoseBy: both operands K-major and
+// 16-byte aligned, a short side of one or two, and blocks of eight or four rows of the long side
+// (8 / rows of the short side) that fit one wave of four CTAs an SM.
+bool blockedByDefault(const MatmulProblem& p, const DeviceSpec& device) {
+  const int64_t short_side = std::min(p.m, p.n), long_side = std::max(p.m, p.n);
+  if (p.layout != Layout::TN || p.align_a < 8 || p.align_b < 8 || short_side > 2) return false;
+  const int64_t per_block = 8 / static_cast<int64_t>(std::bit_ceil(static_cast<uint64_t>(short_side)));
+  return p.batch * ceilDiv(long_side, per_block) <= device.sm_count * 4;
+}
+
 // By default where a thread keeps at most kDotMaxSums sums and reads a K element in at most
 // kDotMaxReadsPerK reads (16-byte reads of aligned K-major operands, within kDotMaxFmasPerRead
 // multiply-adds; else one element); asked for, on every problem of at most 8x8 outputs.
@@ -38,7 +48,8 @@ TEST(DotKernel, RunsProblemsOfFewSumsAndReadsByDefaultAndAnyOfAtMostEightByEight
           const int64_t cols = std::bit_ceil(static_cast<uint64_t>(kernel.n));
           const bool k_major = majorOfA(kernel.layout) == Major::K && majorOfB(kernel.layout) == Major::K;
           const int64_t vec = k_major ? std::min<int64_t>(8, std::bit_floor(static_cast<uint64_t>(128 / (rows * cols)))) : 1;
-          const bool expected = m <= 8 && n <= 8 && rows * cols <= 16 && rows + cols <= 8 * vec;
+          const bool expected = (m <= 8 && n <= 8 && rows * cols <= 16 && rows + cols <= 8 * vec) ||
+                                (std::max(m, n) > 8 && blockedByDefault(p, device));
           EXPECT_EQ(s.params.dot.has_value(), expected) << p.toString() << " on " << device.name;
           EXPECT_EQ(s.decisions.back().what, "kernel");
           if (m > 8 || n > 8) continue;
@@ -76,10 +87,10 @@ TEST(DotKernel, TiledKernelsWhereTheDotKernelCannotOrIsNotAsked) {
   o = {};
   o.dot = true;
   try {
-    schedule(bf16Problem(9, 4, 65536), kH100, o);
-    ADD_FAILURE() << "a dot kernel for 9x4 outputs";
+    schedule(bf16Problem(9, 9, 65536), kH100, o);
+    ADD_FAILURE() << "a dot kernel for 9x9 outputs";
   } catch (const UserError& e) {
-    EXPECT_NE(std::string(e.what()).find("at most 8x8"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("at most 8 rows of A or columns of B"), std::string::npos) << e.what();
   }
   // Asked for beside a tiled override: the dot kernel.
   o.cluster_m = 1;
@@ -88,6 +99,40 @@ TEST(DotKernel, TiledKernelsWhereTheDotKernelCannotOrIsNotAsked) {
 
 // Every chunk holds K steps, the chunks cover K once, and the grid keeps kDotCtasPerSm CTAs an SM
 // reading where K has steps enough, over every batch entry.
+ScheduleOverrides dotAsked() {
+  ScheduleOverrides o;
+  o.dot = true;
+  return o;
+}
+
+// Where one side has at most 8 outputs and the other more, the kernel is cut into blocks along the
+// long side: each block holds every output of the short side beside as many of the long side as
+// kDotBlockSums sums a thread allow, the blocks tile the long side, and the launch has a CTA a
+// block (and chunk of K). By default only where one wave of blocks reads one or two rows beside a
+// K-major weight (blockedByDefault).
+TEST(DotKernel, BlocksRunAlongTheLongSide) {
+  for (const Layout layout : {Layout::TN, Layout::NT}) {
+    for (const auto& [m, n] : {std::pair<int64_t, int64_t>{1, 4096}, {1, 4224}, {1, 4232}, {2, 2112}, {2, 2116}, {3, 1000}, {8, 9}, {4096, 1}, {9, 5}, {100, 2}}) {
+      const MatmulProblem p = bf16Problem(m, n, 4096, layout);
+      const MatmulSchedule asked = schedule(p, kH100, dotAsked());
+      ASSERT_TRUE(asked.params.dot.has_value()) << p.toString();
+      const DotParams& dot = *asked.params.dot;
+      const MatmulProblem kernel = asked.kernelProblem();
+      const std::string what = p.toString() + ": " + dot.toString();
+      EXPECT_LE(dot.rows * dot.cols, kDotBlockSums) << what;
+      EXPECT_TRUE(kernel.m <= dot.rows || kernel.n <= dot.cols) << what << ": the short side is cut";
+      const int64_t blocks = dotBlocks(kernel, dot);
+      EXPECT_EQ(blocks, kernel.m <= dot.rows ? ceilDiv(kernel.n, dot.cols) : ceilDiv(kernel.m, dot.rows)) << what;
+      const DotSplit split = planDotSplit(kernel, dot, kH100);
+      EXPECT_EQ(split.blocks, blocks) << what;
+      EXPECT_LE(split.chunks * blocks, std::max<int64_t>(blocks, kH100.sm_count * kDotCtasPerSm)) << what;
+      const codegen::KernelSource source = codegen::emit(asked);
+      EXPECT_EQ(source.launch.grid[2], static_cast<uint32_t>(blocks)) << what;
+      EXPECT_EQ(schedule(p, kH100).params.dot.has_value(), blockedByDefault(p, kH100)) << what;
+    }
+  }
+}
+
 TEST(DotKernel, ChunksCoverKOnceAndKeepTheSmsReading) {
   for (const int64_t batch : {1, 2, 7, 100, 600}) {
     for (int64_t k = 1; k <= 2'000'000; k = k * 3 + 1) {
@@ -131,12 +176,6 @@ TEST(DotKernel, ReadsSixteenBytesAlongKWhereBothOperandsAllow) {
       EXPECT_TRUE(d.unroll == 1 || (d.unroll / 2) * step_bytes < kDotBytesInFlight) << d.toString() << ": not the least";
     }
   }
-}
-
-ScheduleOverrides dotAsked() {
-  ScheduleOverrides o;
-  o.dot = true;
-  return o;
 }
 
 TEST(DotKernel, ParamsRoundTripAndRefuseWhatTheyCannotRun) {

@@ -25,8 +25,8 @@ KernelSource emitDot(const scheduler::MatmulSchedule& s) {
   ConfigBlock config(kernelName(s));
   config.type("in_t", cudaTypeName(prob.a_dtype)).type("out_t", cudaTypeName(prob.out_dtype));
   config.value("THREADS", dot.threads)
-      .value("ROWS", dot.rows, "the most rows of A (M) the kernel holds; a thread keeps ROWS x COLS sums")
-      .value("COLS", dot.cols, "the most columns of B (N)")
+      .value("ROWS", dot.rows, "rows of A (M) a CTA's block holds; a thread keeps ROWS x COLS sums")
+      .value("COLS", dot.cols, "columns of B (N) a CTA's block holds")
       .value("VEC", dot.vec, "K elements a thread reads from a row at once")
       .value("UNROLL", dot.unroll, "reads of each row a thread issues together")
       .flag("C_TRANSPOSED", s.params.swap_ab, "the kernel computes C^T: its output (m, n) is the caller's (n, m)")
@@ -41,7 +41,8 @@ KernelSource emitDot(const scheduler::MatmulSchedule& s) {
                                 printEpilogueFunction(s.problem),
                                 {"fused_epilogue", "dot"},
                                 "dot_gemm"});
-  source.launch.grid = {static_cast<uint32_t>(split.chunks), static_cast<uint32_t>(prob.batch), 1};
+  source.launch.grid = {static_cast<uint32_t>(split.chunks), static_cast<uint32_t>(prob.batch),
+                        static_cast<uint32_t>(split.blocks)};
   source.launch.block = {static_cast<uint32_t>(dot.threads), 1, 1};
   // The counters and sums live in the workspace's zeroed area, which the kernel leaves zeroed.
   KernelArg workspace{"workspace", ArgKind::Pointer, "workspace", {}, {}};

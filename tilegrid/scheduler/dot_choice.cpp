@@ -29,12 +29,19 @@ void chooseDotKernel(const MatmulProblem& problem, const DeviceSpec& device, con
   if (const std::string loses = dotLosesBy(dot); !loses.empty() && !overrides.dot) {
     return decide("tiled", "dotLosesBy: " + loses);
   }
+  if (const std::string loses = dotBlocksLoseBy(kernel, dot, device); !loses.empty() && !overrides.dot) {
+    return decide("tiled", "dotBlocksLoseBy: " + loses);
+  }
   p.dot = dot;
   p.pad_a = p.pad_b = false;
   // Both kernels read the operands once; the dot kernel's CTAs start reading at once, where a tiled
   // kernel first sets up barriers, tensor maps and a pipeline for a tile of mostly empty rows.
+  const bool blocked = dotBlocks(kernel, dot) > 1;
   decide(dot.toString() + ", " + planDotSplit(kernel, dot, device).toString(),
          overrides.dot ? "override"
+         : blocked     ? fmt::format("dotBlocksLoseBy: one wave of {} CTAs an SM, a block's long side at least {}x "
+                                     "its short side, 16-byte reads",
+                                     kDotCtasPerSm, kDotBlockShortShare)
                        : fmt::format("dotLosesBy: at most {} sums a thread and {} reads a K element", kDotMaxSums,
                                      kDotMaxReadsPerK));
 }

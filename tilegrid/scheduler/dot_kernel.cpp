@@ -39,21 +39,32 @@ std::string DotParams::toString() const {
 }
 
 std::string DotSplit::toString() const {
-  return fmt::format("{} chunk{} of {} K step{} a batch entry", chunks, chunks == 1 ? "" : "s", chunk_steps,
-                     chunk_steps == 1 ? "" : "s");
+  const std::string cut = fmt::format("{} chunk{} of {} K step{}", chunks, chunks == 1 ? "" : "s", chunk_steps,
+                                      chunk_steps == 1 ? "" : "s");
+  return blocks == 1 ? cut + " a batch entry" : fmt::format("{} blocks a batch entry, {} a block", blocks, cut);
+}
+
+int64_t dotBlocks(const MatmulProblem& p, const DotParams& dot) {
+  return ceilDiv(p.m, dot.rows) * ceilDiv(p.n, dot.cols);
 }
 
 std::string dotRefusal(const MatmulProblem& p, const DotParams& dot, const DeviceSpec& device, bool specialize_shape,
                        bool deterministic) {
-  if (p.m > kDotMaxRows || p.n > kDotMaxCols) {
-    return fmt::format("{}x{} outputs: a dot kernel holds at most {}x{} (a thread keeps every output's sum)", p.m, p.n,
-                       kDotMaxRows, kDotMaxCols);
+  if (std::min(p.m, p.n) > kDotMaxRows) {
+    return fmt::format("{}x{} outputs: a dot kernel takes at most {} rows of A or columns of B (a thread keeps a sum "
+                       "for every output of its block)",
+                       p.m, p.n, kDotMaxRows);
+  }
+  if (dotBlocks(p, dot) > kDotMaxBlocks) {
+    return fmt::format("{}x{} outputs make {} blocks of {}x{}: a launch holds at most {}", p.m, p.n, dotBlocks(p, dot),
+                       dot.rows, dot.cols, kDotMaxBlocks);
   }
   if (isFp8(p.a_dtype) || isFp8(p.b_dtype)) return "8-bit inputs run on wgmma (dot kernels read 16-bit inputs)";
   if (specialize_shape) return "the shape is compiled in (dot kernels read it at launch)";
   if (deterministic) return "a fixed order of sums is asked for (dot kernels add them at L2 as CTAs arrive)";
-  if (planDotSplit(p, dot, device).chunks > 1 && p.batch > dotCounters(device)) {
-    return fmt::format("{} batch entries cut along K: the workspace counts at most {}", p.batch, dotCounters(device));
+  if (const DotSplit split = planDotSplit(p, dot, device); split.chunks > 1 && p.batch * split.blocks > dotCounters(device)) {
+    return fmt::format("{} blocks of outputs cut along K: the workspace counts at most {}", p.batch * split.blocks,
+                       dotCounters(device));
   }
   return {};
 }
@@ -70,10 +81,42 @@ std::string dotLosesBy(const DotParams& dot) {
   return {};
 }
 
+std::string dotBlocksLoseBy(const MatmulProblem& p, const DotParams& dot, const DeviceSpec& device) {
+  const int64_t blocks = dotBlocks(p, dot);
+  if (blocks == 1) return {};
+  const int64_t wave = device.sm_count * kDotCtasPerSm;
+  if (p.batch * blocks > wave) {
+    return fmt::format("{} blocks, past one wave of {} CTAs ({} an SM): late blocks leave a tail", p.batch * blocks,
+                       wave, kDotCtasPerSm);
+  }
+  // Blocks run along N where a block holds every row of A, else along M.
+  const bool along_n = p.m <= dot.rows;
+  const int64_t short_side = along_n ? dot.rows : dot.cols, long_side = along_n ? dot.cols : dot.rows;
+  if (short_side * kDotBlockShortShare > long_side) {
+    return fmt::format("a {}x{} block reads its {} short-side rows for only {} of the long side", dot.rows, dot.cols,
+                       short_side, long_side);
+  }
+  if (dot.vec * bytes(p.a_dtype) < 16) {
+    return fmt::format("reads of {} byte{} along K: a blocked kernel streams its rows in 16-byte reads",
+                       dot.vec * bytes(p.a_dtype), dot.vec * bytes(p.a_dtype) == 1 ? "" : "s");
+  }
+  return {};
+}
+
 DotParams dotParamsFor(const MatmulProblem& p) {
+  const auto ceil2 = [](int64_t v) { return static_cast<int64_t>(std::bit_ceil(static_cast<uint64_t>(v))); };
   DotParams dot;
-  dot.rows = static_cast<int64_t>(std::bit_ceil(static_cast<uint64_t>(p.m)));
-  dot.cols = static_cast<int64_t>(std::bit_ceil(static_cast<uint64_t>(p.n)));
+  if (p.m <= kDotMaxRows && p.n <= kDotMaxCols) {
+    dot.rows = ceil2(p.m);
+    dot.cols = ceil2(p.n);
+  } else if (p.m <= p.n) {
+    // Blocks along N: every row of A beside as many columns of B as kDotBlockSums allows.
+    dot.rows = ceil2(std::min(p.m, kDotMaxRows));
+    dot.cols = std::max<int64_t>(1, kDotBlockSums / dot.rows);
+  } else {
+    dot.cols = ceil2(std::min(p.n, kDotMaxCols));
+    dot.rows = std::max<int64_t>(1, kDotBlockSums / dot.cols);
+  }
   dot.threads = kDotThreads;
   dot.vec = widestRead(p, dot.rows, dot.cols);
   // Enough reads a step to keep kDotBytesInFlight bytes outstanding a thread.
@@ -86,8 +129,9 @@ DotParams dotParamsFor(const MatmulProblem& p) {
 DotSplit planDotSplit(const MatmulProblem& p, const DotParams& dot, const DeviceSpec& device) {
   TG_INTERNAL_CHECK(dot.kStep() > 0 && p.batch >= 1 && p.k >= 1) << "a dot split of " << dot.toString();
   const int64_t steps = ceilDiv(p.k, dot.kStep());
-  const int64_t reading = std::max<int64_t>(1, device.sm_count * kDotCtasPerSm / p.batch);
   DotSplit split;
+  split.blocks = dotBlocks(p, dot);
+  const int64_t reading = std::max<int64_t>(1, device.sm_count * kDotCtasPerSm / (p.batch * split.blocks));
   split.chunk_steps = ceilDiv(steps, std::min(steps, reading));
   split.chunks = ceilDiv(steps, split.chunk_steps);
   return split;
@@ -99,8 +143,11 @@ void validateDot(const DotParams& dot, const MatmulProblem& p, const DeviceSpec&
   TG_USER_CHECK(pow2(dot.rows, kDotMaxRows) && pow2(dot.cols, kDotMaxCols))
       << "dot rows " << dot.rows << " and cols " << dot.cols << " must be powers of two up to " << kDotMaxRows << " and "
       << kDotMaxCols;
-  TG_USER_CHECK(p.m <= dot.rows && p.n <= dot.cols)
-      << "the kernel problem's " << p.m << "x" << p.n << " outputs pass the dot kernel's " << dot.rows << "x" << dot.cols;
+  TG_USER_CHECK((p.m <= dot.rows && p.n <= dot.cols) || (p.m <= dot.rows && dot.rows * dot.cols <= kDotBlockSums) ||
+                (p.n <= dot.cols && dot.rows * dot.cols <= kDotBlockSums))
+      << "the kernel problem's " << p.m << "x" << p.n << " outputs pass the dot kernel's " << dot.rows << "x" << dot.cols
+      << ": a block holds every output, or every row of A (or column of B) beside at most " << kDotBlockSums
+      << " sums a thread";
   TG_USER_CHECK(dot.threads >= 32 && dot.threads <= 1024 && dot.threads % 32 == 0)
       << "dot threads " << dot.threads << " must be a multiple of 32 up to 1024";
   TG_USER_CHECK(pow2(dot.unroll, kDotMaxUnroll)) << "dot unroll " << dot.unroll << " must be a power of two up to "

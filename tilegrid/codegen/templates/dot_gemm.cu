@@ -1,14 +1,15 @@
-// tilegrid dot kernel: C[M, N] = A[M, K] * B[K, N] for a problem of at most ROWS x COLS outputs over
-// a long K (scheduler/dot_kernel.h). Built from the configuration above it, the operands' and C's
+// tilegrid dot kernel: C[M, N] = A[M, K] * B[K, N] in blocks of at most ROWS x COLS outputs over a
+// long K (scheduler/dot_kernel.h). Built from the configuration above it, the operands' and C's
 // offsets printed from the schedule's IR (tg_gmem_*), the printed epilogue and dot.cuh.
 //
-// CTA (blockIdx.x, blockIdx.y) takes chunk blockIdx.x of batch entry blockIdx.y's K: prob.k_chunk_steps
-// steps of THREADS * VEC * UNROLL elements. In a step, thread t reads VEC consecutive K elements of
-// every row of A and column of B at UNROLL places THREADS * VEC apart, and adds their products to its
-// ROWS x COLS sums (a read past K's last whole VEC elements reads nothing; the first thread adds
-// those last elements after the loop). The CTA then sums its threads' sums; with several chunks, it
-// adds them at L2, and the last CTA of the entry to arrive takes the totals, applies the epilogue and
-// stores C. A launch overlapping the kernel before it waits for that kernel first.
+// CTA (blockIdx.x, blockIdx.y, blockIdx.z) takes chunk blockIdx.x of K for block blockIdx.z of batch
+// entry blockIdx.y (blocks run along N, then M): prob.k_chunk_steps steps of THREADS * VEC * UNROLL
+// elements. In a step, thread t reads VEC consecutive K elements of every row of A and column of B in
+// the block at UNROLL places THREADS * VEC apart, and adds their products to its ROWS x COLS sums (a
+// read past K's last whole VEC elements reads nothing; the first thread adds those last elements
+// after the loop). The CTA then sums its threads' sums; with several chunks, it adds them at L2, and
+// the last CTA of the block to arrive takes the totals, applies the epilogue and stores C. A launch
+// overlapping the kernel before it waits for that kernel first.
 
 extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
     TG_KERNEL_NAME(const __grid_constant__ tg_problem prob, const tg_in_t* __restrict__ A_all,
@@ -18,6 +19,8 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
   constexpr int K_STEP = THREADS * VEC * UNROLL;
   constexpr int OUTPUTS = ROWS * COLS;
   const int M = prob.M, N = prob.N, batch = blockIdx.y;
+  const int col_blocks = (N + COLS - 1) / COLS;
+  const int row0 = blockIdx.z / col_blocks * ROWS, col0 = blockIdx.z % col_blocks * COLS;
   const tg_in_t* A = A_all + batch * prob.batch_stride_a;
   const tg_in_t* B = B_all + batch * prob.batch_stride_b;
   const long long chunk = static_cast<long long>(prob.k_chunk_steps) * K_STEP;
@@ -39,9 +42,15 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
       const long long k = k0 + static_cast<long long>(u) * THREADS * VEC;
       const int kk = k < k_end ? static_cast<int>(k) : 0;
 #pragma unroll
-      for (int r = 0; r < ROWS; ++r) tg_dot_read<VEC>(A + tg_gmem_a(prob, r < M ? r : 0, kk), r < M, k, k_end, a[u][r]);
+      for (int r = 0; r < ROWS; ++r) {
+        const bool inside = row0 + r < M;
+        tg_dot_read<VEC>(A + tg_gmem_a(prob, inside ? row0 + r : 0, kk), inside, k, k_end, a[u][r]);
+      }
 #pragma unroll
-      for (int c = 0; c < COLS; ++c) tg_dot_read<VEC>(B + tg_gmem_b(prob, c < N ? c : 0, kk), c < N, k, k_end, b[u][c]);
+      for (int c = 0; c < COLS; ++c) {
+        const bool inside = col0 + c < N;
+        tg_dot_read<VEC>(B + tg_gmem_b(prob, inside ? col0 + c : 0, kk), inside, k, k_end, b[u][c]);
+      }
     }
 #pragma unroll
     for (int u = 0; u < UNROLL; ++u) {
@@ -64,9 +73,13 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
     for (int k = static_cast<int>(k_whole); k < prob.K; ++k) {
       float a[ROWS], b[COLS];
 #pragma unroll
-      for (int r = 0; r < ROWS; ++r) a[r] = r < M ? tg_dtype<tg_in_t>::to_float(A[tg_gmem_a(prob, r, k)]) : 0.f;
+      for (int r = 0; r < ROWS; ++r) {
+        a[r] = row0 + r < M ? tg_dtype<tg_in_t>::to_float(A[tg_gmem_a(prob, row0 + r, k)]) : 0.f;
+      }
 #pragma unroll
-      for (int c = 0; c < COLS; ++c) b[c] = c < N ? tg_dtype<tg_in_t>::to_float(B[tg_gmem_b(prob, c, k)]) : 0.f;
+      for (int c = 0; c < COLS; ++c) {
+        b[c] = col0 + c < N ? tg_dtype<tg_in_t>::to_float(B[tg_gmem_b(prob, col0 + c, k)]) : 0.f;
+      }
 #pragma unroll
       for (int r = 0; r < ROWS; ++r) {
 #pragma unroll
@@ -89,7 +102,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
     }
   }
   __syncthreads();
-  const int out = threadIdx.x, r = out / COLS, c = out % COLS;
+  const int out = threadIdx.x, r = row0 + out / COLS, c = col0 + out % COLS;
   const bool owner = out < OUTPUTS && r < M && c < N;
   float total = 0.f;
   if (out < OUTPUTS) {
@@ -97,11 +110,13 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
     for (int w = 0; w < THREADS / 32; ++w) total += warp_sums[w][out];
   }
   if (prob.k_chunks > 1) {
-    // The flag area holds a counter per batch entry; the accumulation area after it OUTPUTS sums.
-    float* totals = reinterpret_cast<float*>(workspace + FLAG_WORDS) + static_cast<long long>(batch) * OUTPUTS;
+    // The flag area holds a counter per block of each batch entry; the accumulation area after it
+    // OUTPUTS sums for each.
+    const long long block = static_cast<long long>(batch) * gridDim.z + blockIdx.z;
+    float* totals = reinterpret_cast<float*>(workspace + FLAG_WORDS) + block * OUTPUTS;
     if (owner) tg_dot_accumulate(totals + out, total);
     __syncthreads();
-    if (threadIdx.x == 0) last = tg_dot_arrive_last(workspace + batch, static_cast<unsigned>(prob.k_chunks));
+    if (threadIdx.x == 0) last = tg_dot_arrive_last(workspace + block, static_cast<unsigned>(prob.k_chunks));
     __syncthreads();
     if (!last) return;
     if (owner) total = tg_dot_take(totals + out);

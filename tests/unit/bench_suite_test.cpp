@@ -145,6 +145,10 @@ TEST(BenchSuite, TheTablesInTheDocsAreTheCheckedInRunsRendered) {
   // The whole suite on an H200, its summary.
   EXPECT_EQ(block(readFile("docs/benchmarks.md"), "bench-summary-h200"),
             runtime::renderSuiteResults(merged({"docs/results/suite/h200.json"}), {}, true, true));
+  // Decode on an H200 with blocked dot kernels, and torch.compile timed in turns with tilegrid.matmul.
+  EXPECT_EQ(block(readFile("docs/benchmarks.md"), "bench-decode-h200"),
+            runtime::renderSuiteResults(merged({"docs/results/suite/decode-h200.json"}),
+                                        merged({"docs/results/suite/torch-turns-h200.json"}), true));
   EXPECT_EQ(block(readFile("README.md"), "bench-large-sm90"),
             runtime::renderSuiteResults(merged({"docs/results/suite/large-h100.json"}), {}, true));
   EXPECT_EQ(block(readFile("README.md"), "bench-large-sm80"),

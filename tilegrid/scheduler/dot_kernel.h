@@ -47,9 +47,9 @@ inline constexpr int64_t kDotMaxFmasPerRead = 128;
 inline constexpr int64_t kDotMaxSums = 16, kDotMaxReadsPerK = 8;
 
 // A blocked dot kernel keeps at most this many sums a thread (rows * cols of its block): fewer make
-// more, shorter CTAs, whose start and final sums then cost more than their reads (measured slower at
-// 4, 2 and 1 on every problem of docs/results/dot_blocks_h200.csv). The launch puts its blocks in
-// the grid's third extent, which holds at most kDotMaxBlocks.
+// more, shorter CTAs, whose start and final sums then cost more than their reads
+// (docs/results/dot_block_sums_h200.txt). The launch puts its blocks in the grid's third extent,
+// which holds at most kDotMaxBlocks.
 inline constexpr int64_t kDotBlockSums = 8;
 inline constexpr int64_t kDotMaxBlocks = 65535;
 

@@ -519,17 +519,21 @@ TEST(TileDataset, LaunchChoicesCompiledInForSmallProblemsAreNeverSlowerThanTheSp
 // The dot kernel against the tiled kernel it replaces (dot_kernel.h: kDotMaxSums, kDotMaxReadsPerK)
 // on the H200 dataset of problems of at most 8x8 outputs, each run both ways: the choice within 3% of
 // the faster on nine problems in ten; the control, the dot kernel wherever it can run, misses on more.
-TEST(TileDataset, DotKernelsWhereTheyBeatTheTiledKernel) {
+// A dot kernel dataset judged within 3%: the scheduler's choice, and the dot kernel wherever it can
+// run (the control). Raw times: a problem's two kernels ran one after the other, and cuBLAS's turns
+// beside them drifted more than they differ where they tie.
+std::pair<Verdict, Verdict> judgeDotDataset(const char* file, size_t least_problems) {
   constexpr double kMargin = 0.03;
-  // Raw times: a problem's two kernels ran one after the other, and cuBLAS's turns beside them drifted
-  // more than they differ where they tie.
-  const auto dataset = readDataset(datasetPath("dot_kernel_h200.csv"));
-  ASSERT_GE(dataset.size(), 25u);
-  const Verdict chosen = judge(dataset, DeviceSpec::preset("sm_90"), kMargin);
-  EXPECT_LE(chosen.slower, 0.10 * chosen.problems) << chosen.slower << " of " << chosen.problems << ":\n" << chosen.report;
+  const auto dataset = readDataset(datasetPath(file));
+  EXPECT_GE(dataset.size(), least_problems) << file;
   ScheduleOverrides always;
   always.dot = true;
-  const Verdict control = judge(dataset, DeviceSpec::preset("sm_90"), kMargin, always);
+  return {judge(dataset, DeviceSpec::preset("sm_90"), kMargin), judge(dataset, DeviceSpec::preset("sm_90"), kMargin, always)};
+}
+
+TEST(TileDataset, DotKernelsWhereTheyBeatTheTiledKernel) {
+  const auto [chosen, control] = judgeDotDataset("dot_kernel_h200.csv", 25);
+  EXPECT_LE(chosen.slower, 0.10 * chosen.problems) << chosen.slower << " of " << chosen.problems << ":\n" << chosen.report;
   EXPECT_GT(control.slower, chosen.slower) << control.report;
 }
 
@@ -538,14 +542,8 @@ TEST(TileDataset, DotKernelsWhereTheyBeatTheTiledKernel) {
 // both ways in three runs: the choice within 3% of the faster on nine problems in ten; the control,
 // the blocked kernel wherever it can run, misses on more than a third.
 TEST(TileDataset, BlockedDotKernelsWhereTheyBeatTheTiledKernel) {
-  constexpr double kMargin = 0.03;
-  const auto dataset = readDataset(datasetPath("dot_blocks_h200.csv"));
-  ASSERT_GE(dataset.size(), 45u);
-  const Verdict chosen = judge(dataset, DeviceSpec::preset("sm_90"), kMargin);
+  const auto [chosen, control] = judgeDotDataset("dot_blocks_h200.csv", 45);
   EXPECT_LE(chosen.slower, 0.10 * chosen.problems) << chosen.slower << " of " << chosen.problems << ":\n" << chosen.report;
-  ScheduleOverrides always;
-  always.dot = true;
-  const Verdict control = judge(dataset, DeviceSpec::preset("sm_90"), kMargin, always);
   EXPECT_GT(control.slower, chosen.problems / 3) << control.report;
 }
 

@@ -219,9 +219,10 @@ nlohmann::json scheduleJson(const scheduler::MatmulSchedule& s) {
     // The dot kernel runs the problem; the tile fields above describe the tiled kernel it replaces.
     const scheduler::DotSplit split = scheduler::planDotSplit(s.kernelProblem(), *s.params.dot, s.device);
     j["dot"] = {{"k_step", s.params.dot->kStep()},
+                {"blocks", split.blocks},
                 {"chunks", split.chunks},
                 {"chunk_steps", split.chunk_steps},
-                {"ctas", split.chunks * p.batch}};
+                {"ctas", split.chunks * split.blocks * p.batch}};
   }
   return j;
 }

@@ -32,6 +32,22 @@ TEST(CliPlan, JsonHasTheDocumentedShape) {
   EXPECT_TRUE(j["grid"]["group"] == "m" || j["grid"]["group"] == "n");
 }
 
+// One row against a 4096 x 4096 weight runs as the dot kernel cut into 512 blocks of 8 weight rows,
+// one CTA each: the JSON counts them, the text names the blocks, the chunk and the CTAs.
+TEST(CliPlan, ShowsTheDotKernelsBlocks) {
+  const Result r = runCli({"plan", "--m", "1", "--n", "4096", "--k", "4096", "--arch", "sm_90", "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["dot"]["blocks"], 512);
+  EXPECT_EQ(j["dot"]["chunks"], 1);
+  EXPECT_EQ(j["dot"]["ctas"], 512);
+  const Result text = runCli({"plan", "--m", "1", "--n", "4096", "--k", "4096", "--arch", "sm_90"});
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("cut into 512 blocks a batch entry, 1 chunk of 4 K steps a block; 512 CTAs launched"),
+            std::string::npos)
+      << text.out;
+}
+
 // 5000x3000 on the H100 preset: 240 cluster pairs of 128x256 tiles on 66 clusters leave a last wave
 // of 42, which stream-K shares (2688 K tiles over 66 clusters: 40 or 41 each); 4096^3's last wave
 // (58 of 66) stays whole, and its 256 units go four each to 64 clusters.

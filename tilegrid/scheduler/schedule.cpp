@@ -262,8 +262,10 @@ std::string MatmulSchedule::toString() const {
                        "once, {} reads of each row a step of {} K\n",
                        p.dot->threads, p.dot->rows, p.dot->cols, p.dot->vec, p.dot->vec == 1 ? "" : "s", p.dot->unroll,
                        p.dot->kStep());
-    out += fmt::format("  K cut into {}; {} CTAs launched ({} x batch {}); sums added at L2{}\n", split.toString(),
-                       split.chunks * problem.batch, split.chunks, problem.batch,
+    const std::string blocks = split.blocks == 1 ? "" : fmt::format(" x {} blocks", split.blocks);
+    out += fmt::format("  cut into {}; {} CTAs launched ({} chunk{}{} x batch {}); sums added at L2{}\n",
+                       split.toString(), split.chunks * split.blocks * problem.batch, split.chunks,
+                       split.chunks == 1 ? "" : "s", blocks, problem.batch,
                        split.chunks == 1 ? " only where K has several chunks (here one: each CTA stores its own)" : "");
     if (!problem.epilogue.isIdentity()) out += planEpilogue(problem).toString();
     out += "scheduled domains:\n";

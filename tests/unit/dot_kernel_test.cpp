@@ -92,6 +92,13 @@ TEST(DotKernel, TiledKernelsWhereTheDotKernelCannotOrIsNotAsked) {
   } catch (const UserError& e) {
     EXPECT_NE(std::string(e.what()).find("at most 8 rows of A or columns of B"), std::string::npos) << e.what();
   }
+  // More blocks than the grid's third extent holds.
+  try {
+    schedule(bf16Problem(1, 8 * 65536, 64), kH100, o);
+    ADD_FAILURE() << "a dot kernel of 65536 blocks";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("a launch holds at most 65535"), std::string::npos) << e.what();
+  }
   // Asked for beside a tiled override: the dot kernel.
   o.cluster_m = 1;
   EXPECT_FALSE(tiled(small, o));

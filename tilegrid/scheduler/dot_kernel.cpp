@@ -96,9 +96,10 @@ std::string dotBlocksLoseBy(const MatmulProblem& p, const DotParams& dot, const 
     return fmt::format("a {}x{} block reads its {} short-side rows for only {} of the long side", dot.rows, dot.cols,
                        short_side, long_side);
   }
-  if (dot.vec * bytes(p.a_dtype) < 16) {
-    return fmt::format("reads of {} byte{} along K: a blocked kernel streams its rows in 16-byte reads",
-                       dot.vec * bytes(p.a_dtype), dot.vec * bytes(p.a_dtype) == 1 ? "" : "s");
+  if (dot.vec < granuleElems(p.a_dtype)) {
+    const int64_t read = dot.vec * bytes(p.a_dtype), granule = granuleElems(p.a_dtype) * bytes(p.a_dtype);
+    return fmt::format("reads of {} byte{} along K: a blocked kernel streams its rows in {}-byte reads", read,
+                       read == 1 ? "" : "s", granule);
   }
   return {};
 }

@@ -18,6 +18,7 @@
 
 #include "tilegrid/codegen/emit.h"
 #include "measure/cublas_baseline.h"
+#include "measure/l2_flush.h"
 #include "tilegrid/runtime/device.h"
 #include "tilegrid/runtime/driver.h"
 #include "measure/grid_sweep.h"

@@ -6,7 +6,8 @@ Writes {"device": ..., "date": ..., "cases": {"<case>/<layout>": {...}}}, the na
 gives, for `tilegrid bench --from RUN.json --torch THIS.json`. Each case: the operands laid out as
 the layout says (T: K-major A, N: K-major B, as tilegrid reads them; `lda`, `ldb` and `ldc` as
 padded rows), C = A @ B compiled by torch.compile for exactly that shape, warmed up, then three
-contenders timed in turns like the bench (each call alone between CUDA events after an L2 flush
+contenders timed in turns like the bench (each call alone between CUDA events after an L2 flush,
+--flush write or read as `tilegrid bench --flush`,
 and a GPU spin of about 1 ms that hides Python's dispatch, at least --turns turns and --seconds seconds,
 medians): torch.compile (`median_ms`), tilegrid.matmul (`tilegrid_ms`, launched without overlapping
 the kernel before it, as the bench's are) and torch.matmul (`torch_matmul_ms`, cuBLAS, where C has
@@ -28,7 +29,7 @@ import torch
 
 try:
     import tilegrid
-    from tilegrid.bench import time_in_turns
+    from tilegrid.bench import l2_flusher, time_in_turns
 except ImportError as e:
     sys.exit(f"bench/torch_baseline.py times tilegrid.matmul beside torch.compile: {e}; build the Python package and "
              "put it on PYTHONPATH (PYTHONPATH=build/release/python)")
@@ -112,15 +113,18 @@ def main():
     parser.add_argument("--filter", default="")
     parser.add_argument("--turns", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=1.0)
+    parser.add_argument("--flush", default="write", choices=["write", "read"],
+                        help="how the L2 is evicted before each timed call, as `tilegrid bench --flush`")
     args = parser.parse_args()
     if not torch.cuda.is_available():
         sys.exit("bench/torch_baseline.py needs a CUDA device")
     suite = json.load(open(args.suite))
     pattern = re.compile(args.filter)
     props = torch.cuda.get_device_properties(0)
-    flush = torch.empty(2 * props.L2_cache_size // 4 + (1 << 20), device="cuda")
+    flush = l2_flusher(torch, args.flush)
     result = {"device": {"gpu": props.name, "torch": torch.__version__},
-              "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"), "cases": {}}
+              "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"), "l2_flush": args.flush,
+              "cases": {}}
     # The clocks settle on a large GEMM first, as in the bench.
     warm_a, warm_b = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16), \
         torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)

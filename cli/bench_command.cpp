@@ -81,6 +81,11 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
   cmd->add_option("--seconds", options.seconds, "Seconds of timing per case, at least")->capture_default_str();
   cmd->add_option("--arch", options.arch,
                   "sm_80 | sm_90: the kernel family of ours (default: the GPU's own; sm_80 kernels also run on sm_90)");
+  cmd->add_option("--flush", options.flush,
+                  "write | read: how the L2 is evicted before each timed launch: by zeroing a buffer twice its size "
+                  "(as nvbench and Triton's do_bench do; the L2 is left full of written lines) or by reading it (clean "
+                  "lines)")
+      ->capture_default_str();
   cmd->add_flag("--list", options.list, "List the suite's cases and stop");
   cmd->add_flag("--summary", options.summary, "Print only the per-category summary, not a row per case");
   cmd->add_flag("--versus-specialized", options.versus_specialized,
@@ -91,12 +96,14 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
 
 int runBenchCommand(const BenchOptions& options, std::ostream& out) {
   checkChoice("--format", options.format, {"text", "markdown", "dataset"});
+  checkChoice("--flush", options.flush, {"write", "read"});
   TG_USER_CHECK(options.turns >= 1 && options.turns <= 100000) << "--turns: expected 1 to 100000, got " << options.turns;
   TG_USER_CHECK(options.seconds >= 0 && options.seconds <= 60) << "--seconds: expected 0 to 60, got " << options.seconds;
   TG_USER_CHECK(options.from.empty() != options.suite.empty()) << "give --suite to run a suite, or --from to render a saved run";
   // Checked before anything else runs: a bad --arch is the user's error on any machine.
   const std::optional<scheduler::Arch> arch =
       options.arch.empty() ? std::nullopt : std::optional<scheduler::Arch>(scheduler::parseArch(options.arch));
+  const runtime::L2Flush flush = runtime::parseL2Flush(options.flush);
   const nlohmann::json torch = mergeTorch(options.torch);
   const bool markdown = options.format == "markdown";
   const auto render = [&](const nlohmann::json& results) {
@@ -131,6 +138,7 @@ int runBenchCommand(const BenchOptions& options, std::ostream& out) {
   run.arch = arch;
   run.seconds = options.seconds;
   run.versus_specialized = options.versus_specialized;
+  run.flush = flush;
   size_t done = 0;
   run.progress = [&](const nlohmann::json& r) {
     std::cerr << fmt::format("[{}/{}] {}{}\n", ++done, cases.size(), r["name"].get<std::string>(),

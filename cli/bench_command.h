@@ -21,6 +21,7 @@ struct BenchOptions {
   bool summary = false;   // only the per-category summary
   bool versus_specialized = false;  // also time ours with the shape compiled in
   std::string arch;       // the kernel family ours runs (empty: the device's own)
+  std::string flush = "write";  // how the L2 is evicted before each timed launch (measure/l2_flush.h)
 };
 
 CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options);

@@ -7,6 +7,7 @@
 #include "tilegrid/ir/check.h"
 #include "tilegrid/ir/swizzle_merge.h"
 #include "measure/cublas_baseline.h"
+#include "measure/l2_flush.h"
 #include "tilegrid/runtime/device.h"
 #include "tilegrid/runtime/host_dtype.h"
 #include "tilegrid/runtime/kernel_cache.h"

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "measure/epilogue_operands.h"
+#include "measure/l2_flush.h"
 #include "tilegrid/codegen/kernel_source.h"
 #include "tilegrid/runtime/buffer.h"
 #include "tilegrid/runtime/gemm.h"

@@ -19,4 +19,9 @@ namespace tilegrid::runtime {
 const codegen::KernelSource& readInputsSource();
 void readInputs(CUdeviceptr a, uint64_t a_bytes, CUdeviceptr b, uint64_t b_bytes, CUstream stream);
 
+// Reads `bytes` at `at` the same way, with the loads' normal L2 priority: what L2Flusher's read flush
+// runs (measure/l2_flush.h).
+const codegen::KernelSource& readThroughL2Source();
+void readThroughL2(CUdeviceptr at, uint64_t bytes, CUstream stream);
+
 }  // namespace tilegrid::runtime

@@ -197,11 +197,12 @@ nlohmann::json runSuite(const std::vector<SuiteCase>& cases, const SuiteRunOptio
                            {"clock_warmup_seconds", options.clock_warmup_seconds},
                            {"arch", options.arch ? scheduler::toString(*options.arch) : "the device's own"},
                            {"versus_specialized", options.versus_specialized},
+                           {"l2_flush", toString(options.flush)},
                            {"timing", "each launch alone between CUDA events after an L2 flush, contenders in turns; "
                                       "medians"}}},
                          {"cases", nlohmann::json::array()}};
   Stream stream;
-  L2Flusher flusher(currentDeviceSpec().l2_bytes);
+  L2Flusher flusher(currentDeviceSpec().l2_bytes, options.flush);
   compileAhead(cases, options);
   warmClocks(options.clock_warmup_seconds, stream.get());
   std::optional<MatmulBuffers> buffers;

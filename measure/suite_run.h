@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "measure/l2_flush.h"
 #include "measure/suite.h"
 
 namespace tilegrid::runtime {
@@ -35,6 +36,8 @@ struct SuiteRunOptions {
   // (GemmOptions::specialize_shape): what reading it at launch costs. Cases whose kernel already
   // compiles it in (sm_80 where the shape is not read at launch) skip it.
   bool versus_specialized = false;
+  // How the L2 is evicted before each timed launch (measure/l2_flush.h).
+  L2Flush flush = L2Flush::Write;
   // Called after each case with its result, for progress.
   std::function<void(const nlohmann::json&)> progress;
 };

@@ -43,17 +43,31 @@ def make_operands(torch, batch, m, n, k, layout, dtype):
     return a, b
 
 
+def l2_flusher(torch, how="write"):
+    """A function that evicts the L2 through a buffer twice its size, as `tilegrid bench --flush` does:
+    "write" zeroes it (as nvbench and Triton's do_bench do), leaving the L2 full of written lines that
+    the timed kernel's reads evict and DRAM writes back while it reads; "read" sums it, leaving clean
+    lines."""
+    if how not in ("write", "read"):
+        raise ValueError(f"L2 flush {how!r}: expected 'write' or 'read'")
+    buffer = torch.zeros(2 * torch.cuda.get_device_properties(0).L2_cache_size // 4 + (1 << 20), device="cuda")
+    if how == "write":
+        return buffer.zero_
+    total = torch.zeros((), device="cuda")
+    return lambda: torch.sum(buffer, dim=0, out=total)
+
+
 def time_in_turns(torch, calls, iters, seconds, flush, spin_cycles=200_000):
-    """Each call alone between events after an L2 flush, in turns (each turn starts one further on).
-    A GPU spin of spin_cycles clocks is queued before each timed call; it must outlast the call's host
-    time, or the events time the host too."""
+    """Each call alone between events after flush() (l2_flusher), in turns (each turn starts one
+    further on). A GPU spin of spin_cycles clocks is queued before each timed call; it must outlast
+    the call's host time, or the events time the host too."""
     times = [[] for _ in calls]
     start, turn = time.perf_counter(), 0
     begin, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     while turn < iters or time.perf_counter() - start < seconds:
         for j in range(len(calls)):
             which = (turn + j) % len(calls)
-            flush.zero_()
+            flush()
             # A spin of about 100 us queued ahead of the timed call: its host time (measured apart,
             # below) overlaps the spin, so the events time the GPU's work alone, as for the C++ driver.
             torch.cuda._sleep(spin_cycles)
@@ -89,6 +103,9 @@ def main(argv=None):
     parser.add_argument("--iters", type=int, default=200, help="at least this many timed turns (default 200)")
     parser.add_argument("--seconds", type=float, default=1.0, help="and at least this much wall time a shape")
     parser.add_argument("--json", help="also write the results here")
+    parser.add_argument("--flush", default="write", choices=["write", "read"],
+                        help="how the L2 is evicted before each timed call: zero a buffer twice its size (write, as "
+                             "nvbench and Triton's do_bench do) or read it (clean lines)")
     args = parser.parse_args(argv)
     try:
         import torch
@@ -97,7 +114,7 @@ def main(argv=None):
     if not torch.cuda.is_available():
         sys.exit("python -m tilegrid.bench needs a CUDA device")
     dtype = {"bf16": torch.bfloat16, "fp16": torch.float16}[args.dtype]
-    flush = torch.empty(2 * torch.cuda.get_device_properties(0).L2_cache_size // 4 + (1 << 20), device="cuda")
+    flush = l2_flusher(torch, args.flush)
 
     warm_a, warm_b = make_operands(torch, 1, 8192, 8192, 8192, "TN", dtype)
     start = time.perf_counter()

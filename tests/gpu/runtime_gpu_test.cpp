@@ -6,6 +6,7 @@
 #include <cstring>
 #include <span>
 
+#include "measure/l2_flush.h"
 #include "tilegrid/codegen/device_helpers.h"
 #include "tilegrid/ir/indexer.h"
 #include "tilegrid/runtime/buffer.h"

@@ -11,7 +11,7 @@ namespace tilegrid::runtime {
 namespace {
 
 TEST(BuiltinKernels, CompileForBothArchesWithoutSpills) {
-  for (const codegen::KernelSource* source : {&padRowsSource(), &fillRandomSource(), &readInputsSource()}) {
+  for (const codegen::KernelSource* source : {&padRowsSource(), &fillRandomSource(), &readInputsSource(), &readThroughL2Source()}) {
     for (scheduler::Arch arch : {scheduler::Arch::Sm80, scheduler::Arch::Sm90}) {
       const CompiledKernel k = compile(*source, arch);
       EXPECT_NE(k.ptx.find(".entry " + source->kernel_name), std::string::npos) << source->kernel_name;
@@ -25,6 +25,14 @@ TEST(BuiltinKernels, CompileForBothArchesWithoutSpills) {
 TEST(BuiltinKernels, PlainReadKeepsItsVectorLoads) {
   const CompiledKernel k = compile(readInputsSource(), scheduler::Arch::Sm90);
   EXPECT_NE(k.ptx.find("ld.global.cs.v4"), std::string::npos) << k.ptx;
+}
+
+// The read flush's loads keep the normal L2 priority (cache global, no evict-first hint), so that its
+// lines push out what L2 held.
+TEST(BuiltinKernels, ReadFlushLoadsWithTheNormalPriority) {
+  const CompiledKernel k = compile(readThroughL2Source(), scheduler::Arch::Sm90);
+  EXPECT_NE(k.ptx.find("ld.global.cg.v4"), std::string::npos) << k.ptx;
+  EXPECT_EQ(k.ptx.find("ld.global.cs"), std::string::npos) << k.ptx;
 }
 
 }  // namespace

@@ -149,6 +149,10 @@ TEST(BenchSuite, TheTablesInTheDocsAreTheCheckedInRunsRendered) {
   EXPECT_EQ(block(readFile("docs/benchmarks.md"), "bench-decode-h200"),
             runtime::renderSuiteResults(merged({"docs/results/suite/decode-h200.json"}),
                                         merged({"docs/results/suite/torch-turns-h200.json"}), true));
+  // Decode, tiny M·N and tall-skinny with operands read once evict-first, torch.compile in turns.
+  EXPECT_EQ(block(readFile("docs/benchmarks.md"), "bench-evict-first-h200"),
+            runtime::renderSuiteResults(merged({"docs/results/suite/evict-first-h200.json"}),
+                                        merged({"docs/results/suite/torch-turns-evict-first-h200.json"}), true));
   EXPECT_EQ(block(readFile("README.md"), "bench-large-sm90"),
             runtime::renderSuiteResults(merged({"docs/results/suite/large-h100.json"}), {}, true));
   EXPECT_EQ(block(readFile("README.md"), "bench-large-sm80"),

@@ -170,10 +170,6 @@ float EventTimer::elapsedMs() const {
   return ms;
 }
 
-L2Flusher::L2Flusher(int64_t l2_bytes) : scratch_(static_cast<size_t>(2 * std::max<int64_t>(l2_bytes, 1 << 20))) {}
-
-void L2Flusher::flush(CUstream stream) { scratch_.fill(0, stream); }
-
 void synchronizeDevice() {
   currentDevice();
   TG_CU(cuCtxSynchronize);

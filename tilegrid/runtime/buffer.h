@@ -79,16 +79,6 @@ class EventTimer {
   CUevent start_ = nullptr, stop_ = nullptr;
 };
 
-// Evicts the L2 between timed runs by writing a buffer twice its size.
-class L2Flusher {
- public:
-  explicit L2Flusher(int64_t l2_bytes);
-  void flush(CUstream stream = nullptr);
-
- private:
-  DeviceBuffer scratch_;
-};
-
 // Waits for all work on the current context.
 void synchronizeDevice();
 

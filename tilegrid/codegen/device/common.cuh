@@ -16,6 +16,16 @@ __device__ __forceinline__ tg_u32 tg_smem_addr(const void* p) {
   return static_cast<tg_u32>(__cvta_generic_to_shared(p));
 }
 
+// The L2 policy (createpolicy, sm_80 on) for bytes that no other CTA of the launch reads again: an
+// operand whose every tile one CTA loads (scheduler/l2_policy.h). Read evict-first, such a stream
+// recycles its own lines in L2 instead of pushing out what other CTAs read again, or written lines
+// that would be written back to DRAM while the kernel reads. Other reads carry no policy.
+__device__ __forceinline__ tg_u64 tg_l2_evict_first() {
+  tg_u64 policy;
+  asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+  return policy;
+}
+
 // A barrier among `threads` threads (a multiple of 32) on hardware barrier `id` (1-15; 0 is __syncthreads).
 __device__ __forceinline__ void tg_named_barrier_sync(int id, int threads) {
   asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
@@ -86,6 +96,16 @@ __device__ __forceinline__ void tg_with_launch_choice(int v, F&& f) {
     tg_with_power_of_two<1, Max>(v, f);
   } else {
     f(tg_const<Max>{});
+  }
+}
+
+// Calls f(tg_const<1>{}) where `v` holds, else f(tg_const<0>{}): an instance of f per value.
+template <typename F>
+__device__ __forceinline__ void tg_with_flag(bool v, F&& f) {
+  if (v) {
+    f(tg_const<1>{});
+  } else {
+    f(tg_const<0>{});
   }
 }
 

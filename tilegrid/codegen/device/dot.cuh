@@ -3,10 +3,32 @@
 // entry. Reads the configuration (tg_in_t); needs dtype.cuh first.
 #pragma once
 
-// Vec consecutive K elements of a row from `at` (element k of that row), as floats, in one access;
-// zeros where they do not all lie before k_end or the row is outside the problem (`inside` false).
-// `at` is only read inside.
-template <int Vec>
+// `Bytes` (2, 4, 8 or 16) bytes from global memory at `at`, aligned to their size, through the
+// read-only path, read once (tg_l2_evict_first), into `out`.
+template <int Bytes>
+__device__ __forceinline__ void tg_dot_load_once(const void* at, void* out) {
+  static_assert(Bytes == 2 || Bytes == 4 || Bytes == 8 || Bytes == 16, "a read of 2, 4, 8 or 16 bytes");
+  tg_u32* w = static_cast<tg_u32*>(out);
+  const tg_u64 policy = tg_l2_evict_first();
+  if constexpr (Bytes == 16) {
+    asm volatile("ld.global.nc.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+                 : "=r"(w[0]), "=r"(w[1]), "=r"(w[2]), "=r"(w[3])
+                 : "l"(at), "l"(policy));
+  } else if constexpr (Bytes == 8) {
+    asm volatile("ld.global.nc.L2::cache_hint.v2.u32 {%0, %1}, [%2], %3;" : "=r"(w[0]), "=r"(w[1]) : "l"(at), "l"(policy));
+  } else if constexpr (Bytes == 4) {
+    asm volatile("ld.global.nc.L2::cache_hint.u32 %0, [%1], %2;" : "=r"(w[0]) : "l"(at), "l"(policy));
+  } else {
+    unsigned short h;
+    asm volatile("ld.global.nc.L2::cache_hint.u16 %0, [%1], %2;" : "=h"(h) : "l"(at), "l"(policy));
+    *static_cast<unsigned short*>(out) = h;
+  }
+}
+
+// Vec consecutive K elements of a row from `at` (element k of that row), as floats, in one access
+// (evict-first where no other CTA reads the row: EvictFirst); zeros where they do not all lie before
+// k_end or the row is outside the problem (`inside` false). `at` is only read inside.
+template <int Vec, bool EvictFirst>
 __device__ __forceinline__ void tg_dot_read(const tg_in_t* at, bool inside, long long k, long long k_end,
                                             float (&out)[Vec]) {
   struct alignas(Vec * sizeof(tg_in_t)) Piece {
@@ -15,7 +37,12 @@ __device__ __forceinline__ void tg_dot_read(const tg_in_t* at, bool inside, long
 #pragma unroll
   for (int e = 0; e < Vec; ++e) out[e] = 0.f;
   if (!inside || k + Vec > k_end) return;
-  const Piece piece = *reinterpret_cast<const Piece*>(at);
+  Piece piece;
+  if constexpr (EvictFirst) {
+    tg_dot_load_once<sizeof(Piece)>(at, &piece);
+  } else {
+    piece = *reinterpret_cast<const Piece*>(at);
+  }
 #pragma unroll
   for (int e = 0; e < Vec; ++e) out[e] = tg_dtype<tg_in_t>::to_float(piece.v[e]);
 }

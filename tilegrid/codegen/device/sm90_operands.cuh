@@ -9,10 +9,10 @@
 // multicasting it to all of them. `at(mn, k)` is the element offset of the tile's (mn, k) in the stage
 // (the printed tg_smem_a or tg_smem_b); the tile starts at (origin_mn, k0) of the operand. `Sharers`:
 // Op::SHARERS, or 1 in a kernel that also loads the tile alone (CLUSTER_AT_LAUNCH), one box of the
-// tile's rows per block (the emitter checks both plans).
+// tile's rows per block (the emitter checks both plans). `evict_first`: no other CTA reads the tile.
 template <typename Op, int Sharers, typename SmemAt>
 __device__ __forceinline__ void tg_load_stage(tg_in_t* smem, const tg_tensor_map* map, SmemAt at, int origin_mn,
-                                              int k0, int batch, int cta_rank, tg_u64* full) {
+                                              int k0, int batch, int cta_rank, tg_u64* full, bool evict_first) {
   static_assert(Sharers == 1 || Sharers == Op::SHARERS, "a tile is loaded alone or by the sharers its boxes are planned for");
   constexpr int BOX_ROWS = Sharers == 1 ? Op::TILE_ROWS : Op::BOX_ROWS;
 #pragma unroll
@@ -29,14 +29,14 @@ __device__ __forceinline__ void tg_load_stage(tg_in_t* smem, const tg_tensor_map
       if constexpr (Sharers > 1) {
         constexpr unsigned short cluster_mask = (1u << Sharers) - 1;
         if constexpr (tg_config::BATCHED) {
-          tg_tma_load_3d_multicast(dst, map, inner, outer, batch, full, cluster_mask);
+          tg_tma_load_3d_multicast(dst, map, inner, outer, batch, full, cluster_mask, evict_first);
         } else {
-          tg_tma_load_2d_multicast(dst, map, inner, outer, full, cluster_mask);
+          tg_tma_load_2d_multicast(dst, map, inner, outer, full, cluster_mask, evict_first);
         }
       } else if constexpr (tg_config::BATCHED) {
-        tg_tma_load_3d(dst, map, inner, outer, batch, full);
+        tg_tma_load_3d(dst, map, inner, outer, batch, full, evict_first);
       } else {
-        tg_tma_load_2d(dst, map, inner, outer, full);
+        tg_tma_load_2d(dst, map, inner, outer, full, evict_first);
       }
     }
   }

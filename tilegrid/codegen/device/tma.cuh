@@ -8,8 +8,18 @@ struct alignas(64) tg_tensor_map {
 };
 
 // Loads the box at coordinates (c0, c1) (innermost first) into shared memory; completion is
-// signalled on `bar` as transaction bytes.
-__device__ __forceinline__ void tg_tma_load_2d(void* smem_dst, const tg_tensor_map* map, int c0, int c1, tg_u64* bar) {
+// signalled on `bar` as transaction bytes. `evict_first`: the box's bytes are read once
+// (tg_l2_evict_first).
+__device__ __forceinline__ void tg_tma_load_2d(void* smem_dst, const tg_tensor_map* map, int c0, int c1, tg_u64* bar,
+                                               bool evict_first = false) {
+  if (evict_first) {
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1, "
+        "{%2, %3}], [%4], %5;" ::"r"(tg_smem_addr(smem_dst)),
+        "l"(reinterpret_cast<tg_u64>(map)), "r"(c0), "r"(c1), "r"(tg_smem_addr(bar)), "l"(tg_l2_evict_first())
+        : "memory");
+    return;
+  }
   asm volatile(
       "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(
           tg_smem_addr(smem_dst)),
@@ -18,7 +28,15 @@ __device__ __forceinline__ void tg_tma_load_2d(void* smem_dst, const tg_tensor_m
 }
 
 __device__ __forceinline__ void tg_tma_load_3d(void* smem_dst, const tg_tensor_map* map, int c0, int c1, int c2,
-                                               tg_u64* bar) {
+                                               tg_u64* bar, bool evict_first = false) {
+  if (evict_first) {
+    asm volatile(
+        "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1, "
+        "{%2, %3, %4}], [%5], %6;" ::"r"(tg_smem_addr(smem_dst)),
+        "l"(reinterpret_cast<tg_u64>(map)), "r"(c0), "r"(c1), "r"(c2), "r"(tg_smem_addr(bar)), "l"(tg_l2_evict_first())
+        : "memory");
+    return;
+  }
   asm volatile(
       "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], "
       "[%5];" ::"r"(tg_smem_addr(smem_dst)),
@@ -42,7 +60,16 @@ __device__ __forceinline__ void tg_fence_proxy_async() { asm volatile("fence.pro
 // As tg_tma_load_2d/3d, but the box lands at the same shared-memory offset in every CTA of the
 // cluster named in `cta_mask`, and completes on each one's barrier at `bar`'s offset.
 __device__ __forceinline__ void tg_tma_load_2d_multicast(void* smem_dst, const tg_tensor_map* map, int c0, int c1,
-                                                         tg_u64* bar, unsigned short cta_mask) {
+                                                         tg_u64* bar, unsigned short cta_mask, bool evict_first) {
+  if (evict_first) {
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster."
+        "L2::cache_hint [%0], [%1, {%2, %3}], [%4], %5, %6;" ::"r"(tg_smem_addr(smem_dst)),
+        "l"(reinterpret_cast<tg_u64>(map)), "r"(c0), "r"(c1), "r"(tg_smem_addr(bar)), "h"(cta_mask),
+        "l"(tg_l2_evict_first())
+        : "memory");
+    return;
+  }
   asm volatile(
       "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, "
       "{%2, %3}], [%4], %5;" ::"r"(tg_smem_addr(smem_dst)),
@@ -51,7 +78,17 @@ __device__ __forceinline__ void tg_tma_load_2d_multicast(void* smem_dst, const t
 }
 
 __device__ __forceinline__ void tg_tma_load_3d_multicast(void* smem_dst, const tg_tensor_map* map, int c0, int c1,
-                                                         int c2, tg_u64* bar, unsigned short cta_mask) {
+                                                         int c2, tg_u64* bar, unsigned short cta_mask,
+                                                         bool evict_first) {
+  if (evict_first) {
+    asm volatile(
+        "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster."
+        "L2::cache_hint [%0], [%1, {%2, %3, %4}], [%5], %6, %7;" ::"r"(tg_smem_addr(smem_dst)),
+        "l"(reinterpret_cast<tg_u64>(map)), "r"(c0), "r"(c1), "r"(c2), "r"(tg_smem_addr(bar)), "h"(cta_mask),
+        "l"(tg_l2_evict_first())
+        : "memory");
+    return;
+  }
   asm volatile(
       "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, "
       "{%2, %3, %4}], [%5], %6;" ::"r"(tg_smem_addr(smem_dst)),

@@ -33,37 +33,48 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
 #pragma unroll
     for (int c = 0; c < COLS; ++c) sum[r][c] = 0.f;
   }
+  // A row of A is read by every block of its rows, a row of B by every block of its columns: an
+  // operand that one block covers along the other side is read once, and up to
+  // EVICT_FIRST_MAX_BYTES its reads are evict-first in L2 (scheduler/l2_policy.h). The loop has an
+  // instance per pair of policies, so that the choice costs no registers.
+  const long long k_bytes = static_cast<long long>(prob.K) * sizeof(tg_in_t);
+  tg_with_flag(col_blocks == 1 && M * k_bytes <= EVICT_FIRST_MAX_BYTES, [&](auto once_a) TG_INLINE {
+    tg_with_flag(M <= ROWS && N * k_bytes <= EVICT_FIRST_MAX_BYTES, [&](auto once_b) TG_INLINE {
 #pragma unroll 1
-  for (long long k0 = k_begin + threadIdx.x * VEC; k0 < k_end; k0 += K_STEP) {
-    float a[UNROLL][ROWS][VEC], b[UNROLL][COLS][VEC];
-    // Every read of the step first, so that they are in flight together.
+      for (long long k0 = k_begin + threadIdx.x * VEC; k0 < k_end; k0 += K_STEP) {
+        float a[UNROLL][ROWS][VEC], b[UNROLL][COLS][VEC];
+        // Every read of the step first, so that they are in flight together.
 #pragma unroll
-    for (int u = 0; u < UNROLL; ++u) {
-      const long long k = k0 + static_cast<long long>(u) * THREADS * VEC;
-      const int kk = k < k_end ? static_cast<int>(k) : 0;
+        for (int u = 0; u < UNROLL; ++u) {
+          const long long k = k0 + static_cast<long long>(u) * THREADS * VEC;
+          const int kk = k < k_end ? static_cast<int>(k) : 0;
 #pragma unroll
-      for (int r = 0; r < ROWS; ++r) {
-        const bool inside = row0 + r < M;
-        tg_dot_read<VEC>(A + tg_gmem_a(prob, inside ? row0 + r : 0, kk), inside, k, k_end, a[u][r]);
-      }
+          for (int r = 0; r < ROWS; ++r) {
+            const bool inside = row0 + r < M;
+            tg_dot_read<VEC, decltype(once_a)::value>(A + tg_gmem_a(prob, inside ? row0 + r : 0, kk), inside, k, k_end,
+                                                      a[u][r]);
+          }
 #pragma unroll
-      for (int c = 0; c < COLS; ++c) {
-        const bool inside = col0 + c < N;
-        tg_dot_read<VEC>(B + tg_gmem_b(prob, inside ? col0 + c : 0, kk), inside, k, k_end, b[u][c]);
-      }
-    }
+          for (int c = 0; c < COLS; ++c) {
+            const bool inside = col0 + c < N;
+            tg_dot_read<VEC, decltype(once_b)::value>(B + tg_gmem_b(prob, inside ? col0 + c : 0, kk), inside, k, k_end,
+                                                      b[u][c]);
+          }
+        }
 #pragma unroll
-    for (int u = 0; u < UNROLL; ++u) {
+        for (int u = 0; u < UNROLL; ++u) {
 #pragma unroll
-      for (int r = 0; r < ROWS; ++r) {
+          for (int r = 0; r < ROWS; ++r) {
 #pragma unroll
-        for (int c = 0; c < COLS; ++c) {
+            for (int c = 0; c < COLS; ++c) {
 #pragma unroll
-          for (int e = 0; e < VEC; ++e) sum[r][c] = fmaf(a[u][r][e], b[u][c][e], sum[r][c]);
+              for (int e = 0; e < VEC; ++e) sum[r][c] = fmaf(a[u][r][e], b[u][c][e], sum[r][c]);
+            }
+          }
         }
       }
-    }
-  }
+    });
+  });
 
   // K's last elements where they do not make a whole read (VEC > 1): the chunk ending at K has them,
   // and its first thread adds them one at a time.

@@ -168,10 +168,16 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
       if (first) unit_tiles[2 * stage] = tile_m, unit_tiles[2 * stage + 1] = tile_n;
       tg_mbarrier_arrive_expect_tx(&full[stage], stage_tx_bytes);
       const int k0 = kt * BK;
+      // An operand is read once where one tile covers the other side (one tile column reads A; one
+      // tile row, or one cluster sharing B's boxes, reads B): up to EVICT_FIRST_MAX_BYTES, its reads
+      // are evict-first in L2 (scheduler/l2_policy.h).
+      const long long k_bytes = static_cast<long long>(K_TILES) * BK * sizeof(tg_in_t);
+      const bool once_a = N <= TILE_N && M * k_bytes <= EVICT_FIRST_MAX_BYTES;
+      const bool once_b = M <= BM * C && N * k_bytes <= EVICT_FIRST_MAX_BYTES;
       tg_load_stage<A, A::SHARERS>(smem_a, &tmap_a, [&](int m, int k) { return tg_smem_a(m, k, stage); }, tile_m * BM,
-                                   k0, batch, cta_rank, &full[stage]);
+                                   k0, batch, cta_rank, &full[stage], once_a);
       tg_load_stage<B, C>(smem_b, &tmap_b, [&](int n, int k) { return tg_smem_b(n, k, stage); }, tile_n * TILE_N, k0,
-                          batch, cta_rank, &full[stage]);
+                          batch, cta_rank, &full[stage], once_b);
     };
     // With block scales, the second warp copies each stage's scales asynchronously: it runs the
     // ring's depth ahead of the consumers, as the tiles do, so the scales' latency never reaches

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import tilegrid
+import tilegrid.bench
 
 
 @pytest.mark.parametrize("method", ["none", "split-merge", "swizzle-merge"])
@@ -91,6 +92,8 @@ def test_banks():
     (lambda: tilegrid.plan(64, 64, 64, epilogue="acc + bias[k]"), ValueError, "bias"),
     (lambda: tilegrid.banks("(32,64)", elem_bytes=2), ValueError, "layout"),
     (lambda: tilegrid.banks("(32,64):(64,1)", elem_bytes=3), ValueError, "element size"),
+    # refused before torch is touched
+    (lambda: tilegrid.bench.l2_flusher(None, "sideways"), ValueError, "'write' or 'read'"),
 ])
 def test_bad_input_is_refused_naming_the_argument(call, error, words):
     with pytest.raises(error) as caught:

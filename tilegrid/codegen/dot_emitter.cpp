@@ -6,7 +6,6 @@
 #include "tilegrid/codegen/index_functions.h"
 #include "tilegrid/codegen/template.h"
 #include "tilegrid/ir/check.h"
-#include "tilegrid/scheduler/l2_policy.h"
 
 namespace tilegrid::codegen {
 
@@ -31,9 +30,7 @@ KernelSource emitDot(const scheduler::MatmulSchedule& s) {
       .value("VEC", dot.vec, "K elements a thread reads from a row at once")
       .value("UNROLL", dot.unroll, "reads of each row a thread issues together")
       .flag("C_TRANSPOSED", s.params.swap_ab, "the kernel computes C^T: its output (m, n) is the caller's (n, m)")
-      .value("FLAG_WORDS", streamKFlagWords(s.device), "the workspace's flag area, before its accumulation area")
-      .value("EVICT_FIRST_MAX_BYTES", scheduler::evictFirstMaxBytes(s.device),
-             "an operand read once is read evict-first in L2 up to this size (scheduler/l2_policy.h)");
+      .value("FLAG_WORDS", streamKFlagWords(s.device), "the workspace's flag area, before its accumulation area");
   addEpilogueConfig(s.problem, config);
   KernelSource source;
   source.kernel_name = config.kernelName();

@@ -2,6 +2,7 @@
 
 #include "tilegrid/codegen/emit_common.h"
 #include "tilegrid/ir/check.h"
+#include "tilegrid/scheduler/l2_policy.h"
 
 namespace tilegrid::codegen {
 namespace {
@@ -29,6 +30,9 @@ tg_problem problemArgs(const scheduler::MatmulSchedule& s, int64_t clusters) {
   args.lda = narrow(a.ld, "lda");
   args.ldb = narrow(b.ld, "ldb");
   args.ldc = narrow(c.ld, "ldc");
+  const scheduler::ReadOncePolicy l2 = scheduler::readOncePolicy(s);
+  args.evict_first_a = l2.evict_first_a ? 1 : 0;
+  args.evict_first_b = l2.evict_first_b ? 1 : 0;
   // A dot kernel reads the sizes and its split of K; the tile and work-split fields are a tiled
   // kernel's, and stay zero.
   if (s.params.dot) {

@@ -8,7 +8,7 @@
 
 // No padding between fields (host and device share the definition; tail padding to 8 bytes only).
 static_assert(sizeof(tg_epilogue_args) == (6 * 8 + 9 * 8 + 4 * 4 + 7) / 8 * 8, "tg_epilogue_args's layout is what the kernels read");
-static_assert(sizeof(tg_problem) == (3 * 8 + 22 * 4 + sizeof(tg_work_split) + 7) / 8 * 8 + sizeof(tg_epilogue_args),
+static_assert(sizeof(tg_problem) == (3 * 8 + 24 * 4 + sizeof(tg_work_split) + 7) / 8 * 8 + sizeof(tg_epilogue_args),
               "tg_problem's layout is what the kernels read");
 
 namespace tilegrid::codegen {

@@ -11,7 +11,6 @@
 #include "tilegrid/codegen/sm90_epilogue.h"
 #include "tilegrid/codegen/template.h"
 #include "tilegrid/ir/check.h"
-#include "tilegrid/scheduler/l2_policy.h"
 #include "tilegrid/ir/indexer.h"
 #include "tilegrid/ir/ir.h"
 #include "tilegrid/ir/memo.h"
@@ -379,8 +378,6 @@ KernelSource emitSm90(const scheduler::MatmulSchedule& s) {
       .value("MAX_CTAS", !p.stream_k ? 0 : p.clusterAtLaunch() ? scheduler::waveCtas(p, prob, s.device) : s.ctas(),
              "a stream-K launch's persistent grid, at most")
       .value("FLAG_WORDS", streamKFlagWords(s.device), "the workspace's flag area, the same for every kernel of the device")
-      .value("EVICT_FIRST_MAX_BYTES", scheduler::evictFirstMaxBytes(s.device),
-             "an operand read once is read evict-first in L2 up to this size (scheduler/l2_policy.h)")
       .flag("DESCRIPTOR_STEPS", stepped, "wgmma descriptors step by constants over stages and K steps");
   const auto add_operand = [&](const char* group, const OperandPlan& plan, Major major,
                                const std::optional<DescriptorSteps>& steps) {

@@ -1,3 +1,4 @@
+#include "tilegrid/scheduler/l2_policy.h"
 #include "tilegrid/scheduler/schedule.h"
 
 #include <fmt/format.h>
@@ -205,6 +206,12 @@ MatmulSchedule schedule(MatmulProblem problem, const DeviceSpec& device, const S
   const MatmulParams params = chooseParams(problem, device, overrides, &decisions);
   MatmulSchedule s = scheduleWith(problem, device, params);
   s.decisions = std::move(decisions);
+  const ReadOncePolicy l2 = readOncePolicy(s);
+  const char* choice = l2.evict_first_a && l2.evict_first_b ? "A, B evict-first"
+                       : l2.evict_first_a                   ? "A evict-first"
+                       : l2.evict_first_b                   ? "B evict-first"
+                                                            : "no policy";
+  s.decisions.push_back({"l2 reads", choice, "readOncePolicy: the kernel problem's " + l2.why, {}});
   return s;
 }
 

@@ -60,6 +60,9 @@ struct tg_problem {
   // Dot kernels (scheduler/dot_kernel.h): CTAs a batch entry's K is cut into, and the K steps each
   // takes (scheduler::planDotSplit). Their launches leave the tile and split fields above zero.
   int k_chunks, k_chunk_steps;
+  // 1 where the kernel reads A (B) evict-first in L2: an operand read once, within the size limit
+  // (scheduler/l2_policy.h). Read by sm_90 and dot kernels.
+  int evict_first_a, evict_first_b;
   // What a fused epilogue reads and writes besides C (unread by kernels without one).
   tg_epilogue_args epilogue;
 };

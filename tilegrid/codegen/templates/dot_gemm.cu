@@ -34,12 +34,11 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
     for (int c = 0; c < COLS; ++c) sum[r][c] = 0.f;
   }
   // A row of A is read by every block of its rows, a row of B by every block of its columns: an
-  // operand that one block covers along the other side is read once, and up to
-  // EVICT_FIRST_MAX_BYTES its reads are evict-first in L2 (scheduler/l2_policy.h). The loop has an
-  // instance per pair of policies, so that the choice costs no registers.
-  const long long k_bytes = static_cast<long long>(prob.K) * sizeof(tg_in_t);
-  tg_with_flag(col_blocks == 1 && M * k_bytes <= EVICT_FIRST_MAX_BYTES, [&](auto once_a) TG_INLINE {
-    tg_with_flag(M <= ROWS && N * k_bytes <= EVICT_FIRST_MAX_BYTES, [&](auto once_b) TG_INLINE {
+  // operand that one block covers along the other side is read once, and up to a size the host's
+  // readOncePolicy reads it evict-first in L2 (scheduler/l2_policy.h). The loop has an instance per
+  // pair of policies, so that each is straight-line code.
+  tg_with_flag(prob.evict_first_a != 0, [&](auto once_a) TG_INLINE {
+    tg_with_flag(prob.evict_first_b != 0, [&](auto once_b) TG_INLINE {
 #pragma unroll 1
       for (long long k0 = k_begin + threadIdx.x * VEC; k0 < k_end; k0 += K_STEP) {
         float a[UNROLL][ROWS][VEC], b[UNROLL][COLS][VEC];

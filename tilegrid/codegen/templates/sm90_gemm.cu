@@ -168,12 +168,9 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
       if (first) unit_tiles[2 * stage] = tile_m, unit_tiles[2 * stage + 1] = tile_n;
       tg_mbarrier_arrive_expect_tx(&full[stage], stage_tx_bytes);
       const int k0 = kt * BK;
-      // An operand is read once where one tile covers the other side (one tile column reads A; one
-      // tile row, or one cluster sharing B's boxes, reads B): up to EVICT_FIRST_MAX_BYTES, its reads
-      // are evict-first in L2 (scheduler/l2_policy.h).
-      const long long k_bytes = static_cast<long long>(K_TILES) * BK * sizeof(tg_in_t);
-      const bool once_a = N <= TILE_N && M * k_bytes <= EVICT_FIRST_MAX_BYTES;
-      const bool once_b = M <= BM * C && N * k_bytes <= EVICT_FIRST_MAX_BYTES;
+      // An operand that one tile covers along the other side is read once, and up to a size the
+      // host's readOncePolicy reads it evict-first in L2 (scheduler/l2_policy.h).
+      const bool once_a = prob.evict_first_a != 0, once_b = prob.evict_first_b != 0;
       tg_load_stage<A, A::SHARERS>(smem_a, &tmap_a, [&](int m, int k) { return tg_smem_a(m, k, stage); }, tile_m * BM,
                                    k0, batch, cta_rank, &full[stage], once_a);
       tg_load_stage<B, C>(smem_b, &tmap_b, [&](int n, int k) { return tg_smem_b(n, k, stage); }, tile_n * TILE_N, k0,

@@ -29,6 +29,9 @@ CLI::App* addRunCommand(CLI::App& app, RunCommandOptions& options) {
                   "racecheck, which cuBLAS's kernels do not survive, with --reference cpu)")
       ->capture_default_str();
   cmd->add_option("--format", options.format, "text | json")->capture_default_str();
+  cmd->add_option("--flush", options.flush,
+                  "write | read: how the L2 is evicted before each timed launch (as tilegrid bench --flush)")
+      ->capture_default_str();
   cmd->add_flag("--versus-specialized", options.versus_specialized,
                 "Also run the same schedule with the problem's sizes compiled in (--specialize-shape), checked and "
                 "timed in the same turns: the A/B of reading the shape at launch");
@@ -39,6 +42,7 @@ int runRunCommand(const RunCommandOptions& options, std::ostream& out) {
   checkChoice("--format", options.format, {"text", "json"});
   checkChoice("--reference", options.reference, {"cublas", "cpu"});
   checkChoice("--baseline", options.baseline, {"cublas", "none"});
+  checkChoice("--flush", options.flush, {"write", "read"});
   TG_USER_CHECK(options.iters >= 0 && options.iters <= 100000) << "--iters: expected 0 to 100000, got " << options.iters;
   std::string no_device;
   const std::optional<scheduler::DeviceSpec> device = runtime::findDeviceSpec(no_device);
@@ -78,6 +82,7 @@ int runRunCommand(const RunCommandOptions& options, std::ostream& out) {
   runtime::RunOptions run;
   run.check = options.check;
   run.iterations = options.iters;
+  run.flush = runtime::parseL2Flush(options.flush);
   run.reference = options.reference == "cpu" ? runtime::Reference::CpuFp64 : runtime::Reference::Cublas;
   run.time_cublas = options.baseline == "cublas";
   std::optional<scheduler::MatmulSchedule> specialized;

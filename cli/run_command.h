@@ -16,6 +16,7 @@ struct RunCommandOptions {
   std::string format = "text";
   // Also run the same schedule with the shape compiled in, checked and timed in the same turns.
   bool versus_specialized = false;
+  std::string flush = "write";  // how the L2 is evicted before each timed launch (measure/l2_flush.h)
 };
 
 // `tilegrid run`: schedule, emit, compile, launch on the GPU, verify against cuBLAS and time both.

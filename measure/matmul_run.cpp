@@ -376,7 +376,7 @@ RunResult runMatmul(const scheduler::MatmulSchedule& schedule, const codegen::Ke
     }
   }
   if (options.iterations > 0) {
-    L2Flusher flusher(currentDeviceSpec().l2_bytes);
+    L2Flusher flusher(currentDeviceSpec().l2_bytes, options.flush);
     std::vector<std::function<void()>> launches = {[&] { launch(stream.get()); }};
     for (auto& other : others) launches.emplace_back([&stream, o = other.get()] { (*o)(stream.get()); });
     // cuBLAS computes the plain product (C = A * B): alone, the bound for a fused epilogue.

@@ -119,6 +119,8 @@ struct RunOptions {
   bool time_cublas = true;
   // Kernels for the same problem (the caller's schedules for it) to check and time beside ours.
   std::vector<Alternative> alternatives;
+  // How the L2 is evicted before each timed launch (measure/l2_flush.h).
+  L2Flush flush = L2Flush::Write;
 };
 
 class MatmulLaunch;

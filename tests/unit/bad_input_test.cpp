@@ -134,6 +134,7 @@ TEST(BadInput, CliExitsTwoNamingTheArgumentTheValueAndWhatIsAllowed) {
       {{"run", "--m", "64", "--n", "64", "--k", "64", "--iters", "-1"}, {"--iters", "-1", "0 to 100000"}},
       {{"run", "--m", "64", "--n", "64", "--k", "64", "--reference", "gpu"}, {"--reference", "'gpu'", "cublas or cpu"}},
       {{"run", "--m", "64", "--n", "64", "--k", "64", "--baseline", "torch"}, {"--baseline", "'torch'", "cublas or none"}},
+      {{"run", "--m", "64", "--n", "64", "--k", "64", "--flush", "none"}, {"--flush", "'none'", "write or read"}},
   };
   for (const CliCase& c : cases) {
     const auto r = testing::runCli(c.args);

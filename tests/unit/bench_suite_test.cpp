@@ -129,34 +129,41 @@ TEST(BenchSuite, SchedulesRunBesideTheDefaultAndRenderAsADataset) {
 }
 
 TEST(BenchSuite, TheTablesInTheDocsAreTheCheckedInRunsRendered) {
-  // The suite and torch.compile, run one after the other on one GPU.
-  const nlohmann::json run = merged({"docs/results/suite/h100.json"});
-  const nlohmann::json torch = merged({"docs/results/suite/h100-torch.json"});
-  EXPECT_EQ(block(readFile("docs/benchmarks.md"), "bench-table"), runtime::renderSuiteResults(run, torch, true));
-  EXPECT_EQ(block(readFile("README.md"), "bench-summary"), runtime::renderSuiteResults(run, torch, true, true));
-  // The misaligned category again, after its copies were overlapped, torch.compile in the same session.
-  EXPECT_EQ(block(readFile("docs/benchmarks.md"), "bench-misaligned"),
-            runtime::renderSuiteResults(merged({"docs/results/suite/misaligned-h100.json"}),
-                                        merged({"docs/results/suite/misaligned-h100-torch.json"}), true));
-  // Two of them with the tiles ranked on their padded copies, on an H200.
-  EXPECT_EQ(block(readFile("docs/benchmarks.md"), "bench-misaligned-ranked"),
-            runtime::renderSuiteResults(merged({"docs/results/suite/misaligned-ranked-h200.json"}),
-                                        merged({"docs/results/suite/misaligned-ranked-h200-torch.json"}), true));
-  // The whole suite on an H200, its summary.
-  EXPECT_EQ(block(readFile("docs/benchmarks.md"), "bench-summary-h200"),
-            runtime::renderSuiteResults(merged({"docs/results/suite/h200.json"}), {}, true, true));
-  // Decode on an H200 with blocked dot kernels, and torch.compile timed in turns with tilegrid.matmul.
-  EXPECT_EQ(block(readFile("docs/benchmarks.md"), "bench-decode-h200"),
-            runtime::renderSuiteResults(merged({"docs/results/suite/decode-h200.json"}),
-                                        merged({"docs/results/suite/torch-turns-h200.json"}), true));
-  // Decode, tiny M·N and tall-skinny with operands read once evict-first, torch.compile in turns.
-  EXPECT_EQ(block(readFile("docs/benchmarks.md"), "bench-evict-first-h200"),
-            runtime::renderSuiteResults(merged({"docs/results/suite/evict-first-h200.json"}),
-                                        merged({"docs/results/suite/torch-turns-evict-first-h200.json"}), true));
-  EXPECT_EQ(block(readFile("README.md"), "bench-large-sm90"),
-            runtime::renderSuiteResults(merged({"docs/results/suite/large-h100.json"}), {}, true));
-  EXPECT_EQ(block(readFile("README.md"), "bench-large-sm80"),
-            runtime::renderSuiteResults(merged({"docs/results/suite/large-sm80-h100.json"}), {}, true));
+  // A block of a document, the runs it renders, torch.compile's runs beside them (none: empty), and
+  // whether it is the summary alone.
+  struct Rendered {
+    const char* doc;
+    const char* block;
+    const char* run;
+    const char* torch;
+    bool summary_only;
+  };
+  const std::vector<Rendered> blocks = {
+      // The suite and torch.compile, run one after the other on one GPU.
+      {"docs/benchmarks.md", "bench-table", "docs/results/suite/h100.json", "docs/results/suite/h100-torch.json", false},
+      {"README.md", "bench-summary", "docs/results/suite/h100.json", "docs/results/suite/h100-torch.json", true},
+      // The misaligned category again, after its copies were overlapped, torch.compile in the same run.
+      {"docs/benchmarks.md", "bench-misaligned", "docs/results/suite/misaligned-h100.json",
+       "docs/results/suite/misaligned-h100-torch.json", false},
+      // Two of them with the tiles ranked on their padded copies, on an H200.
+      {"docs/benchmarks.md", "bench-misaligned-ranked", "docs/results/suite/misaligned-ranked-h200.json",
+       "docs/results/suite/misaligned-ranked-h200-torch.json", false},
+      // The whole suite on an H200, its summary.
+      {"docs/benchmarks.md", "bench-summary-h200", "docs/results/suite/h200.json", "", true},
+      // Decode on an H200 with blocked dot kernels, and torch.compile timed in turns with tilegrid.matmul.
+      {"docs/benchmarks.md", "bench-decode-h200", "docs/results/suite/decode-h200.json",
+       "docs/results/suite/torch-turns-h200.json", false},
+      // Decode, tiny M·N and tall-skinny with operands read once evict-first, torch.compile in turns.
+      {"docs/benchmarks.md", "bench-evict-first-h200", "docs/results/suite/evict-first-h200.json",
+       "docs/results/suite/torch-turns-evict-first-h200.json", false},
+      {"README.md", "bench-large-sm90", "docs/results/suite/large-h100.json", "", false},
+      {"README.md", "bench-large-sm80", "docs/results/suite/large-sm80-h100.json", "", false},
+  };
+  for (const Rendered& r : blocks) {
+    const nlohmann::json torch = *r.torch ? merged({r.torch}) : nlohmann::json{};
+    EXPECT_EQ(block(readFile(r.doc), r.block), runtime::renderSuiteResults(merged({r.run}), torch, true, r.summary_only))
+        << r.doc << ", block " << r.block;
+  }
   EXPECT_EQ(runtime::readSuite(std::string(TILEGRID_SOURCE_DIR) + "/bench/suites/large.json").size(), 14u);
 }
 

@@ -13,9 +13,9 @@
 namespace tilegrid::scheduler {
 namespace {
 
-MatmulProblem problem(int64_t m, int64_t n, int64_t k, int64_t batch = 1) {
+MatmulProblem problem(int64_t m, int64_t n, int64_t k, int64_t batch = 1, Layout layout = Layout::TN) {
   MatmulProblem p;
-  p.m = m, p.n = n, p.k = k, p.batch = batch;
+  p.m = m, p.n = n, p.k = k, p.batch = batch, p.layout = layout;
   return p;
 }
 
@@ -38,7 +38,8 @@ TEST(DecisionTrace, NamesTheRuleThatChoseEachTile) {
   };
   for (const Case& c : {Case{problem(1, 4096, 4096), "narrowSideSm90"}, Case{problem(4096, 4096, 4096), "rankSm90Tiles"},
                         Case{problem(640, 2560, 8192), "fitOneWaveSm90"},
-                        Case{problem(128, 128, 64, 32), "shortOrOneTileSm90"},
+                        Case{problem(128, 128, 64, 32, Layout::NT), "shortOrOneTileSm90"},
+                        Case{problem(128, 128, 64, 32), "chooseTilesSm80"},
                         Case{problem(128, 128, 65536), "shortOrOneTileSm90"}}) {
     const MatmulSchedule s = schedule(c.problem, h100);
     EXPECT_TRUE(startsWith(ruleFor(s, "tile"), c.rule)) << c.problem.toString() << ": " << ruleFor(s, "tile");

@@ -1,4 +1,5 @@
 #include "tilegrid/scheduler/heuristics.h"
+#include "tilegrid/scheduler/kernel_family.h"
 
 #include <fmt/format.h>
 
@@ -259,13 +260,13 @@ void chooseFixedChoices(const MatmulProblem& kernel, const ScheduleOverrides& ov
 namespace {
 
 MatmulParams chooseParams16(const MatmulProblem& user_problem, const DeviceSpec& device,
-                            const ScheduleOverrides& overrides, DecisionTrace& decisions) {
+                            const ScheduleOverrides& overrides, const FamilyChoice& family, DecisionTrace& decisions) {
   const auto decide = [&](const std::string& what, const std::string& choice, const std::string& rule) {
     decisions.push_back({what, choice, rule, {}});
   };
   MatmulParams p;
-  p.arch = overrides.arch.value_or(device.arch());
-  decide("arch", toString(p.arch), overrides.arch ? "override" : "the device's family (" + device.name + ")");
+  p.arch = family.arch;
+  decide("arch", toString(p.arch), family.rule);
   // Persistent CTAs by default on both families. sm_80 (H100, 256x128 and 128x256 tiles): the next
   // tile's loads overlap the current tile's last K tiles and its epilogue, 2-11% over one CTA per tile.
   p.persistent = overrides.persistent.value_or(true);
@@ -535,7 +536,7 @@ MatmulParams chooseParams(const MatmulProblem& problem, const DeviceSpec& device
   DecisionTrace& decisions = trace ? *trace : local;
   decisions.clear();
   if (!isFp8(problem.a_dtype)) {
-    MatmulParams p = chooseParams16(problem, device, overrides, decisions);
+    MatmulParams p = chooseParams16(problem, device, overrides, chooseFamily(problem, device, overrides), decisions);
     chooseDotKernel(problem, device, overrides, p, decisions);
     // chooseParams16 validated the tiled params; the dot kernel's changes are validated here.
     if (p.dot) p.validate(problem, device);
@@ -545,7 +546,8 @@ MatmulParams chooseParams(const MatmulProblem& problem, const DeviceSpec& device
       << "8-bit inputs (" << toString(problem.a_dtype) << ", " << toString(problem.b_dtype)
       << ") need sm_90a's wgmma k32; sm_80 kernels (mma.sync) take bf16 or fp16"
       << (device.arch() == Arch::Sm90 ? ": use arch sm_90" : ", and " + device.name + " is an sm_80-family device");
-  MatmulParams p = chooseParams16(sixteenBitEquivalent(problem), device, sixteenBitOverrides(problem, device, overrides), decisions);
+  MatmulParams p = chooseParams16(sixteenBitEquivalent(problem), device, sixteenBitOverrides(problem, device, overrides),
+                                  deviceFamily(device, overrides), decisions);
   toEightBitInputs(p, problem, device, overrides, decisions);
   chooseDotKernel(problem, device, overrides, p, decisions);
   p.validate(problem, device);

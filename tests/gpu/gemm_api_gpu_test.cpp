@@ -176,7 +176,8 @@ TEST(GemmApi, RunRefusesBadArgumentsAndCopiesShareThePlan) {
 // a kernel that writes their A and B, and behind each other on one stream: each waits for the
 // kernel before it, so every C matches cuBLAS on the inputs as written. A plain problem, one whose
 // pieces hand partial sums over in the workspace, a decode problem, and three dot kernels (sums handed
-// over at L2, one chunk storing its own, and one cut into blocks along N).
+// over at L2, one chunk storing its own, and one cut into blocks along N), and a problem of a few K
+// tiles that runs in the sm_80 family (scheduler/kernel_family.h).
 TEST(GemmApi, OverlappedLaunchesSeeTheKernelBefore) {
   scheduler::DeviceSpec device;
   if (auto why = findSm90Device(device, "programmatic dependent launch (sm_90 kernels)")) GTEST_SKIP() << *why;
@@ -188,9 +189,11 @@ TEST(GemmApi, OverlappedLaunchesSeeTheKernelBefore) {
                                             makeProblem(16, 4096, 4096, Layout::NT, DType::BF16, DType::BF16),
                                             makeProblem(4, 4, 65536, Layout::TN, DType::BF16, DType::BF16),
                                             makeProblem(1, 4096, 4096, Layout::TN, DType::BF16, DType::BF16),
-                                            makeProblem(2, 2, 1000, Layout::TN, DType::BF16, DType::BF16)}) {
+                                            makeProblem(2, 2, 1000, Layout::TN, DType::BF16, DType::BF16),
+                                            makeProblem(256, 256, 64, Layout::TN, DType::BF16, DType::BF16)}) {
     const Gemm gemm(p, overlap);
     EXPECT_EQ(gemm.schedule().params.dot.has_value(), p.m <= 4) << gemm.source().kernel_name;
+    EXPECT_EQ(gemm.schedule().params.arch == scheduler::Arch::Sm80, p.k == 64) << gemm.source().kernel_name;
     runtime::MatmulBuffers buffers(p, 5);
     runtime::DeviceBuffer workspace(std::max<size_t>(gemm.workspaceSize(), 256));
     workspace.fill(0, stream.get());

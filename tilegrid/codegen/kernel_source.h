@@ -19,7 +19,8 @@ struct LaunchConfig {
   // once: the launcher trims grid.x to the clusters the device can hold together.
   bool persistent = false;
   // Programmatic dependent launch: the kernel may start while the kernel before it in the stream
-  // finishes, and waits for it before touching global memory (sm_90 GEMM kernels: tg_wait_for_prior_grid).
+  // finishes, and waits for it before touching global memory (every kernel compiled for an sm_90
+  // device: tg_wait_for_prior_grid).
   bool after_prior_grid = false;
 
   std::string toString() const;

@@ -165,14 +165,12 @@ Gemm::State::State(scheduler::MatmulSchedule s, bool overlap_prior_kernel)
     args.push_back(std::move(a));
   }
   workspace_bytes = next;
-  // An sm_90 GEMM launched behind its padded copies, or behind whatever kernel comes before it in the
-  // stream (GemmOptions::overlap_prior_kernel), starts while that kernel finishes, and waits for it
-  // before its first global access (tg_wait_for_prior_grid): the launch's latency hides under that
-  // kernel's tail.
-  // A dot kernel waits too (tg_dot_wait_for_prior_grid), on any sm_90 device whatever its params'
-  // tiled family.
-  const bool waits = schedule.params.dot ? current.arch() == scheduler::Arch::Sm90
-                                         : schedule.params.arch == scheduler::Arch::Sm90;
+  // On an sm_90 device a GEMM launched behind its padded copies, or behind whatever kernel comes
+  // before it in the stream (GemmOptions::overlap_prior_kernel), starts while that kernel finishes,
+  // and waits for it before its first global access (tg_wait_for_prior_grid): the launch's latency
+  // hides under that kernel's tail. Every kernel compiled for such a device waits, whatever its
+  // family (sm_80-family and dot kernels are compiled for the device's own target).
+  const bool waits = current.arch() == scheduler::Arch::Sm90;
   launch.after_prior_grid = (overlap_prior_kernel || !pads.empty()) && waits;
 }
 

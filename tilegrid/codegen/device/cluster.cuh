@@ -1,11 +1,5 @@
-// tilegrid device helpers: thread block clusters and the dependence on the grid before (sm_90),
-// raw PTX.
+// tilegrid device helpers: thread block clusters (sm_90), raw PTX.
 #pragma once
-
-// Programmatic dependent launch: a kernel launched to overlap the end of the kernel before it in its
-// stream (LaunchConfig::after_prior_grid) waits here, before its first access to global memory,
-// until that kernel has completed and its writes are visible. Launched normally, it returns at once.
-__device__ __forceinline__ void tg_wait_for_prior_grid() { asm volatile("griddepcontrol.wait;" ::: "memory"); }
 
 __device__ __forceinline__ int tg_cluster_rank() {
   tg_u32 rank;

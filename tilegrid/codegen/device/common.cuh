@@ -11,6 +11,16 @@ __host__ __device__ constexpr T ceilDiv(T a, U b) {
   return (a + static_cast<T>(b) - 1) / static_cast<T>(b);
 }
 
+// Programmatic dependent launch: a kernel launched to overlap the end of the kernel before it in its
+// stream (LaunchConfig::after_prior_grid, sm_90 devices) waits here, before its first access to
+// global memory, until that kernel has completed and its writes are visible. Launched normally, or
+// compiled for an older target, it returns at once.
+__device__ __forceinline__ void tg_wait_for_prior_grid() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 // The 32-bit shared-state-space address PTX instructions take.
 __device__ __forceinline__ tg_u32 tg_smem_addr(const void* p) {
   return static_cast<tg_u32>(__cvta_generic_to_shared(p));

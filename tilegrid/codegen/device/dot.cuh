@@ -47,15 +47,6 @@ __device__ __forceinline__ void tg_dot_read(const tg_in_t* at, bool inside, long
   for (int e = 0; e < Vec; ++e) out[e] = tg_dtype<tg_in_t>::to_float(piece.v[e]);
 }
 
-// A launch that overlaps the kernel before it in the stream (programmatic dependent launch, sm_90)
-// waits for that kernel here, its writes visible, before any access to global memory; elsewhere, and
-// in launches without the overlap, it returns at once.
-__device__ __forceinline__ void tg_dot_wait_for_prior_grid() {
-#if __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
-
 __device__ __forceinline__ float tg_warp_sum(float v) {
 #pragma unroll
   for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_xor_sync(0xffffffffu, v, offset);

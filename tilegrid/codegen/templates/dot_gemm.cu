@@ -15,7 +15,7 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
     TG_KERNEL_NAME(const __grid_constant__ tg_problem prob, const tg_in_t* __restrict__ A_all,
                    const tg_in_t* __restrict__ B_all, tg_out_t* __restrict__ C_all, unsigned* __restrict__ workspace) {
   using namespace tg_config;
-  tg_dot_wait_for_prior_grid();
+  tg_wait_for_prior_grid();
   constexpr int K_STEP = THREADS * VEC * UNROLL;
   constexpr int OUTPUTS = ROWS * COLS;
   const int M = prob.M, N = prob.N, batch = blockIdx.y;

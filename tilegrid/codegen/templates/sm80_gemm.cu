@@ -25,6 +25,9 @@ extern "C" __global__ void __launch_bounds__(tg_config::THREADS, 1)
   const long long BATCH_STRIDE_B = SHAPE_AT_LAUNCH ? prob.batch_stride_b : FIXED_BATCH_STRIDE_B;
   const long long BATCH_STRIDE_C = SHAPE_AT_LAUNCH ? prob.batch_stride_c : FIXED_BATCH_STRIDE_C;
 
+  // Launched to overlap the kernel before it (sm_90 devices), the CTA waits for it before any access
+  // to global memory.
+  tg_wait_for_prior_grid();
   extern __shared__ __align__(128) unsigned char tg_smem_raw[];
   // Bank behaviour of the swizzle assumes 128-byte aligned tiles; dynamic smem promises 16 bytes.
   tg_in_t* smem_a = reinterpret_cast<tg_in_t*>(tg_smem_raw + ((128 - (tg_smem_addr(tg_smem_raw) & 127)) & 127));

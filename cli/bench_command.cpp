@@ -80,7 +80,8 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
   cmd->add_option("--turns", options.turns, "Timed turns per case, at least")->capture_default_str();
   cmd->add_option("--seconds", options.seconds, "Seconds of timing per case, at least")->capture_default_str();
   cmd->add_option("--arch", options.arch,
-                  "sm_80 | sm_90: the kernel family of ours (default: the GPU's own; sm_80 kernels also run on sm_90)");
+                  "sm_80 | sm_90: the kernel family of ours (default: the scheduler's, the GPU's own but for TN problems of a "
+                  "few K tiles on sm_90, which run in sm_80; sm_80 kernels also run on sm_90)");
   cmd->add_option("--flush", options.flush,
                   "write | read: how the L2 is evicted before each timed launch: by zeroing a buffer twice its size "
                   "(as nvbench and Triton's do_bench do; the L2 is left full of written lines) or by reading it (clean "

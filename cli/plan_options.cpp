@@ -49,8 +49,9 @@ void addPlanOptions(CLI::App& cmd, PlanOptions& o) {
   cmd.add_option("--layout", o.layout, "TN | NT | NN | TT (A then B; T = K-major A, N = K-major B)")
       ->capture_default_str();
   cmd.add_option("--arch", o.arch,
-                 "sm_80 | sm_90: the kernel family and device preset. Default: the GPU's own (run), else sm_90. "
-                 "sm_80 kernels also run on sm_90 devices");
+                 "sm_80 | sm_90: the kernel family and device preset. Default: the GPU's own (run), else sm_90, "
+                 "whose family the scheduler picks but for TN problems of a few K tiles (sm_80). sm_80 kernels "
+                 "also run on sm_90 devices");
   cmd.add_option("--factor", o.factor, "Grid swizzle factor or list (default: the L2 model's choice)");
   cmd.add_option("--method", o.method, "Grid traversal: none | split-merge | swizzle-merge");
   cmd.add_option("--group", o.group, "Grouped grid dimension: m | n");

@@ -195,7 +195,7 @@ nlohmann::json runSuite(const std::vector<SuiteCase>& cases, const SuiteRunOptio
                            {"seconds", options.seconds},
                            {"max_turns", options.max_turns},
                            {"clock_warmup_seconds", options.clock_warmup_seconds},
-                           {"arch", options.arch ? scheduler::toString(*options.arch) : "the device's own"},
+                           {"arch", options.arch ? scheduler::toString(*options.arch) : "the scheduler's"},
                            {"versus_specialized", options.versus_specialized},
                            {"l2_flush", toString(options.flush)},
                            {"timing", "each launch alone between CUDA events after an L2 flush, contenders in turns; "

@@ -49,6 +49,20 @@ def test_chained_calls_overlapping_the_kernel_before_or_not(torch_cuda):
         assert_close(x, reference(a, b))
 
 
+def test_chained_calls_in_the_sm80_family(torch_cuda):
+    """TN problems of a few K tiles run in the sm_80 family on an sm_90 device, and overlap the
+    kernel before them as every kernel there does: each call reads what the call before wrote."""
+    a, b = operands(torch_cuda, 256, 256, 64)
+    w = (torch_cuda.randn(256, 256, device="cuda", dtype=torch_cuda.bfloat16) / 16).t()
+    assert tilegrid.plan(256, 256, 64)["params"]["arch"] == "sm_80"
+    assert tilegrid.plan(256, 256, 256)["params"]["arch"] == "sm_80"
+    for overlap in (True, False):
+        x = tilegrid.matmul(a, b, overlap_prior_kernel=overlap)
+        y = tilegrid.matmul(x, w, overlap_prior_kernel=overlap)
+        assert_close(y, reference(x, w))
+        assert_close(x, reference(a, b))
+
+
 def test_fp16_and_fp32_output(torch_cuda):
     a, b = operands(torch_cuda, 777, 333, 555, dtype=torch_cuda.float16)
     out = tilegrid.matmul(a, b, out_dtype="fp32")

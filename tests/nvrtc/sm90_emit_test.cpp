@@ -434,9 +434,11 @@ TEST(Sm90Emit, FactorListsOfOneToFourLevelsCompileOnUnevenGrids) {
 }
 
 TEST(Sm90Emit, EachFamilyRejectsTheOthersSchedule) {
-  const auto problem = testing::makeProblem(256, 256, 256, scheduler::Layout::TN, scheduler::DType::BF16,
+  // K of 512: at K of 256 and under such a problem runs in the sm_80 family on sm_90 too (kernel_family.h).
+  const auto problem = testing::makeProblem(256, 256, 512, scheduler::Layout::TN, scheduler::DType::BF16,
                                             scheduler::DType::BF16);
   const auto hopper = scheduler::schedule(problem, scheduler::DeviceSpec::preset("sm_90"));
+  ASSERT_EQ(hopper.params.arch, scheduler::Arch::Sm90);
   const auto ampere = scheduler::schedule(problem, scheduler::DeviceSpec::preset("sm_80"));
   EXPECT_THROW(emitSm80(hopper), tilegrid::UserError);
   EXPECT_THROW(emitSm90(ampere), tilegrid::UserError);

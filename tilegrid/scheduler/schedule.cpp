@@ -1,4 +1,3 @@
-#include "tilegrid/scheduler/l2_policy.h"
 #include "tilegrid/scheduler/schedule.h"
 
 #include <fmt/format.h>
@@ -8,6 +7,7 @@
 #include "tilegrid/ir/check.h"
 #include "tilegrid/scheduler/epilogue_plan.h"
 #include "tilegrid/scheduler/grid_traversal.h"
+#include "tilegrid/scheduler/l2_policy.h"
 #include "tilegrid/scheduler/operand_padding.h"
 
 namespace tilegrid::scheduler {

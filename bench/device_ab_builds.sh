@@ -6,8 +6,12 @@
 # run checks its result and times ours and cuBLAS in turns in one process (median of ITERS runs,
 # L2 flushed before each). Absolute figures drift between processes, so the table compares each
 # build's ratio to cuBLAS, median of its runs.
+# With SUITE, each round runs a benchmark suite instead (`tilegrid bench --suite SUITE [--filter
+# FILTER] --seconds 0 --turns ITERS`, both builds in turns), and the table gives every case's ratio
+# to cuBLAS under each build and their quotient, with its geometric mean over the cases.
 # Usage: BASE=DIR [ARCHS="sm_90 sm_80"] [ROUNDS=2] [SHAPES="M N K;M N K"] [LAYOUTS="TN NT"]
 #        bench/device_ab_builds.sh [ITERS]
+#        BASE=DIR SUITE=bench/suites/shapes.json [FILTER=RE] [ROUNDS=2] bench/device_ab_builds.sh [ITERS]
 #   (on the GPU machine; logs under $OUT: ab_builds.txt and every run's JSON in ab_builds_json.tar.gz)
 set -uo pipefail
 source "$(dirname "$0")/device_build.sh"
@@ -25,6 +29,41 @@ tg_build "$out" tilegrid_exe
 cmake -S "$base_src" -B $base -G Ninja -DCMAKE_BUILD_TYPE=Release > "$out/base_configure.log" 2>&1 ||
   { tail -20 "$out/base_configure.log"; exit 1; }
 ninja -C $base tilegrid_exe > "$out/base_build.log" 2>&1 || { grep -E "error" "$out/base_build.log" | head; exit 1; }
+suite_round() {  # build-dir cache-dir file
+  TILEGRID_CACHE_DIR=$2 $1/tilegrid bench --suite "$SUITE" ${FILTER:+--filter "$FILTER"} --seconds 0 \
+    --turns "$iters" --json "$3" > "$3.log" 2>&1 || tail -5 "$3.log"
+}
+if [ -n "${SUITE:-}" ]; then
+  for round in $(seq "$rounds"); do  # odd rounds run the new build first, even rounds the baseline
+    if [ $((round % 2)) = 1 ]; then order="new base"; else order="base new"; fi
+    for build in $order; do
+      if [ $build = new ]; then dir=$b cache=/tmp/tg-cache; else dir=$base cache=/tmp/tg-base-cache; fi
+      suite_round $dir $cache "$json/${build}_$round.json"
+    done
+  done
+  python3 - "$json" "$rounds" > "$out/ab_builds.txt" <<'PY'
+import json, math, statistics, sys
+d, rounds = sys.argv[1], int(sys.argv[2])
+ratios, checked = {}, True
+for build in ('new', 'base'):
+    for r in range(1, rounds + 1):
+        for case in json.load(open(f'{d}/{build}_{r}.json'))['cases']:
+            checked &= all(c['passed'] for c in case['checks'].values())
+            ratios.setdefault(case['name'], {}).setdefault(build, []).append(
+                case['cublas']['median_ms'] / case['ours']['median_ms'])
+print(f'{"case":36} {"new/cuBLAS":>10} {"base/cuBLAS":>11} {"new/base":>8}')
+logs = []
+for name, by in ratios.items():
+    new, base = statistics.median(by['new']), statistics.median(by['base'])
+    logs.append(math.log(new / base))
+    print(f'{name:36} {new:10.3f} {base:11.3f} {new / base:8.3f}')
+print(f'geometric mean of new/base over {len(logs)} cases: {math.exp(sum(logs) / len(logs)):.4f}; '
+      f'every result checked: {"PASS" if checked else "FAIL"}')
+PY
+  tar -czf "$out/ab_builds_json.tar.gz" -C "$json" .
+  cat "$out/ab_builds.txt"
+  exit 0
+fi
 run() {  # build-dir cache-dir file args...
   local bin=$1/tilegrid cache=$2 file=$3
   shift 3

@@ -1,5 +1,4 @@
 #include "tilegrid/scheduler/heuristics.h"
-#include "tilegrid/scheduler/kernel_family.h"
 
 #include <fmt/format.h>
 
@@ -11,6 +10,7 @@
 #include "tilegrid/scheduler/consumer_model.h"
 #include "tilegrid/scheduler/eight_bit_inputs.h"
 #include "tilegrid/scheduler/grid_model.h"
+#include "tilegrid/scheduler/kernel_family.h"
 #include "tilegrid/scheduler/operand_padding.h"
 #include "tilegrid/scheduler/sm90_tile_ranking.h"
 #include "tilegrid/scheduler/sm90_tiles.h"

@@ -17,8 +17,8 @@ bool fewKTilesTn(const MatmulProblem& p) {
   if (operandMisaligned(p, 'a') || operandMisaligned(p, 'b') || !p.rowsOfCAreWhole16Bytes()) return false;
   if (p.m < kSmallestSide || p.m > kLargestSide || p.n < kSmallestSide || p.n > kLargestSide) return false;
   if (p.k < kShallowestK || p.k > kDeepestK) return false;
-  const int64_t tiles = (p.m + kTile - 1) / kTile * ((p.n + kTile - 1) / kTile) * p.batch;
-  const int64_t steps = tiles * ((p.k + kTile - 1) / kTile);
+  const int64_t tiles = ceilDiv(p.m, kTile) * ceilDiv(p.n, kTile) * p.batch;
+  const int64_t steps = tiles * ceilDiv(p.k, kTile);
   return tiles < kSm80FamilyMaxTiles && steps < kSm80FamilyMaxSteps;
 }
 

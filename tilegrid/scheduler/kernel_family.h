@@ -7,15 +7,14 @@
 //   kSm80FamilyMaxSteps 64x64x64 steps of work (tiles times 64-deep K tiles), 16-bit in and out, no
 //   fused epilogue, every operand on 16 bytes.
 //
-// Such a kernel runs 5 to 8 us, nearly all of it start-up and one short main loop. The sm_80 kernel
-// starts sooner (several CTAs an SM, cp.async from every warp, no tensor maps or warp specialization)
-// and multiplies slower (mma.sync at about 0.6 of wgmma's rate on large problems), so it wins while
-// the work is a few steps an SM and loses past it: over two runs on an H200 it took 0.93-0.94 of the
-// sm_90a kernel's time in geometric mean inside the region (faster on 25-26 of 27 problems), batches
-// of 512 tiles or more ran 11-57% slower, and 64 of 128x128x256 (1024 steps) 8-13% slower. NT
-// problems of the same sizes ran no faster (1.005). Datasets: docs/results/short_k_families_h200.csv
-// and short_k_families_tn_rerun_h200.csv (both families' defaults, cuBLAS in turns). The region is
-// the measured one: sizes outside it keep the device's family.
+// Such a kernel is nearly all start-up and one short main loop. The sm_80 kernel starts sooner
+// (several CTAs an SM, cp.async from every warp, no tensor maps or warp specialization) and multiplies
+// slower (mma.sync against wgmma), so it wins while the work is a few steps an SM and loses past it;
+// the tile and step bounds mark where the measured crossover lies, and the layout and sizes are the
+// region where it won at all. The datasets behind the bounds, both families' defaults with cuBLAS in
+// turns, and their figures: docs/results/short_k_families_h200.csv,
+// short_k_families_tn_rerun_h200.csv, and docs/design.md. Sizes outside the region keep the device's
+// family.
 #include <cstdint>
 #include <string>
 

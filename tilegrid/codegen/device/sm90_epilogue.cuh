@@ -77,19 +77,22 @@ __device__ __forceinline__ void tg_tile_epilogue_pair(float& v0, float& v1, cons
 // a column's value was read once for each of the lane's rows, and a tensor's value for every element.
 template <typename T, int Axis, int Blocks, int MBlocks>
 struct tg_lane_vector {
-  float v[Axis == TG_VECTOR_N ? Blocks : Axis == TG_VECTOR_M ? MBlocks : 1][2];
+  using pair = typename tg_dtype<T>::pair;
+  // Along the columns, the lane's pairs as read (a 2-byte type's pair in one register), converted
+  // where they are used: two slabs' sets stay live across a slab, beside the accumulators.
+  pair raw[Axis == TG_VECTOR_N ? Blocks : 1];
+  float v[Axis == TG_VECTOR_M ? MBlocks : 1][2];
 
   __device__ __forceinline__ void read(const T* base, int row, int col, int M, int N) {
     if constexpr (Axis == TG_VECTOR_N) {
-      using pair = typename tg_dtype<T>::pair;
       if (col + 8 * (Blocks - 1) + 1 < N && reinterpret_cast<unsigned long long>(base + col) % sizeof(pair) == 0) {
 #pragma unroll
-        for (int p = 0; p < Blocks; ++p) tg_dtype<T>::to_floats(__ldg(reinterpret_cast<const pair*>(base + col + 8 * p)), v[p][0], v[p][1]);
+        for (int p = 0; p < Blocks; ++p) raw[p] = __ldg(reinterpret_cast<const pair*>(base + col + 8 * p));
       } else {
 #pragma unroll
         for (int p = 0; p < Blocks; ++p) {
-#pragma unroll
-          for (int e = 0; e < 2; ++e) v[p][e] = tg_dtype<T>::to_float(__ldg(base + min(col + 8 * p + e, N - 1)));
+          raw[p] = tg_dtype<T>::from_floats(tg_dtype<T>::to_float(__ldg(base + min(col + 8 * p, N - 1))),
+                                            tg_dtype<T>::to_float(__ldg(base + min(col + 8 * p + 1, N - 1))));
         }
       }
     } else if constexpr (Axis == TG_VECTOR_M) {
@@ -104,7 +107,13 @@ struct tg_lane_vector {
   }
   // The value at element e of the lane's pair in column block p, row block mb, row half h.
   __device__ __forceinline__ float at(int p, int mb, int h, int e) const {
-    return Axis == TG_VECTOR_N ? v[p][e] : Axis == TG_VECTOR_M ? v[mb][h] : v[0][0];
+    if constexpr (Axis == TG_VECTOR_N) {
+      float v0, v1;
+      tg_dtype<T>::to_floats(raw[p], v0, v1);
+      return e == 0 ? v0 : v1;
+    } else {
+      return Axis == TG_VECTOR_M ? v[mb][h] : v[0][0];
+    }
   }
 };
 
